@@ -1,0 +1,244 @@
+"""Load the DataTalksClub course FAQ: the knowledge base every lesson searches.
+
+What it does:
+- parses the FAQ repository's `_questions/<course>/<section>/NNN_<id>_<slug>.md` files (YAML front matter
+  plus a markdown answer) into plain dicts `{id, course, section, question, answer}`;
+- pins the data to one commit of github.com/DataTalksClub/faq, so every student (and every test)
+  sees the same 1215 questions and the notebooks' stored outputs stay valid;
+- finds the data in this order: the zip named by `FAQ_ARCHIVE`, then the parsed cache in `data/`,
+  then a one-time download of the pinned archive (about 0.6 MB, with a progress bar);
+- optionally reads the course website's live JSON feed instead (`live=True`), whose content changes.
+
+What it leaves out on purpose: images referenced by answers (only their markdown text is kept),
+and any cleaning of the answers' markdown. The model reads markdown well, and so do you.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import frontmatter
+import yaml
+
+FAQ_REPO = "DataTalksClub/faq"
+FAQ_COMMIT = "7757d2a0e71dc376d0fc93f419162c306e7582b3"
+ARCHIVE_URL = f"https://github.com/{FAQ_REPO}/archive/{FAQ_COMMIT}.zip"
+LIVE_URL = "https://datatalks.club/faq/json/courses.json"
+DOWNLOAD_TIMEOUT_S = 30
+
+# The repository root, found from this file rather than the working directory: notebooks run from
+# notebooks/, tests from the root, and both must share one cache.
+ROOT = Path(__file__).resolve().parent.parent
+CACHE_PATH = ROOT / "data" / f"faq-{FAQ_COMMIT}.json"
+
+FIELDS = ("id", "course", "section", "question", "answer")
+# <course>/<section-id>/NNN_<id>_<slug>.md somewhere below a `_questions/` folder
+_QUESTION_FILE = re.compile(r"(?:^|/)_questions/([^/]+)/([^/]+)/[^/]+\.md$")
+_METADATA_FILE = re.compile(r"(?:^|/)_questions/([^/]+)/_metadata\.ya?ml$")
+
+
+class FaqDataError(RuntimeError):
+    """The FAQ could not be loaded. The message says what happened and what to do."""
+
+
+def load_faq_data(archive: str | os.PathLike | None = None, *, live: bool = False,
+                  progress: bool = True) -> list[dict]:
+    """Return the FAQ as a list of dicts, in a stable order (course, section, sort_order).
+
+    `archive` (or the FAQ_ARCHIVE environment variable) names a local zip of the pinned commit.
+    `live=True` reads the course website's current feed instead of the pinned snapshot.
+
+    Example: load_faq_data()[0] -> {"id": "9e508f2212", "course": "data-engineering-zoomcamp", ...}
+    """
+    if live:
+        return load_live_feed()
+    archive = archive or os.environ.get("FAQ_ARCHIVE") or None
+    if archive:
+        return parse_archive(Path(archive))
+    if CACHE_PATH.exists():
+        return _read_cache(CACHE_PATH)
+    documents = parse_archive_bytes(download_archive(progress=progress), ARCHIVE_URL)
+    _write_atomically(CACHE_PATH, json.dumps(documents, ensure_ascii=False).encode("utf-8"))
+    return documents
+
+
+def parse_archive(path: Path) -> list[dict]:
+    """Parse a zip of the FAQ repository (as GitHub's archive lays it out) into documents.
+
+    Example: parse_archive(Path("faq.zip"))[:1] -> [{"id": "...", "course": "...", ...}]
+    """
+    if not path.is_file():
+        raise FaqDataError(
+            f"FAQ_ARCHIVE points to {path}, which is not a file. Fix the path, or unset FAQ_ARCHIVE "
+            f"to use the cache in data/ (or download the pinned snapshot once)."
+        )
+    return parse_archive_bytes(path.read_bytes(), str(path))
+
+
+def parse_archive_bytes(data: bytes, name: str) -> list[dict]:
+    """Parse the bytes of a FAQ zip; `name` is used in error messages.
+
+    Example: parse_archive_bytes(Path("faq.zip").read_bytes(), "faq.zip") -> [{...}, ...]
+    """
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        bad_member = zf.testzip()
+    except (zipfile.BadZipFile, EOFError, ValueError) as exc:
+        raise FaqDataError(
+            f"{name} is not a readable zip ({exc}). It may be truncated or corrupt: "
+            f"download it again from {ARCHIVE_URL}, or delete it and let the course download it."
+        ) from exc
+    if bad_member:
+        raise FaqDataError(f"{name} is corrupt: the member {bad_member} fails its checksum. Download it again.")
+
+    sections: dict[str, dict[str, tuple[int, str]]] = {}  # course -> section id -> (position, display name)
+    raw: list[tuple[str, str, dict, str]] = []  # (course, section id, front matter, answer)
+    with zf:
+        for member in zf.namelist():
+            if m := _METADATA_FILE.search(member):
+                sections[m.group(1)] = _parse_metadata(zf.read(member), f"{name}:{member}")
+            elif m := _QUESTION_FILE.search(member):
+                meta, answer = _parse_question(zf.read(member), f"{name}:{member}")
+                raw.append((m.group(1), m.group(2), meta, answer))
+    if not raw:
+        raise FaqDataError(
+            f"{name} holds no FAQ questions (no _questions/<course>/<section>/*.md files). "
+            f"Is it an archive of {FAQ_REPO}? The pinned one is {ARCHIVE_URL}"
+        )
+
+    def order(item):
+        course, section_id, meta, _ = item
+        position = sections.get(course, {}).get(section_id, (len(sections.get(course, {})), ""))[0]
+        return (course, position, section_id, meta["sort_order"], str(meta["id"]))
+
+    documents = []
+    for course, section_id, meta, answer in sorted(raw, key=order):
+        display = sections.get(course, {}).get(section_id, (0, section_id))[1]
+        documents.append({"id": str(meta["id"]), "course": course, "section": display,
+                          "question": str(meta["question"]).strip(), "answer": answer})
+    return documents
+
+
+def _parse_metadata(data: bytes, where: str) -> dict[str, tuple[int, str]]:
+    try:
+        meta = yaml.safe_load(data.decode("utf-8")) or {}
+        return {str(s["id"]): (i, str(s.get("name") or s["id"])) for i, s in enumerate(meta["sections"])}
+    except (yaml.YAMLError, UnicodeDecodeError, KeyError, TypeError) as exc:
+        raise FaqDataError(f"Cannot read section names from {where}: {exc!r}. The archive may be damaged; "
+                           f"download it again.") from exc
+
+
+def _parse_question(data: bytes, where: str) -> tuple[dict, str]:
+    try:
+        post = frontmatter.loads(data.decode("utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError, ValueError) as exc:
+        raise FaqDataError(f"Malformed front matter in {where}: {exc}") from exc
+    missing = [key for key in ("id", "question", "sort_order") if key not in post.metadata]
+    if missing:
+        raise FaqDataError(f"Malformed front matter in {where}: missing {', '.join(missing)}. "
+                           f"Each question file needs id, question and sort_order.")
+    try:
+        post.metadata["sort_order"] = int(post.metadata["sort_order"])
+    except (TypeError, ValueError) as exc:
+        raise FaqDataError(f"Malformed front matter in {where}: sort_order "
+                           f"{post.metadata['sort_order']!r} is not a number.") from exc
+    return post.metadata, post.content.strip()
+
+
+def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
+                     timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
+    """Download the pinned FAQ archive and return its bytes, showing a progress bar.
+
+    Example: len(download_archive()) -> 622811
+    """
+    from tqdm.auto import tqdm  # imported here: only the first run of the course downloads anything
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            total = int(response.headers.get("Content-Length") or 0) or None
+            chunks = []
+            with tqdm(total=total, unit="B", unit_scale=True, desc="FAQ archive", disable=not progress) as bar:
+                while chunk := response.read(64 * 1024):
+                    chunks.append(chunk)
+                    bar.update(len(chunk))
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        raise FaqDataError(
+            f"Could not download the FAQ from {url} ({exc}), and there is no cached copy at {CACHE_PATH}.\n"
+            f"Fix it either way:\n"
+            f"  1. connect to the internet and run this again (it downloads once, then uses the cache), or\n"
+            f"  2. download {ARCHIVE_URL} on another machine and set FAQ_ARCHIVE=/path/to/that.zip in .env."
+        ) from exc
+    return b"".join(chunks)
+
+
+def load_live_feed(url: str = LIVE_URL, *, timeout: float = DOWNLOAD_TIMEOUT_S) -> list[dict]:
+    """Read the course website's current FAQ feed (one JSON file per course). Not pinned: it changes.
+
+    Example: load_live_feed()[0]["course"] -> "data-engineering-zoomcamp"
+    """
+    courses = _fetch_json(url, timeout)
+    if isinstance(courses, dict):
+        courses = courses.get("courses", list(courses.values()))
+    documents = []
+    for course in courses:
+        course_id = course.get("course") or course.get("id") or course.get("slug")
+        course_url = urllib.parse.urljoin(url, course.get("url") or course.get("path") or f"{course_id}.json")
+        entries = _fetch_json(course_url, timeout)
+        if isinstance(entries, dict):
+            entries = entries.get("questions") or entries.get("documents") or []
+        for e in entries:
+            documents.append({
+                "id": str(e.get("id", "")),
+                "course": e.get("course") or course_id,
+                "section": e.get("section") or e.get("section_name") or e.get("section_id") or "",
+                "question": str(e.get("question", "")).strip(),
+                "answer": str(e.get("answer") or e.get("content") or e.get("text") or "").strip(),
+            })
+    if not documents:
+        raise FaqDataError(f"The live feed {url} returned no questions. Use the pinned snapshot (live=False).")
+    return documents
+
+
+def _fetch_json(url: str, timeout: float):
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        raise FaqDataError(f"Could not read the live FAQ feed at {url} ({exc}). Check your connection, "
+                           f"or use the pinned snapshot: load_faq_data() without live=True.") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FaqDataError(f"The live FAQ feed at {url} is not valid JSON ({exc}). The site may have changed; "
+                           f"use the pinned snapshot: load_faq_data() without live=True.") from exc
+
+
+def _read_cache(path: Path) -> list[dict]:
+    try:
+        documents = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(documents, list) or not all(set(FIELDS) <= set(d) for d in documents):
+            raise ValueError("unexpected shape")
+        return documents
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise FaqDataError(f"The FAQ cache {path} is damaged ({exc}). Delete it and run again to "
+                           f"re-download the snapshot.") from exc
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside `path`, then rename: an interrupted run leaves no half-written cache."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

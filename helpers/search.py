@@ -1,0 +1,76 @@
+"""Search the course FAQ with minsearch: the one tool the agent in this course calls.
+
+What it does: builds a minsearch text index over the FAQ documents and searches it with the course's
+settings (the question field counts three times as much as the answer, the section half as much, and
+results are filtered to one course).
+
+What it leaves out on purpose: embeddings, vector search and re-ranking. Keyword search has a failure
+the agent loop can fix by itself (a typo such as "Olama"), and that failure is what the course teaches.
+"""
+
+from __future__ import annotations
+
+from minsearch import Index
+
+from helpers.ingest import load_faq_data
+
+TEXT_FIELDS = ["question", "section", "answer"]
+KEYWORD_FIELDS = ["course"]
+BOOST = {"question": 3.0, "section": 0.5}
+DEFAULT_COURSE = "llm-zoomcamp"
+NUM_RESULTS = 5
+
+# The tool's description is what the model reads to decide when to call it and what to pass,
+# so it says what is searched and what a good query looks like.
+SEARCH_TOOL = {
+    "type": "function",
+    "name": "search",
+    "description": "Search the course FAQ for entries that answer a student's question.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "description": "Keywords to search the FAQ for, e.g. 'join course late certificate'.",
+            }
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    },
+}
+
+_default_index: Index | None = None
+
+
+def build_index(documents: list[dict]) -> Index:
+    """Fit a minsearch index over FAQ documents.
+
+    Example: build_index(load_faq_data()) -> <minsearch.Index over 1215 documents>
+    """
+    return Index(text_fields=TEXT_FIELDS, keyword_fields=KEYWORD_FIELDS).fit(documents)
+
+
+def default_index() -> Index:
+    """The index over the pinned FAQ, built on first use and then reused (building takes about a second).
+
+    Example: default_index().docs[0]["id"] -> "9e508f2212"
+    """
+    global _default_index
+    if _default_index is None:
+        _default_index = build_index(load_faq_data())
+    return _default_index
+
+
+def search(query: str, index: Index | None = None, course: str | None = DEFAULT_COURSE,
+           num_results: int = NUM_RESULTS) -> list[dict]:
+    """Return the FAQ entries that best match `query`, best first. `course=None` searches every course.
+
+    Example: search("join late") -> [{"id": "74eb249bbf", "question": "I just discovered the course...", ...}]
+    """
+    if not isinstance(query, str):
+        raise TypeError(f"search() needs the query as a string, got {type(query).__name__}: {query!r}")
+    if not isinstance(num_results, int) or num_results < 1:
+        raise ValueError(f"num_results must be a positive whole number, got {num_results!r}")
+    index = index if index is not None else default_index()
+    filters = {"course": course} if course else {}
+    return index.search(query, filter_dict=filters, boost_dict=BOOST, num_results=num_results)

@@ -1,0 +1,52 @@
+"""Shared test fixtures. The FAQ snapshot comes from FAQ_ARCHIVE (CI points it at ../shared)."""
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SHARED_ARCHIVE = SHARED / "data" / "faq-7757d2a0e71dc376d0fc93f419162c306e7582b3.zip"
+
+# Tests never reach a real provider, whatever the developer's .env says.
+os.environ["LLM_PROVIDER"] = "offline"
+if not os.environ.get("FAQ_ARCHIVE") and SHARED_ARCHIVE.is_file():
+    os.environ["FAQ_ARCHIVE"] = str(SHARED_ARCHIVE)
+
+
+def make_faq_zip(files: dict[str, str], top: str = "faq-test") -> bytes:
+    """Build a zip laid out like GitHub's archive of the FAQ repo, from {relative path: text}."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for rel, text in files.items():
+            zf.writestr(f"{top}/{rel}", text)
+    return buf.getvalue()
+
+
+def question_file(id_, question, sort_order, answer):
+    return f"---\nid: {id_}\nquestion: '{question}'\nsort_order: {sort_order}\n---\n\n{answer}\n"
+
+
+TINY_FAQ = {
+    "_questions/beta-course/_metadata.yaml": "course: beta-course\nsections:\n  - id: intro\n    name: Introduction\n"
+                                            "  - id: general\n    name: General questions\n",
+    "_questions/beta-course/general/001_aaaaaaaaa1_join.md": question_file("aaaaaaaaa1", "Can I join late?", 1,
+                                                                           "Yes, you can join late."),
+    "_questions/beta-course/intro/002_aaaaaaaaa3_setup.md": question_file("aaaaaaaaa3", "How do I set up?", 2,
+                                                                          "Install Python."),
+    "_questions/beta-course/intro/001_aaaaaaaaa2_what.md": question_file("aaaaaaaaa2", "What is it?", 1,
+                                                                         "A course."),
+    "_questions/alpha-course/_metadata.yaml": "course: alpha-course\nsections:\n  - id: general\n    name: General\n",
+    "_questions/alpha-course/general/001_bbbbbbbbb1_cert.md": question_file("bbbbbbbbb1", "Do I get a certificate?",
+                                                                            1, "Only with a project."),
+}
+
+
+@pytest.fixture
+def tiny_archive(tmp_path) -> Path:
+    path = tmp_path / "tiny-faq.zip"
+    path.write_bytes(make_faq_zip(TINY_FAQ))
+    return path
