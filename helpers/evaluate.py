@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     known = {d["id"] for d in documents}
     index = build_index(documents)
     ranks = [rank_of(row, index, args.k) for row in tqdm(rows, desc="questions", file=sys.stderr)]
-    present = [r for r, row in zip(ranks, rows) if row["document"] in known]
+    present = [r for r, row in zip(ranks, rows, strict=True) if row["document"] in known]
 
     print(f"Search benchmark: {args.csv.name}, top {args.k}")
     print(f"{'rows':<38}{'n':>5}{'hit rate':>10}{'MRR':>8}")

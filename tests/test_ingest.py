@@ -5,8 +5,8 @@ import urllib.error
 from collections import Counter
 
 import pytest
-
 from conftest import TINY_FAQ, make_faq_zip, question_file
+
 from helpers import ingest
 from helpers.ingest import FaqDataError, load_faq_data, parse_archive
 

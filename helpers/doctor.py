@@ -1,0 +1,184 @@
+"""Check a student's LLM setup and say how to fix each problem: `python -m helpers doctor`.
+
+Checks, in order: the `.env` file (found, and where), the chosen provider and its key (shown only as
+"set" or "missing"), whether the provider answers `GET /models` within a few seconds, whether the model
+is in that list, and the openai SDK version. The offline model is checked through its in-process
+transport, so the whole report works with no network.
+
+What it leaves out on purpose: sending a real prompt (that costs money and quota), and fixing anything
+itself. It only reports; every failure comes with the one thing to do next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import openai
+
+from helpers import llm
+
+PING_TIMEOUT_S = 5.0  # a healthy API answers GET /models in well under a second
+MAX_MODELS_SHOWN = 8
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the doctor's report. status is "ok", "warn" (works, but note this) or "fail".
+
+    Example: Check("openai SDK", "ok", "3.57.0 (course needs >= 3.0)")
+    """
+
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "fail"
+
+
+def _version_tuple(version: str) -> tuple[int, ...]:
+    parts = []
+    for piece in version.split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+def _model_ids(client, preset: llm.Provider) -> list[str]:
+    fast = client.with_options(timeout=PING_TIMEOUT_S, max_retries=0)
+    if preset.models_url:
+        # GitHub Models lists its catalog outside the inference base URL, as a plain JSON list.
+        data = fast.get(preset.models_url, cast_to=object)
+        items = data.get("data", []) if isinstance(data, dict) else data
+        return [m.get("id", "") for m in items if isinstance(m, dict)]
+    return [m.id for m in fast.models.list().data]
+
+
+def _sdk_check() -> Check:
+    have = openai.__version__
+    if _version_tuple(have) >= _version_tuple(llm.MIN_OPENAI_SDK):
+        return Check("openai SDK", "ok", f"{have} (course needs >= {llm.MIN_OPENAI_SDK})")
+    return Check("openai SDK", "fail", f"{have} is older than the course needs ({llm.MIN_OPENAI_SDK})",
+                 f"run: pip install -U 'openai>={llm.MIN_OPENAI_SDK}'  (or: pip install -r requirements.txt)")
+
+
+def _replay_checks(s: llm.Settings) -> list[Check]:
+    from helpers.cassette import CassetteError, load_cassette
+
+    try:
+        entries = load_cassette(s.cassette)
+    except CassetteError as err:
+        return [Check("cassette", "fail", str(err).split(". ")[0], "fix LLM_CASSETTE, or record a run first "
+                      "with LLM_RECORD=path on a real provider")]
+    models = sorted({e["request"]["body"]["model"] for e in entries
+                     if isinstance(e["request"].get("body"), dict) and "model" in e["request"]["body"]})
+    checks = [Check("cassette", "ok", f"{s.cassette}: {len(entries)} recorded requests")]
+    if s.model in models or not models:
+        checks.append(Check("model", "ok", f"{s.model} (as recorded)"))
+    else:
+        checks.append(Check("model", "fail", f"{s.model} was never used in this cassette (it has: "
+                            f"{', '.join(models)})", f"unset LLM_MODEL, or set LLM_MODEL={models[0]}"))
+    return checks
+
+
+def doctor(env_file=None) -> list[Check]:
+    """Run every check and return the results, failures included (it never raises for setup problems).
+
+    Example: [c.status for c in doctor()] -> ["ok", "ok", "ok", "ok", "ok", "ok"]
+    """
+    checks = []
+    try:
+        env_path = llm.load_env(env_file)
+    except llm.ProviderError as err:
+        return [Check(".env file", "fail", str(err).split(". ")[0] + ".", "copy .env.example to .env"),
+                _sdk_check()]
+    if env_path:
+        checks.append(Check(".env file", "ok", f"found at {env_path}"))
+    else:
+        checks.append(Check(".env file", "warn", "none found in this folder or its parents (fine for the "
+                            "offline model)", "to use a real provider: cp .env.example .env, then edit it"))
+
+    try:
+        s = llm.resolve(env_file=env_file, require_key=False)
+    except llm.ProviderError as err:
+        checks.append(Check("provider", "fail", str(err).split(". ")[0] + ".",
+                            "set LLM_PROVIDER to one of: " + ", ".join(llm.PROVIDERS)))
+        return checks + [_sdk_check()]
+    p = s.provider
+    apis = "Responses API and Chat Completions" if p.responses_api else "Chat Completions only"
+    checks.append(Check("provider", "ok", f"{p.name}, model {s.model} (chosen because {s.reason}); {apis}"))
+    if not p.key_env:
+        checks.append(Check("API key", "ok", f"not needed for {p.name}"))
+    elif s.api_key:
+        # Only ever say whether the key is set; its value must never reach the screen.
+        checks.append(Check("API key", "ok", f"{p.key_env} is set"))
+    else:
+        where = s.env_path or ".env (cp .env.example .env)"
+        checks.append(Check("API key", "fail", f"{p.key_env} is missing",
+                            f"{p.key_help}; then add {p.key_env}=... to {where}"))
+        return checks + [_sdk_check()]
+
+    if p.name == "replay":
+        return checks + _replay_checks(s) + [_sdk_check()]
+
+    try:
+        client, model = llm.make_client(env_file=env_file, verbose=False)
+        ids = _model_ids(client, p)
+    except openai.AuthenticationError:
+        checks.append(Check("reachable", "fail", f"{s.base_url} refused the key in {p.key_env} (401)",
+                            f"the key is wrong or revoked: {p.key_help}"))
+        return checks + [_sdk_check()]
+    except openai.APIStatusError as err:
+        checks.append(Check("reachable", "fail", f"{s.base_url} answered GET /models with HTTP "
+                            f"{err.status_code}", "check OPENAI_BASE_URL and the provider's status page; "
+                            "or set LLM_PROVIDER=offline"))
+        return checks + [_sdk_check()]
+    except llm.ProviderError as err:  # e.g. the offline model failed to load
+        checks.append(Check("reachable", "fail", str(err).split(". ")[0] + ".", str(err)))
+        return checks + [_sdk_check()]
+    except openai.APIConnectionError as err:
+        hint = ("start it with `ollama serve`" if p.name == "ollama"
+                else "check your internet connection, proxy and OPENAI_BASE_URL")
+        checks.append(Check("reachable", "fail", f"no answer from {s.base_url} within {PING_TIMEOUT_S:.0f}s "
+                            f"({type(err).__name__})", f"{hint}; or set LLM_PROVIDER=offline"))
+        return checks + [_sdk_check()]
+    how = "in-process, no network" if p.name == "offline" else f"{len(ids)} models"
+    checks.append(Check("reachable", "ok", f"{s.base_url} answered GET /models ({how})"))
+    if model in ids:
+        checks.append(Check("model", "ok", f"{model} is listed"))
+    else:
+        shown = ", ".join(ids[:MAX_MODELS_SHOWN]) + (", ..." if len(ids) > MAX_MODELS_SHOWN else "")
+        fix = f"set LLM_MODEL to one of: {shown}" if ids else "set LLM_MODEL to a model your account can use"
+        if p.name == "ollama":
+            fix = f"run `ollama pull {model}`, or {fix}"
+        checks.append(Check("model", "fail", f"{model} is not in the provider's model list", fix))
+    checks.append(_sdk_check())
+    return checks
+
+
+def format_report(checks: list[Check]) -> str:
+    """The checks as aligned text, one line each, with a "fix:" line under each problem.
+
+    Example: format_report(doctor()) -> "  ok    .env file   found at /course/.env\\n..."
+    """
+    width = max(len(c.name) for c in checks)
+    lines = []
+    for c in checks:
+        lines.append(f"  {c.status.upper() if c.status == 'fail' else c.status:<5} {c.name:<{width}}  {c.detail}")
+        if c.fix and c.status != "ok":
+            lines.append(f"        {'':<{width}}  fix: {c.fix}")
+    failed = [c.name for c in checks if not c.ok]
+    lines.append("All checks passed." if not failed else f"{len(failed)} problem(s): {', '.join(failed)}.")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    """Print the report; return 0 when every check passed, else 1. Example: main() -> 0"""
+    checks = doctor()
+    print("LLM setup check (python -m helpers doctor)")
+    print(format_report(checks))
+    return 0 if all(c.ok for c in checks) else 1

@@ -1,0 +1,369 @@
+"""Pick an LLM provider and hand back a ready `openai.OpenAI` client, so lessons never hard-code one.
+
+What it does:
+- reads `.env` (searching upwards from the folder you run in, so a notebook in notebooks/ finds the
+  repository's `.env`), without overriding variables already set in your shell;
+- chooses a provider: `LLM_PROVIDER` if set, else OpenAI when `OPENAI_API_KEY` is set, else the built-in
+  offline model, which needs no key and no network;
+- knows each provider's base URL, key variable, default model, and whether it speaks the Responses API
+  or only Chat Completions (`require_api` stops a lesson early with a plain message when it doesn't);
+- optionally records every request/response pair to a JSONL cassette, and replays one offline
+  (see helpers/cassette.py);
+- never prints, logs or stores an API key: the one line it prints names the provider and model only.
+
+What it leaves out on purpose: async clients, streaming helpers, and any wrapper around the SDK's calls.
+Lessons call `client.responses.create(...)` themselves; hiding that call would hide the lesson.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+import httpx
+import openai
+from dotenv import find_dotenv, load_dotenv
+
+# The repository root, found from this file: notebooks run from notebooks/, tests from the root, and a
+# relative cassette path like data/cassettes/run.jsonl must mean the same file for both.
+ROOT = Path(__file__).resolve().parent.parent
+
+MAX_RETRIES = 3  # the SDK retries 429 and 5xx with exponential backoff (and honours Retry-After)
+TIMEOUT_S = 120.0  # long enough for a slow reasoning model; short enough that a dead server is noticed
+REPLAY_BASE_URL = "http://replay.invalid/v1"  # .invalid is a reserved name: it can never reach a network
+CHAT_LESSON = "lesson 08"  # the lesson written with Chat Completions, for providers without Responses
+MIN_OPENAI_SDK = "3.0"  # the SDK major version the course is tested with (see requirements.txt)
+
+
+class ProviderError(RuntimeError):
+    """A setup problem the student can fix: the message says what happened and what to do.
+
+    In a notebook, IPython shows only the message (via `_render_traceback_`), not a long traceback.
+    Example: raise ProviderError("GROQ_API_KEY is not set. Get a key at ... and put it in .env")
+    """
+
+    def _render_traceback_(self):
+        # IPython calls this instead of printing the traceback; a setup error has no useful stack.
+        return [f"{type(self).__name__}: {self}"]
+
+
+@dataclass(frozen=True)
+class Provider:
+    """One provider preset: where it lives, which key it needs, and which API flavours it speaks.
+
+    Example: PROVIDERS["groq"].base_url -> "https://api.groq.com/openai/v1"
+    """
+
+    name: str
+    base_url: str
+    key_env: str | None  # None: no key needed
+    default_model: str
+    responses_api: bool  # False: Chat Completions only
+    local: bool  # True: runs on this machine, costs nothing
+    key_help: str = ""  # where to get a key
+    models_url: str | None = None  # where to list models, when it is not base_url + "/models"
+    notes: str = ""
+
+
+def _offline_base_url() -> str:
+    # Imported lazily so that this module loads even while the offline model is being built or broken.
+    try:
+        from helpers.offline import OFFLINE_BASE_URL
+    except ImportError:
+        return "http://offline.invalid/v1"
+    return OFFLINE_BASE_URL
+
+
+def _offline_model() -> str:
+    try:
+        from helpers.offline import OFFLINE_MODEL
+    except ImportError:
+        return "offline-rules-v1"
+    return OFFLINE_MODEL
+
+
+# Base URLs and API support checked against each provider's own documentation (November 2026).
+PROVIDERS: dict[str, Provider] = {
+    p.name: p
+    for p in [
+        Provider(
+            name="openai",
+            base_url="https://api.openai.com/v1",
+            key_env="OPENAI_API_KEY",
+            default_model="gpt-5.4-mini",
+            responses_api=True,
+            local=False,
+            key_help="create one at https://platform.openai.com/api-keys (needs a paid balance)",
+        ),
+        Provider(
+            name="groq",
+            base_url="https://api.groq.com/openai/v1",
+            key_env="GROQ_API_KEY",
+            default_model="openai/gpt-oss-20b",
+            responses_api=True,
+            local=False,
+            key_help="create a free one at https://console.groq.com/keys",
+        ),
+        Provider(
+            name="deepseek",
+            base_url="https://api.deepseek.com",
+            key_env="DEEPSEEK_API_KEY",
+            # deepseek-chat is being retired (2026-07-24) in favour of deepseek-v4-flash.
+            default_model="deepseek-v4-flash",
+            responses_api=False,
+            local=False,
+            key_help="create one at https://platform.deepseek.com/api_keys (needs a small top-up)",
+        ),
+        Provider(
+            name="github",
+            base_url="https://models.github.ai/inference",
+            key_env="GITHUB_TOKEN",
+            default_model="openai/gpt-4.1-mini",
+            responses_api=False,
+            local=False,
+            key_help=(
+                "on GitHub open Settings > Developer settings > Personal access tokens > Fine-grained "
+                "tokens > Generate new token, and under Account permissions set 'Models' to Read-only "
+                "(https://github.com/settings/personal-access-tokens/new); free, with daily rate limits"
+            ),
+            models_url="https://models.github.ai/catalog/models",
+        ),
+        Provider(
+            name="ollama",
+            base_url="http://localhost:11434/v1",
+            key_env=None,
+            default_model="llama3.2",
+            # Ollama serves a stateless /v1/responses since v0.13.3; the lessons send the whole
+            # conversation every turn, so stateless is all they need.
+            responses_api=True,
+            local=True,
+            key_help="no key needed: install Ollama from https://ollama.com, then `ollama pull llama3.2`",
+            notes="needs Ollama 0.13.3 or newer for the Responses API",
+        ),
+        Provider(
+            name="offline",
+            base_url=_offline_base_url(),
+            key_env=None,
+            default_model=_offline_model(),
+            responses_api=True,
+            local=True,
+            key_help="no key needed: a rule-based stand-in that runs inside Python",
+        ),
+        Provider(
+            name="replay",
+            base_url=REPLAY_BASE_URL,
+            key_env=None,
+            default_model="replay",
+            responses_api=True,
+            local=True,
+            key_help="no key needed: serves a cassette recorded earlier (set LLM_CASSETTE=path)",
+        ),
+    ]
+}
+
+SWITCH_HINT = "put OPENAI_API_KEY in .env, or set LLM_PROVIDER=groq|github|ollama|deepseek; see .env.example"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What `make_client` decided, before it builds anything. Holds the key, so it is never printed."""
+
+    provider: Provider
+    model: str
+    base_url: str
+    api_key: str | None
+    env_path: str | None  # the .env that was loaded, or None
+    reason: str  # why this provider was chosen, in words
+    cassette: str | None = None  # replay: the cassette to serve
+
+    def __repr__(self) -> str:
+        # A dataclass repr would show the key; show whether it is set instead.
+        key = "set" if self.api_key else "missing"
+        return f"Settings(provider={self.provider.name!r}, model={self.model!r}, api_key={key})"
+
+
+def load_env(env_file: str | os.PathLike | None = None) -> str | None:
+    """Load `.env` into os.environ without overriding what is already set; return its path or None.
+
+    Example: load_env() -> "/home/me/course/.env"
+    """
+    if env_file is not None:
+        path = Path(env_file)
+        if not path.is_file():
+            raise ProviderError(f"The env file {path} does not exist. Copy .env.example to {path}, or pass "
+                                "env_file=None to search for .env upwards from the current folder.")
+    else:
+        # usecwd=True: search from the folder Python runs in (the notebook's), not from this file.
+        found = find_dotenv(usecwd=True)
+        if not found:
+            return None
+        path = Path(found)
+    load_dotenv(path, override=False)  # a variable set in the shell wins, so `make test` can force offline
+    return str(path.resolve())
+
+
+def _env(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def _is_local_url(url: str) -> bool:
+    return (urlparse(url).hostname or "") in {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
+
+
+def resolve(provider: str | None = None, *, env_file=None, require_key: bool = True) -> Settings:
+    """Decide provider, model, base URL and key from arguments, environment and `.env`; build nothing.
+
+    Raises ProviderError for an unknown provider, or a missing key unless require_key=False.
+    Example: resolve("offline").model -> "offline-rules-v1"
+    """
+    env_path = load_env(env_file)
+    name = provider or _env("LLM_PROVIDER")
+    if provider:
+        reason = f"make_client(provider={provider!r})"
+    elif name:
+        reason = f"LLM_PROVIDER={name}"
+    elif _env("OPENAI_API_KEY"):
+        name, reason = "openai", "OPENAI_API_KEY is set"
+    else:
+        name, reason = "offline", "no OPENAI_API_KEY and no LLM_PROVIDER"
+    name = name.strip().lower()
+    if name not in PROVIDERS:
+        raise ProviderError(f"Unknown LLM_PROVIDER {name!r}. Use one of: {', '.join(PROVIDERS)} "
+                            "(see .env.example).")
+    preset = PROVIDERS[name]
+
+    base_url = preset.base_url
+    if name not in ("offline", "replay") and _env("OPENAI_BASE_URL"):
+        # Lets a student point any preset at a proxy or a self-hosted OpenAI-compatible server.
+        base_url = _env("OPENAI_BASE_URL").rstrip("/")
+
+    api_key = None
+    if preset.key_env:
+        api_key = _env(preset.key_env)
+        if not api_key and _is_local_url(base_url):
+            api_key = "not-needed"  # a local server usually ignores the key, but the SDK wants one
+        if not api_key and require_key:
+            where = f"in {env_path}" if env_path else "in a .env file at the repository root (copy .env.example)"
+            raise ProviderError(f"{preset.key_env} is not set, and the {name} provider needs it. Get one: "
+                                f"{preset.key_help}. Then put {preset.key_env}=... {where} and restart the "
+                                "kernel; or set LLM_PROVIDER=offline to run without a key.")
+
+    cassette = None
+    model = _env("LLM_MODEL") or preset.default_model
+    if name == "replay":
+        cassette = _env("LLM_CASSETTE")
+        if not cassette:
+            raise ProviderError("LLM_PROVIDER=replay needs LLM_CASSETTE=path/to/cassette.jsonl (a file "
+                                "recorded with make_client(record=...) or LLM_RECORD). Set it in .env.")
+        cassette = str(_data_path(cassette))
+        if not _env("LLM_MODEL") and Path(cassette).is_file():
+            from helpers.cassette import recorded_model
+
+            model = recorded_model(cassette) or preset.default_model
+    return Settings(preset, model, base_url, api_key, env_path, reason, cassette)
+
+
+def _data_path(path: str | os.PathLike) -> Path:
+    # Relative cassette paths are taken from the repository root, so notebooks and scripts share data/.
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else ROOT / p
+
+
+def _describe(s: Settings, record: Path | None) -> str:
+    p = s.provider
+    if p.name == "offline":
+        line = f"LLM: offline model {s.model} (no network, no key; answers come from rules, not a real LLM)"
+        if s.reason.startswith("no OPENAI_API_KEY"):
+            line += f". To use a real model: {SWITCH_HINT}"
+    elif p.name == "replay":
+        line = f"LLM: replay of {s.cassette}, model {s.model} (offline; unseen requests fail)"
+    else:
+        line = f"LLM: {p.name}, model {s.model}"
+        if s.base_url != p.base_url:
+            line += f" at {s.base_url}"
+        line += f" (chosen because {s.reason})"
+    if record is not None:
+        line += f"; recording to {record}"
+    return line
+
+
+def make_client(provider: str | None = None, *, env_file=None, record=None, verbose: bool = True):
+    """Return `(client, model)` for the configured provider, and print one line saying which it is.
+
+    provider: one of PROVIDERS, overriding LLM_PROVIDER. record: a cassette path (or env LLM_RECORD)
+    to append every request/response pair to. The client retries 429/5xx itself (max_retries=3).
+    Example: client, model = make_client() -> (<openai.OpenAI>, "offline-rules-v1")
+    """
+    s = resolve(provider, env_file=env_file)
+    record = record or _env("LLM_RECORD")
+    record_path = _data_path(record) if record else None
+    if record_path is not None and s.provider.name == "replay":
+        raise ProviderError("Recording a replay would copy a cassette into itself. Unset LLM_RECORD (or "
+                            "record=) when LLM_PROVIDER=replay.")
+
+    transport = None
+    if s.provider.name == "offline":
+        try:
+            from helpers.offline import OfflineTransport
+        except ImportError as err:
+            raise ProviderError(f"The offline model could not be loaded ({err}). Reinstall the course with "
+                                "`pip install -r requirements.txt`, or set LLM_PROVIDER to a real provider.") from err
+        transport = OfflineTransport()
+    elif s.provider.name == "replay":
+        from helpers.cassette import ReplayTransport
+
+        transport = ReplayTransport(s.cassette, base_url=s.base_url)
+    if record_path is not None:
+        from helpers.cassette import RecordingTransport
+
+        inner = transport or httpx.HTTPTransport(retries=0)
+        transport = RecordingTransport(inner, record_path, base_url=s.base_url)
+
+    http_client = httpx.Client(transport=transport, timeout=TIMEOUT_S) if transport is not None else None
+    client = openai.OpenAI(
+        api_key=s.api_key or "no-key-needed",  # the SDK insists on a value; keyless servers ignore it
+        base_url=s.base_url,
+        max_retries=MAX_RETRIES,
+        timeout=TIMEOUT_S,
+        http_client=http_client,
+    )
+    if verbose:
+        print(_describe(s, record_path))
+    return client, s.model
+
+
+def _norm(url) -> str:
+    return str(url).rstrip("/")
+
+
+def provider_of(client) -> Provider:
+    """The preset a client talks to, found from its base URL; unknown servers get a generic preset.
+
+    Example: provider_of(make_client("offline")[0]).local -> True
+    """
+    url = _norm(client.base_url)
+    for preset in PROVIDERS.values():
+        if _norm(preset.base_url) == url:
+            return preset
+    # Anything else is some OpenAI-compatible server: assume both APIs and let the server decide.
+    return Provider(name="custom", base_url=url, key_env="OPENAI_API_KEY", default_model="",
+                    responses_api=True, local=_is_local_url(url))
+
+
+def require_api(client, flavour: str) -> Provider:
+    """Stop with a clear ProviderError if the client's provider lacks an API flavour; else return it.
+
+    flavour: "responses" or "chat". Example: require_api(client, "responses") -> Provider(name="openai", ...)
+    """
+    if flavour not in ("responses", "chat"):
+        raise ValueError(f"flavour must be 'responses' or 'chat', not {flavour!r}")
+    preset = provider_of(client)
+    if flavour == "responses" and not preset.responses_api:
+        pretty = {"deepseek": "DeepSeek", "github": "GitHub Models"}.get(preset.name, preset.name)
+        raise ProviderError(f"{pretty} only offers Chat Completions; this lesson uses the Responses API. "
+                            f"Set LLM_PROVIDER=offline or openai (or groq), or do {CHAT_LESSON}, which uses "
+                            "Chat Completions.")
+    return preset

@@ -1,0 +1,400 @@
+"""The agent loop: call the model, run the tools it asks for, send the results back, stop when it answers.
+
+This is the loop lessons 04 to 10 use, the same one lesson 04 writes by hand, plus the safety nets
+of lesson 07:
+- limits on iterations, total tokens, dollars and wall-clock time; each run says why it stopped;
+- on the iteration limit, one last call with tools disabled, so you still get an answer;
+- tool failures go back to the model as error outputs (that is `make_call`'s job, in helpers.tools);
+- API failures: the SDK retries 429 and 5xx with backoff (max_retries on the client); what still fails
+  ends the run with a message that says what happened and what to do;
+- Ctrl-C (KeyboardInterrupt) ends the run but keeps the messages and the trace gathered so far.
+
+Budgets (tokens, dollars, seconds) are checked between model calls: nobody knows a call's size before it
+returns, so a run can go over a budget by one call. A hanging call is cut short by the client's timeout,
+which is lowered to the time left when `max_seconds` is set.
+
+It speaks both API flavours: the Responses API (default) and Chat Completions (`api="chat"`, lesson 08).
+`AgentRun.step()` runs one iteration at a time (the chat widget's Step button); `agent_loop()` runs to the end.
+
+Left out on purpose: streaming, parallel tool execution, and memory beyond the message list. Each would hide
+the loop this course wants you to see.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+import openai
+
+from helpers.cost import CallRecord, record_call
+from helpers.tools import make_call, make_chat_call
+
+STOP_REASONS = ("answered", "iteration_limit", "token_budget", "cost_budget", "time_limit", "error", "interrupted")
+
+
+@dataclass
+class LoopResult:
+    """What a run produced: the answer, the full message list (to continue the conversation) and why it stopped."""
+
+    answer: str
+    messages: list
+    stop_reason: str
+    iterations: int
+    calls: list[CallRecord] = field(default_factory=list)
+    tool_calls: list[dict] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(c.total_tokens for c in self.calls)
+
+    @property
+    def cost_usd(self) -> float | None:
+        costs = [c.cost_usd for c in self.calls]
+        return None if any(c is None for c in costs) else sum(costs)
+
+    def __str__(self) -> str:
+        return f"stopped: {self.stop_reason} after {self.iterations} iteration(s)\n{self.answer}"
+
+
+class AgentRun:
+    """One run of the agent loop, which you can advance one iteration at a time.
+
+    Example: run = AgentRun(client, model, "Can I join late?", tools={"search": search}, schemas=[SEARCH_TOOL])
+             while not run.step(): pass; run.result.answer -> "Yes, ..."
+    """
+
+    def __init__(self, client, model: str, question: str, tools, *, schemas: list[dict] | None = None,
+                 instructions: str | None = None, messages: list | None = None, api: str = "responses",
+                 max_iterations: int = 10, max_tokens: int | None = None, max_cost: float | None = None,
+                 max_seconds: float | None = None, verbose: bool = True, trace=None, meter=None,
+                 provider: str | None = None, price_as: str | None = None, extra_headers: dict | None = None):
+        if api not in ("responses", "chat"):
+            raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
+        if max_iterations < 1:
+            raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
+        self.client, self.model, self.api, self.tools = client, model, api, tools if tools is not None else {}
+        self.schemas = schemas if schemas is not None else _schemas_of(self.tools, api)
+        self.instructions = instructions
+        self.max_iterations, self.max_tokens, self.max_cost, self.max_seconds = (
+            max_iterations, max_tokens, max_cost, max_seconds)
+        self.verbose, self.trace, self.meter, self.price_as = verbose, trace, meter, price_as
+        self.extra_headers = extra_headers
+        self.provider = provider or _provider_name(client)
+        self.messages = list(messages or [])
+        if api == "chat" and instructions and not any(_role(m) == "system" for m in self.messages):
+            self.messages.insert(0, {"role": "system", "content": instructions})
+        self.messages.append({"role": "user", "content": question})
+        self.iterations = 0
+        self.calls: list[CallRecord] = []
+        self.tool_calls: list[dict] = []
+        self.result: LoopResult | None = None
+        self._started = time.monotonic()
+
+    # --- the loop -------------------------------------------------------------------------------------
+
+    def run(self) -> LoopResult:
+        """Advance until the run stops; return its result.
+
+        Example: AgentRun(client, model, "Can I join late?", tools).run().stop_reason -> "answered"
+        """
+        while not self.step():
+            pass
+        return self.result
+
+    def step(self) -> bool:
+        """One iteration: a model call plus the tool calls it asks for. Returns True once the run has stopped.
+
+        Example: run.step() -> False  (the model asked for a search; call step() again)
+        """
+        if self.result is not None:
+            return True
+        try:
+            return self._step()
+        except KeyboardInterrupt:
+            # Ctrl-C lands wherever Python happens to be: in the HTTP call, in a tool, between the two.
+            # Whatever we have is kept; tool calls left without an output get one, so that the history
+            # stays valid and you can continue it (the API rejects a function call nobody answered).
+            self._answer_pending_calls("not run: the user interrupted the run")
+            return self._finish(self._last_text(), "interrupted",
+                                "You interrupted the run (KeyboardInterrupt). The conversation so far is in "
+                                "result.messages (and in the trace, if any); pass it as messages=... to go on.")
+
+    def _step(self) -> bool:
+        if (reason := self._over_budget()) is not None:
+            return self._finish(self._last_text(), *reason)
+        if self.iterations >= self.max_iterations:
+            return self._final_answer_without_tools()
+
+        self.iterations += 1
+        response = self._call(tools_enabled=True)
+        if response is None:  # the call failed; _call has already finished the run with the reason
+            return True
+        calls = self._absorb(response)
+        if not calls:
+            return self._finish(_text_of(response, self.api), "answered")
+        for call in calls:
+            self._run_tool(call)
+        return False
+
+    # --- pieces ---------------------------------------------------------------------------------------
+
+    def _call(self, *, tools_enabled: bool):
+        kwargs = self._request(tools_enabled)
+        if self.trace is not None:
+            self.trace.log_request(self.iterations, kwargs)
+        client, ours = self._client_for_time_left()
+        started = time.monotonic()
+        try:
+            # The SDK retries 429s, 5xx and timeouts itself (max_retries on the client, with backoff);
+            # an exception here means those retries were used up, or the error is not worth retrying.
+            if self.api == "responses":
+                response = client.responses.create(**kwargs)
+            else:
+                response = client.chat.completions.create(**kwargs)
+        except openai.APITimeoutError as exc:
+            self._log_error(exc)
+            if ours:  # cut short by our max_seconds, not by the client's own timeout
+                self._finish(self._last_text(), "time_limit",
+                             f"A model call did not finish within the time left of max_seconds="
+                             f"{self.max_seconds}. Raise max_seconds, or try again when the provider is faster.")
+            else:
+                self._finish(self._last_text(), "error", explain_api_error(exc))
+            return None
+        except openai.OpenAIError as exc:
+            self._log_error(exc)
+            self._finish(self._last_text(), "error", explain_api_error(exc))
+            return None
+        latency = time.monotonic() - started
+        if self.trace is not None:
+            self.trace.log_response(self.iterations, response, latency)
+        record = record_call(response, provider=self.provider, latency_s=latency, price_as=self.price_as)
+        self.calls.append(record)
+        if self.meter is not None:
+            self.meter.add(record)
+        return response
+
+    def _client_for_time_left(self):
+        """The client to call with, and whether its timeout is our time limit (not the client's own)."""
+        if self.max_seconds is None:
+            return self.client, False
+        remaining = max(self.max_seconds - (time.monotonic() - self._started), 0.001)
+        own = self.client.timeout
+        own = getattr(own, "read", own)  # a float, or an httpx Timeout whose read timeout is what matters
+        if isinstance(own, (int, float)) and own <= remaining:
+            return self.client, False
+        # with_options makes a copy that shares the connection pool; the timeout applies per attempt.
+        return self.client.with_options(timeout=remaining), True
+
+    def _request(self, tools_enabled: bool) -> dict:
+        kwargs: dict = {"model": self.model}
+        if self.api == "responses":
+            kwargs["input"] = self.messages
+            if self.instructions:
+                kwargs["instructions"] = self.instructions
+        else:
+            kwargs["messages"] = self.messages
+        if self.schemas:
+            kwargs["tools"] = self.schemas
+            if not tools_enabled:
+                # Keep the tools listed (the history refers to them) but forbid calling them.
+                kwargs["tool_choice"] = "none"
+        if self.extra_headers:
+            kwargs["extra_headers"] = self.extra_headers
+        return kwargs
+
+    def _absorb(self, response) -> list:
+        """Append the model's output to the history and return its tool calls."""
+        if self.api == "responses":
+            items = [_as_input_item(item) for item in response.output]
+            self.messages.extend(items)
+            return [item for item in items if item.get("type") == "function_call"]
+        message = response.choices[0].message
+        # The assistant message goes back with its tool_calls intact: each tool result must answer one.
+        kept = {"role": "assistant", "content": message.content}
+        if message.tool_calls:
+            kept["tool_calls"] = [call.model_dump(mode="json", exclude_none=True) for call in message.tool_calls]
+        self.messages.append(kept)
+        return list(message.tool_calls or [])
+
+    def _run_tool(self, call) -> None:
+        if self.api == "responses":
+            output = make_call(call, self.tools)
+            name, arguments, text = call["name"], call["arguments"], output["output"]
+        else:
+            output = make_chat_call(call, self.tools)
+            name, arguments, text = call.function.name, call.function.arguments, output["content"]
+        self.messages.append(output)
+        self.tool_calls.append({"iteration": self.iterations, "name": name, "arguments": arguments,
+                                "output": text})
+        if self.verbose:
+            print(f"iteration {self.iterations}: {name}({_short(arguments, 80)}) -> {_short(text, 90)}")
+
+    def _final_answer_without_tools(self) -> bool:
+        if self.verbose:
+            print(f"iteration limit ({self.max_iterations}) reached: one last call with tools disabled")
+        response = self._call(tools_enabled=False)
+        if response is None:
+            return True
+        if self._absorb(response):
+            # tool_choice="none" forbids tool calls, but not every provider obeys; answer them unrun.
+            self._answer_pending_calls("not run: the iteration limit was reached")
+        answer = _text_of(response, self.api)
+        note = None if answer else "The model gave no text on its final call; result.messages has the searches."
+        return self._finish(answer or self._last_text(), "iteration_limit", note)
+
+    def _answer_pending_calls(self, why: str) -> None:
+        """Give every tool call that has no output yet an error output saying why it was not run."""
+        answered = {_call_id_of_output(m) for m in self.messages} - {None}
+        for message in list(self.messages):
+            for call_id, name in _calls_in(message):
+                if call_id not in answered:
+                    text = json.dumps({"error": f"tool {name!r} {why}"}, ensure_ascii=False)
+                    if self.api == "responses":
+                        self.messages.append({"type": "function_call_output", "call_id": call_id, "output": text})
+                    else:
+                        self.messages.append({"role": "tool", "tool_call_id": call_id, "content": text})
+
+    def _over_budget(self) -> tuple[str, str] | None:
+        tokens = sum(c.total_tokens for c in self.calls)
+        if self.max_tokens is not None and tokens >= self.max_tokens:
+            return "token_budget", f"Used {tokens:,} tokens; the budget is {self.max_tokens:,}."
+        if self.max_cost is not None:
+            if any(c.cost_usd is None for c in self.calls):
+                # A budget we cannot measure must not pass silently as "$0 spent".
+                return "error", (f"max_cost is set but the price of {self.calls[-1].model!r} is unknown. "
+                                 "Register it with helpers.cost.register_price(...) or pass price_as=...")
+            spent = sum(c.cost_usd for c in self.calls)
+            if spent >= self.max_cost:
+                return "cost_budget", f"Spent ${spent:.4f}; the budget is ${self.max_cost:.4f}."
+        elapsed = time.monotonic() - self._started
+        if self.max_seconds is not None and elapsed >= self.max_seconds:
+            return "time_limit", f"Ran {elapsed:.1f} s; the limit is {self.max_seconds} s."
+        return None
+
+    def _finish(self, answer: str, reason: str, error: str | None = None) -> bool:
+        self.result = LoopResult(answer=answer, messages=self.messages, stop_reason=reason,
+                                 iterations=self.iterations, calls=self.calls, tool_calls=self.tool_calls,
+                                 error=error)
+        if self.trace is not None:
+            self.trace.log("stop", self.iterations, {"stop_reason": reason, "error": error})
+        if self.verbose and reason != "answered":
+            print(f"stopped: {reason}" + (f" ({error})" if error else ""))
+        return True
+
+    def _last_text(self) -> str:
+        """The latest assistant text in the history, for runs that stop before a final answer."""
+        for message in reversed(self.messages):
+            if _role(message) == "assistant":
+                text = _message_text(message)
+                if text:
+                    return text
+        return ""
+
+    def _log_error(self, exc: Exception) -> None:
+        if self.trace is not None:
+            self.trace.log_error(self.iterations, exc)
+
+
+def agent_loop(client, model: str, question: str, tools, **options) -> LoopResult:
+    """Run the agent loop to the end. `tools` is a helpers.tools.Tools registry, or {name: function} plus
+    `schemas=[...]`. Options: instructions, messages (to continue a conversation), api, max_iterations,
+    max_tokens, max_cost, max_seconds, verbose, trace, meter, price_as.
+
+    Example: agent_loop(client, model, "How do I run Olama locally?", {"search": s}, schemas=[SEARCH_TOOL]).answer
+             -> "According to the FAQ entry 'Ollama: How to install Ollama?' ..."
+    """
+    return AgentRun(client, model, question, tools, **options).run()
+
+
+def explain_api_error(exc: Exception) -> str:
+    """Say what an API failure means and what to do about it.
+
+    Example: explain_api_error(RateLimitError(...)) -> "The provider refused: rate limit (429) ... wait ..."
+    """
+    if isinstance(exc, openai.APITimeoutError):
+        return ("The request took longer than allowed and was cut off. Raise max_seconds (or the client's timeout), "
+                "or try again when the provider is less busy.")
+    if isinstance(exc, openai.APIConnectionError):
+        return (f"Could not reach the provider ({exc.__class__.__name__}). Check your internet connection and "
+                f"OPENAI_BASE_URL, or run `python -m helpers doctor`. LLM_PROVIDER=offline needs no network.")
+    if isinstance(exc, openai.RateLimitError):
+        if "insufficient_quota" in str(exc):
+            return ("The provider says your account has no quota left (429 insufficient_quota). Add credit to the "
+                    "account, or switch to a free option: LLM_PROVIDER=offline (or groq/github) in .env.")
+        return ("The provider's rate limit (429) was still hit after the SDK's retries. Wait a minute and run again, "
+                "or lower how often you call it.")
+    if isinstance(exc, openai.AuthenticationError):
+        return "The provider rejected your key (401). Check the key in .env and run `python -m helpers doctor`."
+    if isinstance(exc, openai.NotFoundError):
+        return ("The provider does not know this model or route (404). Check LLM_MODEL in .env and run "
+                "`python -m helpers doctor` to list the models it offers.")
+    if isinstance(exc, openai.InternalServerError):
+        return f"The provider failed ({exc.status_code}) even after retries. Try again later."
+    if isinstance(exc, openai.APIStatusError):
+        return f"The provider refused the request ({exc.status_code}): {_short(str(exc), 300)}"
+    return f"{exc.__class__.__name__}: {exc}"
+
+
+def _schemas_of(tools, api: str) -> list[dict]:
+    if hasattr(tools, "responses_schemas"):
+        return tools.responses_schemas() if api == "responses" else tools.chat_schemas()
+    if tools:
+        raise ValueError("Pass schemas=[...] with a dict of tools (the functions' JSON schemas), "
+                         "or use a helpers.tools.Tools registry, which makes them for you.")
+    return []
+
+
+def _provider_name(client) -> str:
+    try:
+        from helpers.llm import provider_of
+
+        return provider_of(client).name
+    except (ImportError, AttributeError):  # not a normal client (a test double): cost accounting cannot name it
+        return "unknown"
+
+
+def _as_input_item(item) -> dict:
+    """An SDK output item as a plain dict that can be sent back as input (and written to a trace)."""
+    return item.model_dump(mode="json", exclude_none=True) if hasattr(item, "model_dump") else dict(item)
+
+
+def _calls_in(message) -> list[tuple[str, str]]:
+    """(call_id, name) of the tool calls in one history item, in either API flavour."""
+    if not isinstance(message, dict):
+        return []
+    if message.get("type") == "function_call":
+        return [(message.get("call_id"), message.get("name"))]
+    return [(c.get("id"), (c.get("function") or {}).get("name")) for c in message.get("tool_calls") or []]
+
+
+def _call_id_of_output(message) -> str | None:
+    if not isinstance(message, dict):
+        return None
+    return message.get("call_id") if message.get("type") == "function_call_output" else message.get("tool_call_id")
+
+
+def _role(message) -> str | None:
+    return message.get("role") if isinstance(message, dict) else getattr(message, "role", None)
+
+
+def _message_text(message) -> str:
+    content = message.get("content") if isinstance(message, dict) else getattr(message, "content", None)
+    if isinstance(content, str):
+        return content
+    parts = [p.get("text", "") for p in content or [] if isinstance(p, dict)]
+    return "".join(parts)
+
+
+def _text_of(response, api: str) -> str:
+    if api == "responses":
+        return response.output_text or ""
+    return response.choices[0].message.content or ""
+
+
+def _short(text, limit: int) -> str:
+    text = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,33 @@
+"""The offline model: a deterministic, rule-based stand-in for an LLM that speaks the OpenAI wire format.
+
+    from helpers.offline import offline_client
+    client = offline_client()          # an openai.OpenAI client answered in-process, no key, no network
+    client.responses.create(model=OFFLINE_MODEL, input="Can I still join the course?")
+
+Or as a server for any client (curl, other SDKs): `python -m helpers.offline serve --port 8765`.
+See README.md in this folder for what it can and cannot do.
+"""
+
+from helpers.offline.app import handle
+from helpers.offline.engine import Conversation, Decision, decide
+from helpers.offline.faults import FAULT_MODES
+from helpers.offline.server import OfflineServer, serve
+from helpers.offline.transport import OFFLINE_BASE_URL, OfflineTransport
+from helpers.offline.wire import OFFLINE_MODEL
+
+__all__ = ["FAULT_MODES", "OFFLINE_BASE_URL", "OFFLINE_MODEL", "Conversation", "Decision", "OfflineServer",
+           "OfflineTransport", "decide", "handle", "offline_client", "serve"]
+
+
+def offline_client(faults=None, **kwargs):
+    """An openai.OpenAI client answered by the offline model in-process. `kwargs` go to OpenAI(...)
+    (e.g. max_retries, timeout, default_headers).
+
+    Example: offline_client().models.list().data[0].id -> "offline-rules-v1"
+    """
+    import httpx
+    from openai import OpenAI
+
+    kwargs.setdefault("api_key", "offline")
+    kwargs.setdefault("base_url", OFFLINE_BASE_URL)
+    return OpenAI(http_client=httpx.Client(transport=OfflineTransport(faults)), **kwargs)

@@ -1,0 +1,229 @@
+"""Small text tools the offline model's rules are made of: words, stop words, stems, typos, token counts.
+
+What it does:
+- splits text into lowercase words and drops stop words ("how", "do", "I", "the" ...);
+- reduces words to a crude stem ("installing" -> "install") so that word forms match each other;
+- measures how far apart two words are (Damerau-Levenshtein distance), for typo repair;
+- suggests close words for a search query (a few word forms and a small table of general synonyms);
+- estimates token counts from character counts.
+
+What it leaves out on purpose: real linguistics. No dictionary, no part-of-speech tagger, no
+language other than English. Every rule is a few lines you can read, which is the point: the offline
+model must be explainable, not clever.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+
+def word_list(text: str) -> list[str]:
+    """The words of a multi-line string: long word lists read better as text than as quoted items.
+
+    Example: word_list("a an the") -> ["a", "an", "the"]
+    """
+    return text.split()
+
+
+# Function words and question filler. They carry no topic, so a search query never needs them.
+STOP_WORDS = frozenset(word_list("""
+a an the and or but if then else nor so than as of to in on at by for with about from into onto over
+under up down out off again further once here there when where why how what which who whom whose
+this that these those am is are was were be been being have has had having do does did doing done
+i me my mine myself we us our ours ourselves you your yours yourself he him his she her hers it its
+itself they them their theirs themselves can could would should will shall may might must
+just also too very really actually still even ever already yet only own same some any each every
+all both few more most other another much many lot lots please thanks thank hi hello hey ok okay
+yes yeah no not get got gets getting know knows want wants wanna need needs like tell explain
+anyone someone something anything thing things way ways possible able let lets im ive id youre
+whats thats theres heres hows whos dont doesnt didnt cant cannot couldnt wont wouldnt shouldnt
+isnt arent wasnt werent havent hasnt hadnt ill youll its s t d ll re ve m go going via per e g
+i.e eg etc there's
+"""))
+
+# A small table of general close words, used to widen a search query. It is deliberately generic
+# (everyday synonyms, nothing about any one course), so it helps on questions nobody wrote down.
+SYNONYMS = {
+    "join": ["joining", "enroll"],
+    "enroll": ["join", "register"],
+    "register": ["join", "registration"],
+    "signup": ["register"],
+    "begin": ["start"],
+    "start": ["begin"],
+    "late": ["after", "start"],
+    "fix": ["solve", "error"],
+    "error": ["issue", "problem"],
+    "issue": ["error", "problem"],
+    "problem": ["error", "issue"],
+    "bug": ["error"],
+    "fail": ["error"],
+    "fails": ["error"],
+    "failed": ["error"],
+    "crash": ["error"],
+    "broken": ["error"],
+    "setup": ["install", "configure"],
+    "install": ["setup", "installation"],
+    "installation": ["install"],
+    "configure": ["setup", "config"],
+    "config": ["configuration"],
+    "certificate": ["certification"],
+    "certification": ["certificate"],
+    "homework": ["assignment"],
+    "assignment": ["homework"],
+    "deadline": ["due", "submission"],
+    "submit": ["submission"],
+    "video": ["recording", "lecture"],
+    "videos": ["recordings", "lectures"],
+    "lecture": ["video"],
+    "free": ["cost", "paid"],
+    "cost": ["price", "paid"],
+    "price": ["cost"],
+    "laptop": ["computer", "machine"],
+    "computer": ["machine"],
+    "pc": ["computer"],
+    "key": ["token"],
+    "token": ["key"],
+    "password": ["credentials"],
+    "run": ["running", "start"],
+    "locally": ["local"],
+    "remove": ["delete"],
+    "delete": ["remove"],
+    "missing": ["found"],
+    "slow": ["performance"],
+    "pace": ["self-paced"],
+    "project": ["capstone"],
+    "grade": ["score"],
+    "score": ["points"],
+}
+
+_WORD = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)*")
+_APOSTROPHES = str.maketrans({"'": "", "\u2019": "", "\u2018": "", "`": " "})
+# Suffixes stripped by `stem`, longest first. "ies" -> "y" is handled separately.
+_SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "edly", "ed", "ers", "er", "ly", "es", "s")
+
+
+def words(text: str) -> list[str]:
+    """Split text into lowercase words; apostrophes vanish ("isn't" -> "isnt"), so contractions stay one word.
+
+    Example: words("Can't run OPENAI_API_KEY!") -> ["cant", "run", "openai_api_key"]
+    """
+    return _WORD.findall(text.lower().translate(_APOSTROPHES))
+
+
+def content_words(text: str) -> list[str]:
+    """The words of `text` that are not stop words, in order, without repeats.
+
+    Example: content_words("How do I run Olama locally?") -> ["run", "olama", "locally"]
+    """
+    seen, out = set(), []
+    for word in words(text):
+        if word in STOP_WORDS or word in seen or (len(word) < 2 and not word.isdigit()):
+            continue
+        seen.add(word)
+        out.append(word)
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude stem: strip one common English suffix so "installing", "installed", "installs" meet.
+
+    Example: stem("certificates") -> "certificat"; stem("certificate") -> "certificat"
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    for suffix in _SUFFIXES:
+        # "-ly" needs a longer remainder, or "apply" and "early" would lose real letters.
+        if word.endswith(suffix) and len(word) - len(suffix) >= (4 if suffix == "ly" else 3):
+            word = word[: -len(suffix)]
+            break
+    # "install" / "installe" / "certificat(e)": drop a final e and a doubled consonant, so that
+    # "run"/"running" and "locate"/"located" land on the same stem.
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
+    return word
+
+
+def stems(text: str) -> set[str]:
+    """The set of stems of all words of a text (stop words included; they rarely matter in a set).
+
+    Example: stems("Installing Ollama") -> {"install", "ollama"}
+    """
+    found = set()
+    for word in words(text):
+        found.add(stem(word))
+        if "-" in word or "_" in word:  # "self-paced" also counts as "self" and "paced"
+            found.update(stem(part) for part in re.split(r"[-_]", word) if part)
+    return found
+
+
+def close_words(word: str) -> list[str]:
+    """Related words worth adding to a search query: other forms of the word and general synonyms.
+
+    Example: close_words("locally") -> ["local"]; close_words("join") -> ["joining", "enroll"]
+    """
+    out: list[str] = []
+    if word.isalpha() and len(word) > 4:
+        if word.endswith("ly") and len(word) > 5:
+            out.append(word[:-2])
+        elif word.endswith("ies"):
+            out.append(word[:-3] + "y")
+        elif word.endswith("ing") and len(word) > 5:
+            base = word[:-3]
+            out.append(base[:-1] if len(base) > 3 and base[-1] == base[-2] not in "ls" else base)
+        elif word.endswith("ed") and not word.endswith("eed"):
+            base = word[:-2]
+            out.append(base[:-1] if len(base) > 3 and base[-1] == base[-2] not in "ls" else base)
+        elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            out.append(word[:-1])
+    out.extend(SYNONYMS.get(word, []))
+    seen = {word}
+    return [w for w in out if not (w in seen or seen.add(w))]
+
+
+def edit_distance(a: str, b: str, limit: int = 3) -> int:
+    """Damerau-Levenshtein distance (optimal string alignment): insertions, deletions, substitutions and
+    swaps of two neighbours each cost 1. Stops early and returns `limit + 1` once the distance must
+    exceed `limit`, which keeps typo search over a whole vocabulary fast.
+
+    Example: edit_distance("olama", "ollama") -> 1; edit_distance("ollama", "llama") -> 1
+    """
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def typo_limit(word: str) -> int:
+    """How many edits still count as a typo: 1 for words up to 6 letters, 2 for longer ones, 0 for words
+    under 5 letters (a 4-letter word is one edit away from too many others: bake, cake, make, take).
+
+    Example: typo_limit("olama") -> 1; typo_limit("elasticsearh") -> 2
+    """
+    if len(word) < 5:
+        return 0
+    return 1 if len(word) <= 6 else 2
+
+
+def estimate_tokens(text: str) -> int:
+    """Estimated token count of a text: ceil(characters / 4). Real tokenizers average about four
+    characters of English per token; this is an estimate, not a count.
+
+    Example: estimate_tokens("How do I join?") -> 4
+    """
+    return math.ceil(len(text) / 4)

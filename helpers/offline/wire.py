@@ -1,0 +1,436 @@
+"""The OpenAI wire format: read Responses / Chat Completions requests, write their JSON responses.
+
+What it does:
+- turns a request body into an engine `Conversation` (instructions, last question, tool calls of
+  this turn with their outputs, tools), checking it the way the real API does (same error messages
+  for a tool output without its call, for instance);
+- turns the engine's `Decision` into a `Response` or a `chat.completion` object that the openai SDK
+  parses in strict mode and that validates against the official OpenAPI schemas;
+- derives every id from a hash of the request, and uses a fixed `created` time, so the same request
+  always gets byte-identical JSON back;
+- estimates token usage (see `usage_estimate`).
+
+What it leaves out on purpose: streaming, stored responses (`previous_response_id`), images, audio,
+built-in tools (web search, file search). Each gets a clear 400 error instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from helpers.offline.engine import Call, Conversation, Decision, Tool
+from helpers.offline.text import estimate_tokens
+
+OFFLINE_MODEL = "offline-rules-v1"
+# A fixed creation time (2026-01-01T00:00:00Z): a wall-clock time would make every response unique.
+CREATED_AT = 1767225600
+MESSAGE_OVERHEAD = 4  # estimated tokens of framing per message or item (role, separators)
+
+
+class ApiError(Exception):
+    """An error the API reports as JSON: {"error": {"message", "type", "param", "code"}}.
+
+    Example: raise ApiError(400, "Missing required parameter: 'model'.", param="model")
+    """
+
+    def __init__(self, status: int, message: str, type: str = "invalid_request_error",
+                 param: str | None = None, code: str | None = None, headers: dict | None = None):
+        super().__init__(message)
+        self.status, self.message, self.type, self.param, self.code = status, message, type, param, code
+        self.headers = headers or {}
+
+    def body(self) -> dict:
+        return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
+
+
+def request_hash(route: str, body: dict, fault: str | None = None) -> str:
+    """A hex digest of the route, the canonical JSON of the body and the fault: the seed of every id.
+
+    Example: request_hash("/v1/responses", {"model": "m", "input": "hi"})[:8] -> "3f0c..."
+    """
+    canonical = json.dumps([route, body, fault], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _sub_id(seed: str, *parts: object) -> str:
+    return hashlib.sha256("/".join([seed, *map(str, parts)]).encode()).hexdigest()[:24]
+
+
+def usage_estimate(inputs: list[str], tools: list, outputs: list[str]) -> tuple[int, int]:
+    """Estimated (input_tokens, output_tokens). Every text (a message, the instructions, a tool call's
+    name + arguments, a tool output) costs ceil(chars / 4) tokens plus 4 tokens of framing; each tool
+    schema costs ceil(chars of its JSON / 4). The offline model has no tokenizer: these are estimates.
+
+    Example: usage_estimate(["How do I join?"], [], ["You can join."]) -> (8, 8)
+    """
+    tokens_in = sum(estimate_tokens(t) + MESSAGE_OVERHEAD for t in inputs)
+    tokens_in += sum(estimate_tokens(json.dumps(t, sort_keys=True)) for t in tools)
+    tokens_out = sum(estimate_tokens(t) + MESSAGE_OVERHEAD for t in outputs)
+    return tokens_in, tokens_out
+
+
+# ---------------------------------------------------------------------------------------------------
+# Shared checks
+
+def _require(body: dict, name: str) -> object:
+    if name not in body or body[name] is None:
+        raise ApiError(400, f"Missing required parameter: '{name}'.", param=name, code="missing_required_parameter")
+    return body[name]
+
+
+def _check_common(body: dict) -> None:
+    model = _require(body, "model")
+    if not isinstance(model, str) or not model:
+        raise ApiError(400, f"Invalid type for 'model': expected a string, but got {type(model).__name__} "
+                            f"instead.", param="model", code="invalid_type")
+    if body.get("stream"):
+        raise ApiError(400, "The offline model does not support streaming. Call it without stream=True "
+                            "(a real provider supports it).", param="stream", code="unsupported_parameter")
+    for name, low, high in (("temperature", 0, 2), ("top_p", 0, 1)):
+        value = body.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise ApiError(400, f"Invalid type for '{name}': expected a number, but got "
+                                f"{type(value).__name__} instead.", param=name, code="invalid_type")
+        if not low <= value <= high:
+            raise ApiError(400, f"Invalid '{name}': expected a value between {low} and {high}, but got "
+                                f"{value} instead.", param=name, code="invalid_value")
+
+
+def _text_of(content: object) -> str:
+    """Text of a message's content: a string, or a list of parts with "text" (images are skipped)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and "text" in p)
+    return "" if content is None else str(content)
+
+
+def _output_text(output: object) -> str:
+    return output if isinstance(output, str) else _text_of(output) if isinstance(output, list) else json.dumps(output)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Responses API
+
+def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation, list[str], list[dict]]:
+    """Read a /v1/responses body into (conversation, texts for the usage estimate, normalised tools).
+
+    Example: parse_responses({"model": "m", "input": "Hi"})[0].question -> "Hi"
+    """
+    _check_common(body)
+    raw_input = _require(body, "input")
+    if body.get("previous_response_id"):
+        raise ApiError(400, "The offline model is stateless: it keeps no earlier responses, so "
+                            "previous_response_id cannot be used. Send the whole conversation in `input` "
+                            "instead (append response.output and your function_call_output items).",
+                       param="previous_response_id", code="unsupported_parameter")
+    instructions = body.get("instructions")
+    if instructions is not None and not isinstance(instructions, str):
+        raise ApiError(400, "The offline model accepts `instructions` only as a string.", param="instructions",
+                       code="invalid_type")
+    if isinstance(raw_input, str):
+        items: list = [{"type": "message", "role": "user", "content": raw_input}]
+    elif isinstance(raw_input, list):
+        items = raw_input
+    else:
+        raise ApiError(400, f"Invalid type for 'input': expected a string or an array of input items, but "
+                            f"got {type(raw_input).__name__} instead.", param="input", code="invalid_type")
+
+    tools, normalised = _responses_tools(body.get("tools") or [])
+    conv = Conversation(instructions=instructions or "", tools=tools, fault=fault,
+                        tool_choice=_tool_choice(body.get("tool_choice", "auto")),
+                        parallel_tool_calls=body.get("parallel_tool_calls") is not False)
+    texts = [instructions] if instructions else []
+    calls: dict[str, Call] = {}
+    batch, previous_type = 0, None
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ApiError(400, f"Invalid input item at index {index}: expected an object, got "
+                                f"{type(item).__name__}.", param=f"input[{index}]", code="invalid_type")
+        kind = item.get("type") or ("message" if "role" in item else None)
+        if kind == "message":
+            role, text = item.get("role"), _text_of(item.get("content"))
+            if role not in ("user", "assistant", "system", "developer"):
+                raise ApiError(400, f"Invalid value for 'input[{index}].role': {role!r}. Use user, assistant, "
+                                    f"system or developer.", param=f"input[{index}].role", code="invalid_value")
+            texts.append(text)
+            if role == "user":
+                conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
+                conv.question, conv.calls, calls = text, [], {}
+            elif role in ("system", "developer"):
+                conv.instructions = f"{conv.instructions}\n{text}".strip()
+        elif kind == "function_call":
+            if previous_type != "function_call":
+                batch += 1
+            call_id = str(item.get("call_id", ""))
+            call = Call(name=str(item.get("name", "")), arguments=str(item.get("arguments", "")),
+                        call_id=call_id, batch=batch)
+            calls[call_id] = call
+            conv.calls.append(call)
+            texts.append(call.name + call.arguments)
+        elif kind == "function_call_output":
+            call_id = str(item.get("call_id", ""))
+            output = _output_text(item.get("output", ""))
+            texts.append(output)
+            if call_id not in calls and not any(
+                    isinstance(i, dict) and i.get("type") == "function_call" and i.get("call_id") == call_id
+                    for i in items[:index]):
+                raise ApiError(400, f"No tool call found for function call output with call_id {call_id}.",
+                               param="input")
+            if call_id in calls:
+                calls[call_id].output = output
+        elif kind == "reasoning":
+            pass  # other models' reasoning items carry nothing the rules use
+        else:
+            raise ApiError(400, f"The offline model does not support input items of type {kind!r} "
+                                f"(input[{index}]). Use messages, function_call and function_call_output.",
+                           param=f"input[{index}].type", code="unsupported_value")
+        previous_type = kind
+    for item in items:  # the real API refuses a call whose output is missing
+        if isinstance(item, dict) and item.get("type") == "function_call" and not any(
+                isinstance(o, dict) and o.get("type") == "function_call_output"
+                and o.get("call_id") == item.get("call_id") for o in items):
+            raise ApiError(400, f"No tool output found for function call {item.get('call_id')}.", param="input")
+    return conv, texts, normalised
+
+
+def _responses_tools(raw: object) -> tuple[list[Tool], list[dict]]:
+    if not isinstance(raw, list):
+        raise ApiError(400, "Invalid type for 'tools': expected an array of tools.", param="tools",
+                       code="invalid_type")
+    tools, normalised = [], []
+    for i, tool in enumerate(raw):
+        if not isinstance(tool, dict) or tool.get("type") != "function":
+            kind = tool.get("type") if isinstance(tool, dict) else type(tool).__name__
+            raise ApiError(400, f"The offline model supports only tools of type 'function'; tools[{i}] has "
+                                f"type {kind!r}.", param=f"tools[{i}].type", code="unsupported_value")
+        if "function" in tool and "name" not in tool:
+            raise ApiError(400, f"tools[{i}] is in the Chat Completions shape ({{'type': 'function', 'function': "
+                                f"{{...}}}}). The Responses API wants name, description and parameters at the top "
+                                f"level.", param=f"tools[{i}].name", code="missing_required_parameter")
+        name = tool.get("name")
+        if not isinstance(name, str) or not name:
+            raise ApiError(400, f"Missing required parameter: 'tools[{i}].name'.", param=f"tools[{i}].name",
+                           code="missing_required_parameter")
+        parameters = tool.get("parameters") or {"type": "object", "properties": {}}
+        tools.append(Tool(name=name, description=str(tool.get("description") or ""), parameters=parameters))
+        entry = {"type": "function", "name": name, "description": tool.get("description"),
+                 "parameters": parameters, "strict": tool.get("strict")}
+        normalised.append(entry)
+    return tools, normalised
+
+
+def _tool_choice(choice: object) -> str | dict:
+    if choice in (None, "auto"):
+        return "auto"
+    if choice in ("none", "required"):
+        return choice
+    if isinstance(choice, dict) and (choice.get("name") or (choice.get("function") or {}).get("name")):
+        return choice
+    raise ApiError(400, f"Invalid value for 'tool_choice': {choice!r}. Use 'auto', 'none', 'required' or a "
+                        f"specific function.", param="tool_choice", code="invalid_value")
+
+
+def render_response(body: dict, conv: Conversation, decision: Decision, texts: list[str], tools: list[dict],
+                    seed: str) -> dict:
+    """The `Response` object for a decision.
+
+    Example: render_response(body, conv, Decision(text="Hi"), ["Hi"], [], seed)["output_text"] -> "Hi"
+    """
+    output, produced = [], []
+    status, incomplete = "completed", None
+    if decision.calls:
+        for i, (name, arguments) in enumerate(decision.calls):
+            output.append({"id": f"fc_{_sub_id(seed, 'fc', i)}", "type": "function_call", "status": "completed",
+                           "arguments": arguments, "call_id": f"call_{_sub_id(seed, 'call', i)}", "name": name})
+            produced.append(name + arguments)
+    else:
+        text = decision.text or ""
+        limit = body.get("max_output_tokens")
+        if isinstance(limit, int) and limit > 0 and len(text) > limit * 4:
+            text, status, incomplete = text[: limit * 4], "incomplete", {"reason": "max_output_tokens"}
+        output.append({"id": f"msg_{_sub_id(seed, 'msg')}", "type": "message", "status": status,
+                       "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": text}],
+                       "role": "assistant"})
+        produced.append(text)
+    tokens_in, tokens_out = usage_estimate(texts, tools, produced)
+    choice = body.get("tool_choice") or "auto"
+    metadata = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    return {
+        "id": f"resp_{seed[:24]}",
+        "object": "response",
+        "created_at": CREATED_AT,
+        "status": status,
+        "background": False,
+        "completed_at": CREATED_AT if status == "completed" else None,
+        "error": None,
+        "incomplete_details": incomplete,
+        "instructions": body.get("instructions"),
+        "max_output_tokens": body.get("max_output_tokens"),
+        "max_tool_calls": None,
+        "model": OFFLINE_MODEL,
+        "output": output,
+        "parallel_tool_calls": conv.parallel_tool_calls,
+        "previous_response_id": None,
+        "reasoning": None,
+        "service_tier": "default",
+        "store": False,
+        "temperature": body.get("temperature", 1.0),
+        "text": {"format": {"type": "text"}, "verbosity": "medium"},
+        "tool_choice": choice,
+        "tools": tools,
+        "top_p": body.get("top_p", 1.0),
+        "truncation": "disabled",
+        "usage": {"input_tokens": tokens_in, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                  "output_tokens": tokens_out, "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": tokens_in + tokens_out},
+        "metadata": {**metadata, "offline_model": "rule-based stand-in; usage tokens are estimates"},
+    }
+
+
+# ---------------------------------------------------------------------------------------------------
+# Chat Completions API
+
+def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list[str], list[dict]]:
+    """Read a /v1/chat/completions body into (conversation, texts for the usage estimate, tools).
+
+    Example: parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question -> "Hi"
+    """
+    _check_common(body)
+    messages = _require(body, "messages")
+    if not isinstance(messages, list) or not messages:
+        raise ApiError(400, "Invalid 'messages': expected a non-empty array of messages.", param="messages",
+                       code="invalid_type" if not isinstance(messages, list) else "empty_array")
+    if body.get("n") not in (None, 1):
+        raise ApiError(400, "The offline model returns one choice; call without n (or with n=1).", param="n",
+                       code="unsupported_value")
+    raw_tools = body.get("tools") or []
+    tools = []
+    for i, tool in enumerate(raw_tools if isinstance(raw_tools, list) else []):
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(function, dict) or not function.get("name"):
+            raise ApiError(400, f"Invalid 'tools[{i}]': Chat Completions tools look like {{'type': 'function', "
+                                f"'function': {{'name': ..., 'parameters': ...}}}}.", param=f"tools[{i}]",
+                           code="invalid_value")
+        tools.append(Tool(name=function["name"], description=str(function.get("description") or ""),
+                          parameters=function.get("parameters") or {"type": "object", "properties": {}}))
+    conv = Conversation(tools=tools, fault=fault, tool_choice=_tool_choice(body.get("tool_choice", "auto")),
+                        parallel_tool_calls=body.get("parallel_tool_calls") is not False)
+    texts: list[str] = []
+    calls: dict[str, Call] = {}
+    pending: set[str] | None = None  # ids of the latest assistant tool_calls still waiting for tool messages
+    pending_index = -1
+    batch = 0
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise ApiError(400, f"Invalid 'messages[{index}]': expected an object.", param=f"messages.[{index}]",
+                           code="invalid_type")
+        role = message.get("role")
+        if role != "tool" and pending:
+            _missing_tool_messages(pending, pending_index)
+        text = _text_of(message.get("content"))
+        if role in ("system", "developer"):
+            conv.instructions = f"{conv.instructions}\n{text}".strip()
+            texts.append(text)
+        elif role == "user":
+            conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
+            conv.question, conv.calls, calls = text, [], {}
+            texts.append(text)
+            pending = None
+        elif role == "assistant":
+            texts.append(text)
+            tool_calls = message.get("tool_calls") or []
+            pending, pending_index = (set(), index) if tool_calls else (None, -1)
+            if tool_calls:
+                batch += 1
+            for tc in tool_calls:
+                function = tc.get("function") or {}
+                call = Call(name=str(function.get("name", "")), arguments=str(function.get("arguments", "")),
+                            call_id=str(tc.get("id", "")), batch=batch)
+                calls[call.call_id] = call
+                conv.calls.append(call)
+                pending.add(call.call_id)
+                texts.append(call.name + call.arguments)
+        elif role == "tool":
+            call_id = str(message.get("tool_call_id", ""))
+            if pending is None:
+                raise ApiError(400, "Invalid parameter: messages with role 'tool' must be a response to a "
+                                    "preceeding message with 'tool_calls'.", param=f"messages.[{index}].role")
+            if call_id not in calls:
+                raise ApiError(400, f"Invalid parameter: 'tool_call_id' of '{call_id}' not found in 'tool_calls' "
+                                    f"of previous message.", param=f"messages.[{index}].tool_call_id")
+            calls[call_id].output = text
+            pending.discard(call_id)
+            texts.append(text)
+        else:
+            raise ApiError(400, f"Invalid value: {role!r}. Supported values are: 'system', 'assistant', 'user', "
+                                f"'tool', and 'developer'.", param=f"messages[{index}].role", code="invalid_value")
+    if pending:
+        _missing_tool_messages(pending, pending_index)
+    normalised = [t for t in raw_tools if isinstance(t, dict)]
+    return conv, texts, normalised
+
+
+def _missing_tool_messages(pending: set[str], index: int) -> None:
+    raise ApiError(400, "An assistant message with 'tool_calls' must be followed by tool messages responding to "
+                        "each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+                        + ", ".join(sorted(pending)), param=f"messages.[{index}].role")
+
+
+def render_chat(body: dict, decision: Decision, texts: list[str], tools: list[dict], seed: str) -> dict:
+    """The `chat.completion` object for a decision.
+
+    Example: render_chat(body, Decision(text="Hi"), ["Hi"], [], seed)["choices"][0]["message"]["content"] -> "Hi"
+    """
+    message: dict = {"role": "assistant", "content": None, "refusal": None, "annotations": []}
+    produced = []
+    finish = "stop"
+    if decision.calls:
+        message["tool_calls"] = [
+            {"id": f"call_{_sub_id(seed, 'call', i)}", "type": "function",
+             "function": {"name": name, "arguments": arguments}}
+            for i, (name, arguments) in enumerate(decision.calls)]
+        produced = [name + arguments for name, arguments in decision.calls]
+        finish = "tool_calls"
+    else:
+        text = decision.text or ""
+        limit = body.get("max_completion_tokens") or body.get("max_tokens")
+        if isinstance(limit, int) and limit > 0 and len(text) > limit * 4:
+            text, finish = text[: limit * 4], "length"
+        message["content"] = text
+        produced = [text]
+    tokens_in, tokens_out = usage_estimate(texts, tools, produced)
+    return {
+        "id": f"chatcmpl-{seed[:24]}",
+        "object": "chat.completion",
+        "created": CREATED_AT,
+        "model": OFFLINE_MODEL,
+        "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
+        "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out,
+                  "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+                  "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                                                "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}},
+        "service_tier": "default",
+    }
+
+
+# ---------------------------------------------------------------------------------------------------
+# Models
+
+def model_object() -> dict:
+    """The one model the offline server lists.
+
+    Example: model_object()["id"] -> "offline-rules-v1"
+    """
+    return {"id": OFFLINE_MODEL, "object": "model", "created": CREATED_AT, "owned_by": "offline"}
+
+
+def models_list() -> dict:
+    """The body of GET /v1/models.
+
+    Example: models_list()["data"][0]["id"] -> "offline-rules-v1"
+    """
+    return {"object": "list", "data": [model_object()]}

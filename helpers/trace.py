@@ -1,0 +1,302 @@
+"""A JSONL trace of a run: every request, response and error, one JSON object per line.
+
+Why a file and not prints: a trace lets you replay in your head what the loop sent and got back, after the
+fact, even when the run was interrupted. Each line is written and flushed on its own (the file is opened in
+append mode, written and closed per event), so Ctrl-C or a crash keeps everything logged so far.
+
+Each line looks like {"kind": "request", "iteration": 1, "time": ..., "body": {...}}; kind is "request",
+"response", "error", or your own (e.g. "stop").
+SDK objects are stored with `.model_dump(mode="json")`. Secrets are redacted before anything is written:
+values under keys named like api_key / authorization / token / secret / password, and any string that looks
+like a key (sk-..., gsk_..., ghp_..., github_pat_..., "Bearer ...") become "[REDACTED]".
+
+Traces live in data/traces/ under the repository root (gitignored), wherever the notebook runs from.
+
+Left out on purpose: rotation, compression, streaming events and a viewer UI. `show_trace` prints text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+REDACTED = "[REDACTED]"
+
+
+def _find_root() -> Path:
+    # Walk up from this file, not the cwd: notebooks run in notebooks/, tests in the repository root.
+    here = Path(__file__).resolve().parent
+    for folder in [here, *here.parents]:
+        if (folder / "pyproject.toml").is_file() or (folder / ".git").exists():
+            return folder
+    return here.parent
+
+
+ROOT = _find_root()
+TRACE_DIR = ROOT / "data" / "traces"
+
+# ---------------------------------------------------------------------------------------------------------
+# Redaction
+
+# Key names whose values are secrets. "token" alone is a secret (access tokens), "input_tokens" is a count.
+_SECRET_KEY = re.compile(
+    r"(api[_-]?key|authorization|secret|password|passwd|(^|[_-])token$|bearer|cookie)", re.IGNORECASE
+)
+# Strings shaped like provider keys, wherever they appear (headers, error messages, pasted text).
+_SECRET_TEXT = re.compile(
+    r"(?<![A-Za-z0-9])("
+    r"sk-[A-Za-z0-9_\-]{16,}"  # OpenAI (sk-..., sk-proj-...), DeepSeek, Anthropic (sk-ant-...)
+    r"|gsk_[A-Za-z0-9]{16,}"  # Groq
+    r"|gh[pousr]_[A-Za-z0-9]{16,}"  # GitHub tokens
+    r"|github_pat_[A-Za-z0-9_]{16,}"  # GitHub fine-grained tokens
+    r"|hf_[A-Za-z0-9]{16,}"  # Hugging Face
+    r"|Bearer\s+[A-Za-z0-9._~+/=\-]{8,}"  # any Authorization header value
+    r")"
+)
+
+
+def _is_secret_key(key) -> bool:
+    return isinstance(key, str) and bool(_SECRET_KEY.search(key))
+
+
+def redact(value):
+    """A copy of value with secrets replaced by "[REDACTED]" (by key name, and by key-like strings).
+
+    Example: redact({"api_key": "sk-abc...", "q": "hi"}) -> {"api_key": "[REDACTED]", "q": "hi"}
+    """
+    if isinstance(value, dict):
+        return {
+            k: (REDACTED if _is_secret_key(k) and v not in (None, "") else redact(v))
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [redact(v) for v in value]
+    if isinstance(value, str):
+        return _SECRET_TEXT.sub(REDACTED, value)
+    return value
+
+
+def to_jsonable(obj):
+    """Turn SDK objects (pydantic models), dicts, lists and odd values into plain JSON-ready data.
+
+    Example: to_jsonable(response) -> {"id": "resp_...", "output": [...], "usage": {...}, ...}
+    """
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json")
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    if callable(obj):  # e.g. a tool function passed along by mistake: keep its name, not its repr address
+        return f"<callable {getattr(obj, '__name__', type(obj).__name__)}>"
+    return repr(obj)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Writing
+
+
+class Trace:
+    """Append-only JSONL log of one run.
+
+    path: a file path; or None for data/traces/<name>.jsonl, where name defaults to the current time.
+    A new Trace starts the file afresh unless append=True. Nothing is created until the first event.
+    Example: t = Trace(name="lesson04"); t.log_request(1, kwargs); t.log_response(1, resp, 0.8)
+    """
+
+    def __init__(self, path=None, *, name=None, append=False):
+        if path is None:
+            name = name or datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+            path = TRACE_DIR / f"{name}.jsonl"
+        self.path = Path(path)
+        self._fresh = not append  # truncate on the first write, so a re-run does not mix two runs
+        self.count = 0
+
+    def log(self, kind, iteration, body=None, **extra):
+        """Write one event line now (redacted). Returns the event dict as written.
+
+        Example: trace.log("stop", 3, {"reason": "answered"}) -> {"kind": "stop", "iteration": 3, ...}
+        """
+        event = {
+            "kind": kind,
+            "iteration": iteration,
+            "time": datetime.now().isoformat(timespec="milliseconds"),
+        }
+        event.update(extra)
+        event["body"] = to_jsonable(body)
+        event = redact(event)
+        line = json.dumps(event, ensure_ascii=False)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "w" if self._fresh else "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+        self._fresh = False
+        self.count += 1
+        return event
+
+    def log_request(self, iteration, kwargs):
+        """Log the keyword arguments of a `responses.create` / `chat.completions.create` call.
+
+        Example: trace.log_request(1, {"model": "gpt-5.4-mini", "input": [...], "tools": [...]})
+        """
+        return self.log("request", iteration, dict(kwargs))
+
+    def log_response(self, iteration, response, latency_s=None):
+        """Log the API's response (SDK object or dict) and how long it took.
+
+        Example: trace.log_response(1, response, 0.83)
+        """
+        return self.log("response", iteration, response, latency_s=latency_s)
+
+    def log_error(self, iteration, exc):
+        """Log an exception (type, message, HTTP status if any) raised by a call.
+
+        Example: trace.log_error(2, openai.RateLimitError(...))
+        """
+        body = {"type": type(exc).__name__, "message": str(exc)}
+        status = getattr(exc, "status_code", None)
+        if status is not None:
+            body["status_code"] = status
+        return self.log("error", iteration, body)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        return False  # nothing to close: every event is already on disk
+
+    def __repr__(self) -> str:
+        return f"Trace({str(self.path)!r}, events={self.count})"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Reading
+
+
+def load_trace(path):
+    """Read a trace back as a list of event dicts. A bad line raises ValueError naming file and line.
+
+    Example: load_trace("data/traces/lesson04.jsonl") -> [{"kind": "request", "iteration": 1, ...}, ...]
+    """
+    path = Path(getattr(path, "path", path))  # a Trace object works too
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"No trace file at {path}. Check the path, or list data/traces/ for the runs you have."
+        )
+    events = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+                problem = (
+                    None if isinstance(event, dict) else f"expected a JSON object, got {type(event).__name__}"
+                )
+            except json.JSONDecodeError as e:
+                problem = f"not valid JSON ({e.msg})"
+            if problem:
+                raise ValueError(
+                    f"{path}, line {number}: {problem}. The run may have been cut off while writing it; "
+                    f"delete that line (or the file) and load again."
+                )
+            events.append(event)
+    return events
+
+
+def _preview(text, n=80) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _request_tool_outputs(body) -> list[tuple[str, str]]:
+    """(call_id, output) pairs in a request: Responses function_call_output items or Chat "tool" messages."""
+    items = body.get("input") if isinstance(body.get("input"), list) else body.get("messages") or []
+    pairs = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "function_call_output":
+            pairs.append((str(item.get("call_id")), str(item.get("output", ""))))
+        elif item.get("role") == "tool":
+            pairs.append((str(item.get("tool_call_id")), str(item.get("content", ""))))
+    return pairs
+
+
+def _response_parts(body) -> tuple[list[tuple[str, str]], str, dict, str | None]:
+    """(tool calls as (name, arguments), answer text, usage, finish) from a Responses or Chat body."""
+    calls, texts = [], []
+    if "choices" in body:
+        choice = (body.get("choices") or [{}])[0] or {}
+        message = choice.get("message") or {}
+        for tc in message.get("tool_calls") or []:
+            fn = tc.get("function") or {}
+            calls.append((str(fn.get("name")), str(fn.get("arguments"))))
+        if message.get("content"):
+            texts.append(str(message["content"]))
+        finish = choice.get("finish_reason")
+    else:
+        for item in body.get("output") or []:
+            if item.get("type") == "function_call":
+                calls.append((str(item.get("name")), str(item.get("arguments"))))
+            elif item.get("type") == "message":
+                texts += [
+                    c.get("text", "") for c in item.get("content") or [] if c.get("type") == "output_text"
+                ]
+        finish = body.get("status")
+    return calls, "".join(texts), body.get("usage") or {}, finish
+
+
+def _tokens(usage) -> str:
+    inp = usage.get("input_tokens", usage.get("prompt_tokens"))
+    out = usage.get("output_tokens", usage.get("completion_tokens"))
+    if inp is None and out is None:
+        return "tokens: not reported"
+    return f"tokens: {inp or 0:,} in / {out or 0:,} out"
+
+
+def show_trace(path_or_events, latency=False, width=80):
+    """Print a trace iteration by iteration: tool outputs sent, tool calls made, answer, tokens.
+
+    Outputs re-sent from earlier iterations are shown once. Latency is hidden unless latency=True
+    (so notebook outputs do not change between runs).
+    Example: show_trace("data/traces/lesson04.jsonl") -> prints "iteration 1 · request: gpt-5.4-mini, ..."
+    """
+    if isinstance(path_or_events, (str, Path)) or hasattr(path_or_events, "path"):
+        events = load_trace(path_or_events)
+    else:
+        events = list(path_or_events)
+    seen_outputs: set[str] = set()
+    current = object()
+    for event in events:
+        it, kind, body = event.get("iteration"), event.get("kind"), event.get("body")
+        if it != current:
+            current = it
+            print(f"── iteration {it} " + "─" * max(0, width - 15 - len(str(it))))
+        if kind == "request" and isinstance(body, dict):
+            items = body.get("input") if "input" in body else body.get("messages")
+            n_items = len(items) if isinstance(items, list) else 1
+            n_tools = len(body.get("tools") or [])
+            print(f"  request: {body.get('model')} · {n_items} input item(s) · {n_tools} tool(s)")
+            for call_id, output in _request_tool_outputs(body):
+                if call_id not in seen_outputs:
+                    seen_outputs.add(call_id)
+                    print(f"  tool output [{call_id}]: {_preview(output, width - 20)}")
+        elif kind == "response" and isinstance(body, dict):
+            calls, answer, usage, finish = _response_parts(body)
+            for name, arguments in calls:
+                print(f"  tool call: {name}({_preview(arguments, width - 16 - len(name))})")
+            if answer:
+                print(f"  answer: {_preview(answer, width - 10)}")
+            seconds = event.get("latency_s")
+            timing = f" · {seconds:.2f}s" if latency and seconds is not None else ""
+            print(f"  {finish} · {_tokens(usage)}{timing}")
+        elif kind == "error" and isinstance(body, dict):
+            status = f" (HTTP {body['status_code']})" if body.get("status_code") else ""
+            print(f"  error: {body.get('type')}{status}: {_preview(body.get('message', ''), width - 20)}")
+        else:
+            print(f"  {kind}: {_preview(json.dumps(body, ensure_ascii=False), width - 6 - len(str(kind)))}")

@@ -1,0 +1,155 @@
+"""Conformance of the offline model: its JSON validates against the official OpenAI OpenAPI schemas, the
+openai SDK parses it in strict mode, and equal requests give byte-identical bodies."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers.offline import OFFLINE_MODEL, handle
+
+SPEC = Path(__file__).resolve().parent.parent.parent / "shared" / "spec" / "openai-openapi.yaml"
+
+SEARCH = {"type": "function", "name": "search", "description": "Search the course FAQ.",
+          "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"],
+                         "additionalProperties": False}}
+WEATHER = {"type": "function", "name": "get_weather", "description": "Current weather in a city.",
+           "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+FAQ_RESULT = json.dumps([{"id": "abc", "course": "c", "section": "General", "question": "Can I still join the course?",
+                          "answer": "Yes, you can join at any time."}])
+
+
+def chat_tool(tool):
+    return {"type": "function", "function": {k: v for k, v in tool.items() if k != "type"}}
+
+
+def post(path, body, headers=None):
+    status, _, content = handle("POST", path, headers or {}, json.dumps(body).encode())
+    return status, json.loads(content)
+
+
+RESPONSES_BODIES = [
+    {"model": "m", "input": "Can I join the course?"},
+    {"model": "m", "input": "Can I join the course?", "tools": [SEARCH]},
+    {"model": "m", "input": [{"role": "user", "content": "Can I join the course?"},
+                             {"type": "function_call", "call_id": "c1", "name": "search", "arguments": '{"query": "join"}'},
+                             {"type": "function_call_output", "call_id": "c1", "output": FAQ_RESULT}],
+     "tools": [SEARCH], "instructions": "Answer from the FAQ.", "metadata": {"run": "1"}},
+    {"model": "m", "input": "Weather in Berlin?", "tools": [WEATHER], "tool_choice": "required", "temperature": 0},
+    {"model": "m", "input": "Tell me a long story", "max_output_tokens": 16},
+]
+CHAT_BODIES = [
+    {"model": "m", "messages": [{"role": "user", "content": "Can I join the course?"}]},
+    {"model": "m", "messages": [{"role": "user", "content": "Can I join the course?"}], "tools": [chat_tool(SEARCH)]},
+    {"model": "m", "messages": [
+        {"role": "system", "content": "Answer from the FAQ."}, {"role": "user", "content": "Can I join the course?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "search", "arguments": '{"query": "join"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": FAQ_RESULT}], "tools": [chat_tool(SEARCH)]},
+    {"model": "m", "messages": [{"role": "user", "content": "Tell me a long story"}], "max_tokens": 5},
+]
+ERROR_REQUESTS = [
+    ("POST", "/v1/responses", b'{"input": "hi"}'),
+    ("POST", "/v1/responses", b"{not json"),
+    ("POST", "/v1/nowhere", b"{}"),
+    ("GET", "/v1/responses", b""),
+    ("POST", "/v1/chat/completions", b'{"model": "m", "messages": [{"role": "tool", "tool_call_id": "x", "content": "1"}]}'),
+]
+
+
+@pytest.fixture(scope="module")
+def validators():
+    if not SPEC.is_file():
+        pytest.skip(f"The OpenAI OpenAPI spec is not at {SPEC}; conformance tests need ../shared/spec.")
+    yaml = pytest.importorskip("yaml")
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader reads the 3 MB file in ~1 s
+    spec = yaml.load(SPEC.read_text(encoding="utf-8"), Loader=loader)
+    registry = Registry().with_resource("urn:openai-spec", Resource(contents=spec, specification=DRAFT202012))
+
+    def validator(name):
+        assert name in spec["components"]["schemas"], f"{name} is not in the spec"
+        return Draft202012Validator({"$ref": f"urn:openai-spec#/components/schemas/{name}"}, registry=registry)
+
+    return {name: validator(name) for name in
+            ("Response", "CreateChatCompletionResponse", "ListModelsResponse", "ErrorResponse", "Model")}
+
+
+def assert_valid(validator, data):
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.path))
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message[:300]}" for e in errors[:5])
+
+
+@pytest.mark.parametrize("body", RESPONSES_BODIES)
+def test_responses_validate_against_openapi(validators, body):
+    status, data = post("/v1/responses", body)
+    assert status == 200, data
+    assert data["model"] == OFFLINE_MODEL
+    assert_valid(validators["Response"], data)
+
+
+@pytest.mark.parametrize("body", CHAT_BODIES)
+def test_chat_completions_validate_against_openapi(validators, body):
+    status, data = post("/v1/chat/completions", body)
+    assert status == 200, data
+    assert data["model"] == OFFLINE_MODEL
+    assert_valid(validators["CreateChatCompletionResponse"], data)
+
+
+def test_models_validate_against_openapi(validators):
+    status, _, content = handle("GET", "/v1/models", {}, b"")
+    assert status == 200
+    assert_valid(validators["ListModelsResponse"], json.loads(content))
+    status, _, content = handle("GET", f"/v1/models/{OFFLINE_MODEL}", {}, b"")
+    assert_valid(validators["Model"], json.loads(content))
+
+
+@pytest.mark.parametrize("method,path,body", ERROR_REQUESTS)
+def test_errors_validate_against_openapi(validators, method, path, body):
+    status, _, content = handle(method, path, {}, body)
+    assert status >= 400
+    assert_valid(validators["ErrorResponse"], json.loads(content))
+
+
+@pytest.mark.parametrize("path,body", [("/v1/responses", b) for b in RESPONSES_BODIES]
+                         + [("/v1/chat/completions", b) for b in CHAT_BODIES])
+def test_same_request_gives_byte_identical_body(path, body):
+    raw = json.dumps(body).encode()
+    reordered = json.dumps(dict(reversed(list(body.items())))).encode()  # key order must not matter
+    first, second, third = (handle("POST", path, {}, b)[2] for b in (raw, raw, reordered))
+    assert first == second == third
+
+
+def test_different_requests_get_different_ids():
+    a = post("/v1/responses", {"model": "m", "input": "Can I join?"})[1]
+    b = post("/v1/responses", {"model": "m", "input": "Can I get a certificate?"})[1]
+    assert a["id"] != b["id"] and a["id"].startswith("resp_")
+    assert a["created_at"] == b["created_at"]  # fixed, never the wall clock
+
+
+def test_strict_sdk_parsing_of_every_body():
+    import httpx
+    from openai import OpenAI
+
+    from helpers.offline import OFFLINE_BASE_URL, OfflineTransport
+
+    client = OpenAI(api_key="x", base_url=OFFLINE_BASE_URL, _strict_response_validation=True,
+                    http_client=httpx.Client(transport=OfflineTransport()))
+    for body in RESPONSES_BODIES:
+        response = client.responses.create(**body)
+        assert response.model == OFFLINE_MODEL
+    for body in CHAT_BODIES:
+        completion = client.chat.completions.create(**body)
+        assert completion.model == OFFLINE_MODEL
+    assert [m.id for m in client.models.list()] == [OFFLINE_MODEL]
+
+
+def test_the_validators_do_reject_broken_bodies(validators):
+    # Guards against a vacuous validator (e.g. a $ref that resolves to an empty schema).
+    _, data = post("/v1/responses", RESPONSES_BODIES[0])
+    del data["output"]
+    assert list(validators["Response"].iter_errors(data))
+    assert list(validators["ErrorResponse"].iter_errors({"error": {"message": 1}}))
