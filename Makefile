@@ -9,9 +9,9 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
              $(sort $(wildcard notebooks/homework/solutions/*.ipynb))
 # make test and make notebooks always use the offline model: a real key in .env costs nothing here,
 # and stored outputs stay comparable. (make_client never lets .env override a variable already set.)
-OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD= MPLBACKEND=Agg
+OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
-.PHONY: lab test install lint unit nbval notebooks bench bench-search doctor homework clean help
+.PHONY: lab test install lint unit nbval notebooks bench bench-notebooks bench-search doctor homework clean help
 
 help:
 	@echo "make lab           set up and open the lessons in JupyterLab"
@@ -53,12 +53,10 @@ test: install lint
 		--nbval-sanitize-with tests/nbval_sanitize.cfg -q
 
 notebooks: install
-	@for nb in $(NOTEBOOKS); do \
-		echo "running $$nb"; \
-		$(OFFLINE) $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-			--ExecutePreprocessor.timeout=300 --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
-		$(BIN)/python -m helpers.nbtidy "$$nb" || exit 1; \
-	done
+	$(OFFLINE) $(BIN)/python -m helpers.nbrun $(NOTEBOOKS)
+
+bench-notebooks: install
+	$(OFFLINE) $(BIN)/python -m helpers.nbrun --dry-run $(NOTEBOOKS)
 
 doctor: install
 	$(BIN)/python -m helpers doctor

@@ -95,3 +95,20 @@ def test_follow_up_question_borrows_the_topic_of_the_previous_one(client):
     assert "Ollama: How to install Ollama?" in follow.answer
     alone = agent_loop(client, "m", "How do I run a different model?", tools, schemas=[SEARCH_TOOL], verbose=False)
     assert "ollama" not in alone.tool_calls[0]["arguments"].lower()
+
+
+def test_a_question_that_stands_on_its_own_keeps_its_own_words(client):
+    from helpers.loop import agent_loop
+    from helpers.search import SEARCH_TOOL
+
+    tools = {"search": lambda query: search(query)}
+    first = agent_loop(client, "m", "How do I run Olama locally?", tools, schemas=[SEARCH_TOOL], verbose=False)
+    second = agent_loop(client, "m", "Can I still join the course?", tools, schemas=[SEARCH_TOOL],
+                        messages=first.messages, verbose=False)
+    assert "ollama" not in second.tool_calls[0]["arguments"].lower()
+    assert "Can I still join?" in second.answer
+
+
+def test_no_tools_off_course_question_gets_a_generic_admission(client):
+    answer = client.responses.create(model="m", input="What does 'overcast' mean?").output_text
+    assert "don't have specific information" in answer and "course" not in answer

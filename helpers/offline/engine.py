@@ -214,8 +214,8 @@ def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
     if not conv.earlier:
         return terms
     refers = bool(set(words(conv.question)) & _REFERRING)
-    if not refers and vocab.topic_score(conv.question) >= TOPIC_THRESHOLD and len(terms) > 2:
-        return terms
+    if not refers and vocab.topic_score(conv.question) >= TOPIC_THRESHOLD:
+        return terms  # a question that stands on its own keeps its own words
     previous = [vocab.correct(t) or t for t in keywords(conv.earlier[-1])]
     borrowed = [t for t in sorted(previous, key=lambda t: -vocab.idf(t)) if t not in terms and vocab.knows(t)]
     return terms + borrowed[:FOLLOW_UP_WORDS]
@@ -456,9 +456,12 @@ def answer_without_tools(conv: Conversation, vocab: Vocabulary) -> str:
     if has_guardrail(conv.instructions) and vocab.topic_score(conv.question) < TOPIC_THRESHOLD:
         return _refusal(conv)
     topic = " ".join(terms[:6]) or "that"
-    return (f"I don't have course-specific information about \"{topic}\". I am answering without "
-            f"looking anything up, so I can only say in general terms: check the course FAQ, its "
-            f"website, or ask in the course's community channel.")
+    if vocab.topic_score(conv.question) >= TOPIC_THRESHOLD:
+        return (f"I don't have course-specific information about \"{topic}\". I am answering without "
+                f"looking anything up, so I can only say in general terms: check the course FAQ, its "
+                f"website, or ask in the course's community channel.")
+    return (f"I don't have specific information about \"{topic}\", and I am answering without looking "
+            f"anything up, so I can't give you a reliable answer. A tool or a document about it would help.")
 
 
 # --- reference material pasted into the prompt ---------------------------------------------------------
