@@ -17,6 +17,7 @@ help:
 	@echo "make lab           set up and open the lessons in JupyterLab"
 	@echo "make test          set up and run every test (unit tests, lint, every notebook under nbval)"
 	@echo "make notebooks     re-run every notebook top to bottom and store its outputs (offline model)"
+	@echo "make homework      run the checks of your homework notebooks and print a score table"
 	@echo "make doctor        check your .env, key, provider and model"
 	@echo "make bench-search  hit rate and MRR of the FAQ search"
 

@@ -1,0 +1,547 @@
+"""The homework checks: a right solution passes, a stub is "not done yet", and a wrong solution fails with a
+hint that doesn't give the expected answer away. Everything runs on the offline model."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from helpers import homework as hw
+from helpers.ingest import load_faq_data
+from helpers.llm import make_client
+from helpers.loop import AgentRun, agent_loop
+from helpers.search import BOOST, SEARCH_TOOL, search
+from helpers.tools import make_call
+
+
+@pytest.fixture(scope="module")
+def documents():
+    return load_faq_data()
+
+
+@pytest.fixture(scope="module")
+def offline():
+    return make_client("offline", verbose=False)
+
+
+def stub(*args, **kwargs):
+    raise NotImplementedError
+
+
+def assert_fails(result, *secrets):
+    """The check failed, says something useful, and none of `secrets` (expected answers) appear in it."""
+    assert result.status == "fail", result
+    assert len(result.hint) > 20, result
+    for secret in secrets:
+        assert str(secret) not in result.hint, f"the hint leaks {secret!r}: {result.hint}"
+    assert "[FAIL]" in repr(result)
+
+
+def assert_todo(result):
+    assert result.status == "todo", result
+    assert "NOT DONE YET" in repr(result)
+
+
+# --- 01 · Search and RAG -------------------------------------------------------------------------------
+
+
+def test_count_entries(documents):
+    right = hw.check_count_entries(lambda docs, course: sum(d["course"] == course for d in docs), documents)
+    assert right.passed, right
+    assert_todo(hw.check_count_entries(stub, documents))
+    assert_todo(hw.check_count_entries(lambda docs, course: None, documents))
+    counts = Counter(d["course"] for d in documents)
+    result = hw.check_count_entries(lambda docs, course: len(docs), documents)
+    assert_fails(result, counts["llm-zoomcamp"], counts["mlops-zoomcamp"])
+    assert "every document" in result.hint
+
+
+def test_biggest_section(documents):
+    def right(docs, course):
+        return Counter(d["section"] for d in docs if d["course"] == course).most_common(1)[0][0]
+
+    def smallest(docs, course):
+        return Counter(d["section"] for d in docs if d["course"] == course).most_common()[-1][0]
+
+    assert hw.check_biggest_section(right, documents).passed
+    assert_todo(hw.check_biggest_section(stub, documents))
+    biggest = right(documents, "llm-zoomcamp")
+    result = hw.check_biggest_section(smallest, documents)
+    assert_fails(result, biggest)
+    assert "another section has more" in result.hint
+
+
+def test_search_section(documents):
+    from minsearch import Index
+
+    index = Index(text_fields=["question", "section", "answer"], keyword_fields=["course", "section"]).fit(documents)
+    course_only = Index(text_fields=["question", "section", "answer"], keyword_fields=["course"]).fit(documents)
+
+    def right(query, section):
+        return index.search(query, filter_dict={"course": "llm-zoomcamp", "section": section}, boost_dict=BOOST,
+                            num_results=5)
+
+    def no_section_filter(query, section):
+        return course_only.search(query, filter_dict={"course": "llm-zoomcamp"}, boost_dict=BOOST, num_results=5)
+
+    def no_boost(query, section):
+        return index.search(query, filter_dict={"course": "llm-zoomcamp", "section": section}, num_results=5)
+
+    assert hw.check_search_section(right, documents).passed
+    assert_todo(hw.check_search_section(stub, documents))
+    expected_ids = [d["id"] for d in right("openai api key", "Module 1: Introduction")]
+    result = hw.check_search_section(no_section_filter, documents)
+    assert_fails(result, *expected_ids)
+    assert "filter_dict" in result.hint
+    assert_fails(hw.check_search_section(no_boost, documents), *expected_ids)
+
+
+def test_build_prompt():
+    def right(question, results):
+        return question + "\n" + "\n".join(f"{d['question']}\n{d['answer']}" for d in results)
+
+    def questions_only(question, results):
+        return question + "\n" + "\n".join(d["question"] for d in results)
+
+    assert hw.check_build_prompt(right).passed
+    assert_todo(hw.check_build_prompt(stub))
+    result = hw.check_build_prompt(questions_only)
+    assert_fails(result)
+    assert "answer" in result.hint
+
+
+def test_rag(offline):
+    client, model = offline
+
+    def right(client, model, question):
+        context = "\n".join(d["answer"] for d in search(question))
+        return client.responses.create(model=model, input=f"{question}\n{context}").output_text
+
+    def no_search(client, model, question):
+        return client.responses.create(model=model, input=question).output_text
+
+    def two_calls(client, model, question):
+        right(client, model, question)
+        return right(client, model, question)
+
+    def returns_response(client, model, question):
+        return client.responses.create(model=model, input=question + "\n" + search(question)[0]["answer"])
+
+    assert hw.check_rag(right, client, model).passed
+    assert_todo(hw.check_rag(stub, client, model))
+    assert "search" in hw.check_rag(no_search, client, model).hint
+    assert_fails(hw.check_rag(two_calls, client, model))
+    assert "output_text" in hw.check_rag(returns_response, client, model).hint
+
+
+# --- 02 · The loop -------------------------------------------------------------------------------------
+
+
+def test_run_function_calls():
+    def right(response, tools):
+        return [make_call(item, tools) for item in response.output if item.type == "function_call"]
+
+    def first_only(response, tools):
+        return right(response, tools)[:1]
+
+    def same_call_id(response, tools):
+        outputs = right(response, tools)
+        return [{**out, "call_id": outputs[0]["call_id"]} for out in outputs]
+
+    assert hw.check_run_function_calls(right).passed
+    assert_todo(hw.check_run_function_calls(stub))
+    result = hw.check_run_function_calls(first_only)
+    assert_fails(result)
+    assert "2 function calls" in result.hint and "returned 1" in result.hint
+    assert "call_id" in hw.check_run_function_calls(same_call_id).hint
+
+
+GOOD_SCHEMA = {"type": "function", "name": "get_entry", "description": "Fetch one full FAQ entry by its id.",
+               "parameters": {"type": "object", "properties": {"entry_id": {"type": "string"}},
+                              "required": ["entry_id"], "additionalProperties": False}}
+
+
+def make_get_entry(documents):
+    by_id = {d["id"]: d for d in documents}
+
+    def get_entry(entry_id: str) -> dict:
+        return by_id.get(entry_id) or {"error": f"no entry {entry_id!r}; use an id from the search results"}
+
+    return get_entry
+
+
+def test_get_entry(documents):
+    get_entry = make_get_entry(documents)
+    by_id = {d["id"]: d for d in documents}
+    assert hw.check_get_entry(get_entry, GOOD_SCHEMA, documents).passed
+    assert_todo(hw.check_get_entry(stub, GOOD_SCHEMA, documents))
+    assert_todo(hw.check_get_entry(get_entry, None, documents))
+    assert "error" in hw.check_get_entry(lambda entry_id: by_id[entry_id], GOOD_SCHEMA, documents).hint
+    misnamed = {**GOOD_SCHEMA, "name": "entry"}
+    assert_fails(hw.check_get_entry(get_entry, misnamed, documents))
+    no_required = {**GOOD_SCHEMA, "parameters": {**GOOD_SCHEMA["parameters"], "required": []}}
+    assert "required" in hw.check_get_entry(get_entry, no_required, documents).hint
+
+
+def test_ask(documents, offline):
+    client, model = offline
+    get_entry = make_get_entry(documents)
+
+    def right(client, model, question):
+        return agent_loop(client, model, question, {"search": search, "get_entry": get_entry},
+                          schemas=[SEARCH_TOOL, GOOD_SCHEMA], verbose=False)
+
+    def search_only(client, model, question):
+        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
+
+    def answer_only(client, model, question):
+        return right(client, model, question).answer
+
+    assert hw.check_ask(right, client, model, documents).passed
+    assert_todo(hw.check_ask(stub, client, model, documents))
+    assert "both tools" in hw.check_ask(search_only, client, model, documents).hint
+    assert "LoopResult" in hw.check_ask(answer_only, client, model, documents).hint
+
+
+def _loop(client, model, question, tools, schemas, first_only=False):
+    messages = [{"role": "user", "content": question}]
+    for iteration in range(1, 11):
+        response = client.responses.create(model=model, input=messages, tools=schemas)
+        messages.extend(response.output)
+        calls = [item for item in response.output if item.type == "function_call"]
+        if not calls:
+            return response.output_text, iteration
+        messages.extend(make_call(call, tools) for call in (calls[:1] if first_only else calls))
+    return response.output_text, 10
+
+
+def test_my_agent_loop(offline):
+    client, model = offline
+
+    def one_shot(client, model, question, tools, schemas):
+        response = client.responses.create(model=model, input=question, tools=schemas)
+        for item in response.output:
+            if item.type == "function_call":
+                make_call(item, tools)
+        return response.output_text, 1
+
+    def counts_calls(client, model, question, tools, schemas):
+        answer, iterations = _loop(client, model, question, tools, schemas)
+        return answer, iterations + 1
+
+    assert hw.check_my_agent_loop(_loop, client, model).passed
+    assert_todo(hw.check_my_agent_loop(stub, client, model))
+    result = hw.check_my_agent_loop(one_shot, client, model)
+    assert_fails(result)
+    assert "stopped after 1 iteration" in result.hint and "2 tool calls" in result.hint
+    first_only = hw.check_my_agent_loop(lambda *a: _loop(*a, first_only=True), client, model)
+    assert_fails(first_only)
+    assert "did you run all of them" in first_only.hint
+    assert "iteration" in hw.check_my_agent_loop(counts_calls, client, model).hint
+
+
+def test_count_iterations(offline):
+    client, model = offline
+
+    def right(messages):
+        count, previous = 0, False
+        for item in messages:
+            model_item = item.get("type") in ("function_call", "reasoning") or item.get("role") == "assistant"
+            count += model_item and not previous
+            previous = model_item
+        return count
+
+    def counts_calls(messages):
+        return sum(item.get("type") == "function_call" for item in messages) + 1
+
+    assert hw.check_count_iterations(right, client, model).passed
+    assert_todo(hw.check_count_iterations(stub, client, model))
+    result = hw.check_count_iterations(counts_calls, client, model)
+    assert_fails(result)
+    assert "not function calls" in result.hint
+
+
+# --- 03 · Prompts and guardrails -----------------------------------------------------------------------
+
+GUARD_INSTRUCTIONS = ("You screen questions for a course FAQ assistant. Reply with exactly one word: ALLOW or BLOCK. "
+                      "Say ALLOW when the question is about the courses.")
+
+
+def guard(client, model, question):
+    reply = client.responses.create(model=model, instructions=GUARD_INSTRUCTIONS, input=question)
+    return reply.output_text.strip().upper().startswith("ALLOW")
+
+
+def test_multi_search_instructions(offline):
+    client, model = offline
+    right = "Before you answer, make at least 3 searches with different keywords."
+    assert hw.check_multi_search_instructions(right, client, model).passed
+    assert_todo(hw.check_multi_search_instructions("", client, model))
+    result = hw.check_multi_search_instructions("You are a helpful teaching assistant.", client, model)
+    assert_fails(result)
+    assert "more than once" in result.hint
+
+
+def test_is_on_topic(offline):
+    client, model = offline
+    assert hw.check_is_on_topic(guard, client, model).passed
+    assert_todo(hw.check_is_on_topic(stub, client, model))
+    result = hw.check_is_on_topic(lambda client, model, question: True, client, model)
+    assert_fails(result)
+    assert "let through 6 of 6 off-topic" in result.hint
+
+    def with_tools(client, model, question):
+        client.responses.create(model=model, input=question, tools=[SEARCH_TOOL])
+        return guard(client, model, question)
+
+    assert_fails(hw.check_is_on_topic(with_tools, client, model))
+    assert "bool" in hw.check_is_on_topic(lambda c, m, q: "ALLOW", client, model).hint
+
+
+def test_measure_guardrail():
+    def right(guard, labelled):
+        return {"on_topic_allowed": sum(on and guard(q) for q, on in labelled),
+                "off_topic_blocked": sum(not on and not guard(q) for q, on in labelled)}
+
+    def swapped(guard, labelled):
+        counts = right(guard, labelled)
+        return {"on_topic_allowed": counts["off_topic_blocked"], "off_topic_blocked": counts["on_topic_allowed"]}
+
+    assert hw.check_measure_guardrail(right).passed
+    assert_todo(hw.check_measure_guardrail(stub))
+    assert_fails(hw.check_measure_guardrail(swapped))
+    assert_fails(hw.check_measure_guardrail(lambda g, labelled: {"allowed": 1}))
+
+
+def test_guarded_answer(offline):
+    client, model = offline
+
+    def right(client, model, question):
+        if not guard(client, model, question):
+            return "Sorry, I only answer questions about the course."
+        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False).answer
+
+    def unguarded(client, model, question):
+        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False).answer
+
+    assert hw.check_guarded_answer(right, client, model).passed
+    assert_todo(hw.check_guarded_answer(stub, client, model))
+    result = hw.check_guarded_answer(unguarded, client, model)
+    assert_fails(result)
+    assert "guardrail first" in result.hint
+
+
+# --- 04 · Cost and safety ------------------------------------------------------------------------------
+
+
+def price_call(i, c, o, p):
+    return ((i - c) * p["input"] + c * p["cached_input"] + o * p["output"]) / 1_000_000
+
+
+def test_price_call():
+    assert hw.check_price_call(price_call).passed
+    assert_todo(hw.check_price_call(stub))
+    per_token = hw.check_price_call(lambda i, c, o, p: price_call(i, c, o, p) * 1_000_000)
+    assert_fails(per_token)
+    assert "million" in per_token.hint
+    full_price = hw.check_price_call(lambda i, c, o, p: price_call(i, 0, o, p))
+    assert_fails(full_price, price_call(10_000, 8_000, 500, {"input": 0.75, "cached_input": 0.075, "output": 4.5}))
+    assert "cached" in full_price.hint
+    assert "twice" in hw.check_price_call(lambda i, c, o, p: price_call(i, 0, o, p) + c * p["cached_input"] / 1e6).hint
+
+
+def test_price_run(offline):
+    client, model = offline
+
+    def right(result, prices):
+        return sum(price_call(c.input_tokens, c.cached_input_tokens, c.output_tokens, prices) for c in result.calls)
+
+    def last_only(result, prices):
+        c = result.calls[-1]
+        return price_call(c.input_tokens, c.cached_input_tokens, c.output_tokens, prices)
+
+    assert hw.check_price_run(right, client, model).passed
+    assert_todo(hw.check_price_run(stub, client, model))
+    result = hw.check_price_run(last_only, client, model)
+    assert_fails(result)
+    assert "every record" in result.hint
+
+
+def test_run_with_budget(offline):
+    client, model = offline
+
+    def right(client, model, question, max_tokens):
+        run = AgentRun(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], max_iterations=50,
+                       verbose=False)
+        while not run.step():
+            used = sum(c.total_tokens for c in run.calls)
+            if used >= max_tokens:
+                return "", "token_budget", used
+        return run.result.answer, run.result.stop_reason, sum(c.total_tokens for c in run.calls)
+
+    def no_budget(client, model, question, max_tokens):
+        run = AgentRun(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
+        result = run.run()
+        return result.answer, result.stop_reason, result.total_tokens
+
+    def one_call_late(client, model, question, max_tokens):
+        run = AgentRun(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], max_iterations=50,
+                       verbose=False)
+        over = False
+        while not run.step():
+            if over:
+                return "", "token_budget", sum(c.total_tokens for c in run.calls)
+            over = sum(c.total_tokens for c in run.calls) >= max_tokens
+        return run.result.answer, run.result.stop_reason, sum(c.total_tokens for c in run.calls)
+
+    assert hw.check_run_with_budget(right, client, model).passed
+    assert_todo(hw.check_run_with_budget(stub, client, model))
+    assert "token_budget" in hw.check_run_with_budget(no_budget, client, model).hint
+    assert "already used up" in hw.check_run_with_budget(one_call_late, client, model).hint
+
+
+def test_safe_make_call():
+    def right(call, tools):
+        return make_call(call, tools)
+
+    def unsafe(call, tools):
+        result = tools[call["name"]](**json.loads(call["arguments"]))
+        return {"type": "function_call_output", "call_id": call["call_id"], "output": json.dumps(result)}
+
+    def silent(call, tools):
+        try:
+            return unsafe(call, tools)
+        except Exception:  # noqa: BLE001 -- the wrong solution under test swallows everything
+            return {"type": "function_call_output", "call_id": call["call_id"], "output": "[]"}
+
+    assert hw.check_safe_make_call(right).passed
+    assert_todo(hw.check_safe_make_call(stub))
+    result = hw.check_safe_make_call(unsafe)
+    assert_fails(result)
+    assert "raised KeyError" in result.hint
+    assert "'error'" in hw.check_safe_make_call(silent).hint
+
+
+# --- 05 · Chat Completions and tools -------------------------------------------------------------------
+
+
+def _chat_loop(client, model, question, functions, schemas, skip_assistant=False):
+    from helpers.tools import make_chat_call
+
+    messages = [{"role": "user", "content": question}]
+    for iteration in range(1, 11):
+        message = client.chat.completions.create(model=model, messages=messages, tools=schemas).choices[0].message
+        if not skip_assistant:
+            messages.append(message.model_dump(exclude_none=True))
+        if not message.tool_calls:
+            return message.content, iteration
+        messages.extend(make_chat_call(call, functions) for call in message.tool_calls)
+    return message.content, 10
+
+
+def test_my_chat_loop(offline):
+    client, model = offline
+    assert hw.check_my_chat_loop(_chat_loop, client, model).passed
+    assert_todo(hw.check_my_chat_loop(stub, client, model))
+    result = hw.check_my_chat_loop(lambda *a: _chat_loop(*a, skip_assistant=True), client, model)
+    assert_fails(result)
+    assert "assistant message" in result.hint
+
+
+def test_count_tool(documents):
+    from helpers.tools import tool
+
+    def count(course: str, section: str | None = None) -> int:
+        """Count the FAQ entries of a course, or of one section of it.
+
+        Args:
+            course: The course id, e.g. "llm-zoomcamp".
+            section: A section name; leave it out to count the whole course.
+        """
+        return sum(d["course"] == course and section in (None, d["section"]) for d in documents)
+
+    def undocumented(course: str, section: str | None = None) -> int:
+        """Count the FAQ entries of a course, or of one section of it."""
+        return count(course, section)
+
+    def counts_everything(course: str, section: str | None = None) -> int:
+        """Count the FAQ entries.
+
+        Args:
+            course: The course id.
+            section: A section name.
+        """
+        return len(documents)
+
+    assert hw.check_count_tool(tool(count), documents).passed
+    assert_todo(hw.check_count_tool(stub, documents))
+    assert "@tool" in hw.check_count_tool(count, documents).hint
+    result = hw.check_count_tool(tool(undocumented), documents)
+    assert_fails(result)
+    assert "Args:" in result.hint
+    total = Counter(d["course"] for d in documents)["llm-zoomcamp"]
+    assert_fails(hw.check_count_tool(tool(counts_everything), documents), total)
+
+
+def test_follow_up(offline):
+    client, model = offline
+
+    def right(client, model, result, question):
+        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
+                          messages=result.messages, verbose=False)
+
+    def forgets(client, model, result, question):
+        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
+
+    assert hw.check_follow_up(right, client, model).passed
+    assert_todo(hw.check_follow_up(stub, client, model))
+    result = hw.check_follow_up(forgets, client, model)
+    assert_fails(result)
+    assert "messages=result.messages" in result.hint
+
+
+# --- plumbing ------------------------------------------------------------------------------------------
+
+
+def test_every_task_has_a_check():
+    checks = {name for name in dir(hw) if name.startswith("check_")}
+    assert len(checks) == sum(len(tasks) for tasks in hw.TASKS.values())
+
+
+def test_results_are_recorded_for_the_runner(tmp_path, monkeypatch):
+    path = tmp_path / "results.jsonl"
+    monkeypatch.setenv("HOMEWORK_RESULTS", str(path))
+    hw.check_price_call(stub)
+    hw.check_price_call(price_call)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["status"] for r in rows] == ["todo", "pass"]
+    assert rows[0]["notebook"] == "04-cost-and-safety" and rows[0]["task"] == "4.1"
+
+
+def test_a_crashing_check_target_is_a_hint_not_a_traceback():
+    result = hw.check_safe_make_call(lambda call, tools: 42)
+    assert result.status == "fail"
+
+
+def test_score_table_lists_every_task():
+    results = [hw.CheckResult("04-cost-and-safety", "4.1", "Price one call", "pass"),
+               hw.CheckResult("04-cost-and-safety", "4.2", "Price a whole run", "fail", "add up every record"),
+               hw.CheckResult("04-cost-and-safety", "4.3", "A token budget", "not run", "the notebook stopped")]
+    table = hw.format_table(results)
+    assert "PASS" in table and "FAIL" in table and "add up every record" in table
+    assert table.rstrip().endswith("1/3 tasks pass.")
+
+
+def test_runner_executes_a_notebook_and_collects_results(tmp_path):
+    import nbformat
+
+    code = ("from helpers.homework import check_price_call, check_safe_make_call\n"
+            "check_price_call(lambda i, c, o, p: ((i - c) * p['input'] + c * p['cached_input'] "
+            "+ o * p['output']) / 1e6)")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code),
+                                         nbformat.v4.new_code_cell("1 / 0"),
+                                         nbformat.v4.new_code_cell("check_safe_make_call(None)")])
+    path = tmp_path / "04-cost-and-safety.ipynb"
+    nbformat.write(nb, path)
+    results = {r.task: r.status for r in hw.run_notebook(path)}
+    assert results == {"4.1": "pass", "4.2": "not run", "4.3": "not run", "4.4": "todo"}
