@@ -66,7 +66,7 @@ bench: install
 	$(OFFLINE) $(BIN)/python -m helpers.bench
 
 bench-search: install
-	$(BIN)/python -m helpers.evaluate
+	$(OFFLINE) $(BIN)/python -m helpers.evaluate --agent
 
 homework: install
 	$(OFFLINE) $(BIN)/python -m helpers.homework

@@ -8,6 +8,10 @@ Some rows name entries that are not in the pinned snapshot (they were edited or 
 No search can find those, so the figures are reported twice: over all rows, and over the rows whose
 answer exists in the snapshot.
 
+With `--agent` it also runs every answerable question through the agent loop on the offline model and
+counts the answers that cite the right FAQ entry: a check that the offline model's rules are general, run on
+questions nobody tuned them for.
+
 Left out on purpose: tuning. This measures the course's search as it is.
 """
 
@@ -68,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--csv", type=Path, default=Path(os.environ.get("GROUND_TRUTH_CSV", DEFAULT_CSV)))
     parser.add_argument("-k", type=int, default=5)
+    parser.add_argument("--agent", action="store_true",
+                        help="also run the agent loop on the offline model and count grounded answers")
     args = parser.parse_args(argv)
 
     from tqdm.auto import tqdm
@@ -84,7 +90,35 @@ def main(argv: list[str] | None = None) -> int:
     for label, subset in (("all rows", ranks), ("rows whose answer is in the snapshot", present)):
         hit_rate, mrr = scores(subset)
         print(f"{label:<38}{len(subset):>5}{hit_rate:>10.3f}{mrr:>8.3f}")
+    if args.agent:
+        answerable = [row for row in rows if row["document"] in known]
+        cited, nothing = agent_benchmark(answerable, index)
+        print(f"\nAgent loop on the offline model, {len(answerable)} questions whose answer is in the snapshot:")
+        print(f"  final answer cites the right FAQ entry: {cited} ({cited / len(answerable):.0%})")
+        print(f"  says it found nothing relevant:         {nothing} ({nothing / len(answerable):.0%})")
     return 0
+
+
+def agent_benchmark(rows: list[dict], index) -> tuple[int, int]:
+    """Run each question through the agent loop on the offline model; count answers that cite the right
+    FAQ entry, and answers that say nothing relevant was found. A measure of how general its rules are.
+
+    Example: agent_benchmark(rows, index) -> (258, 37)
+    """
+    from tqdm.auto import tqdm
+
+    from helpers.loop import agent_loop
+    from helpers.offline import offline_client
+    from helpers.search import SEARCH_TOOL
+
+    client = offline_client(max_retries=0)
+    cited = nothing = 0
+    for row in tqdm(rows, desc="agent", file=sys.stderr):
+        tools = {"search": lambda query, course=row["course"]: search(query, index=index, course=course)}
+        result = agent_loop(client, "offline", row["question"], tools, schemas=[SEARCH_TOOL], verbose=False)
+        cited += f"[{row['document']}]" in result.answer
+        nothing += "found nothing" in result.answer
+    return cited, nothing
 
 
 if __name__ == "__main__":

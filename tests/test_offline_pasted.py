@@ -112,3 +112,13 @@ def test_a_question_that_stands_on_its_own_keeps_its_own_words(client):
 def test_no_tools_off_course_question_gets_a_generic_admission(client):
     answer = client.responses.create(model="m", input="What does 'overcast' mean?").output_text
     assert "don't have specific information" in answer and "course" not in answer
+
+
+def test_a_weak_match_without_the_questions_key_word_is_not_an_answer(client):
+    from helpers.loop import agent_loop
+    from helpers.search import SEARCH_TOOL
+
+    tools = {"search": lambda query: search(query)}  # the LLM course has no entry about Kafka
+    result = agent_loop(client, "m", "kafka consumer not receiving messages", tools, schemas=[SEARCH_TOOL],
+                        verbose=False)
+    assert "found nothing relevant" in result.answer

@@ -612,7 +612,8 @@ def _grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
     terms, _ = _corrected(question_terms(conv, vocab), conv, vocab)
     best, score = _best_result(conv, terms, vocab)
     if best is None or score < RELEVANT and (
-            score < ANSWERABLE or vocab.topic_score(conv.question) < TOPIC_THRESHOLD):
+            score < ANSWERABLE or vocab.topic_score(conv.question) < TOPIC_THRESHOLD
+            or not _has_key_word(conv, terms, vocab)):
         if has_guardrail(conv.instructions):
             return _refusal(conv)
         if all(c.name == PASTED for c in conv.calls):
@@ -629,6 +630,19 @@ def _grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
         topic = next((t for t in sorted(terms, key=lambda t: -vocab.idf(t))), "this")
         text += f" Would you like to know more about {topic}, or is there anything else about the course I can help with?"
     return text
+
+
+KEY_WORD_MIN_DOCS = 5  # a subject word ("kafka", "terraform") recurs across FAQ entries; a rare plain word doesn't
+
+
+def _has_key_word(conv: Conversation, terms: list[str], vocab: Vocabulary) -> bool:
+    """False when the question's subject (its rarest word that still recurs across the FAQ, like "kafka")
+    is in none of the results: weak matches on common words are then not about the question."""
+    subjects = [t for t in terms if vocab.stem_freq.get(stem(t), 0) >= KEY_WORD_MIN_DOCS]
+    if not subjects:
+        return True
+    key = stem(max(subjects, key=vocab.idf))
+    return any(key in stems(doc["text"]) for doc in _all_documents(conv))
 
 
 def _first_string_arg(call: Call) -> str:
