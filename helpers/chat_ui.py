@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 
 from helpers.cost import CostMeter, format_usd
 from helpers.loop import AgentRun
+from helpers.tools import preview as one_line  # `preview` is also as_text()'s length argument
 
 PREVIEW_CHARS = 300  # how much of a tool's output a card shows; the model still gets all of it
 
@@ -178,7 +179,7 @@ class ChatSession:
             if e.kind == "user":
                 lines.append(f"you: {e.text}")
             elif e.kind == "tool":
-                lines.append(f"  [{e.iteration}] {e.name}({_short(e.arguments, 80)}) -> {_short(e.output, preview)}")
+                lines.append(f"  [{e.iteration}] {e.name}({one_line(e.arguments, 80)}) -> {one_line(e.output, preview)}")
                 lines.append(f"      {usage_line(e, latency=latency)}")
             elif e.kind == "assistant":
                 note = "" if e.stop_reason == "answered" else f" [stopped: {e.stop_reason}]"
@@ -211,9 +212,6 @@ def _as_text(value) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _short(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -309,10 +307,10 @@ class ChatWidget:
             body = w.HTML(
                 f"<b>arguments</b><pre>{html.escape(_pretty(e.arguments))}</pre>"
                 f"<b>result</b> ({len(e.output):,} characters)<pre style='white-space:pre-wrap'>"
-                f"{html.escape(_short(e.output, PREVIEW_CHARS))}</pre>"
+                f"{html.escape(one_line(e.output, PREVIEW_CHARS))}</pre>"
                 f"<small>{html.escape(usage_line(e))}</small>"
             )
-            card = w.Accordion(children=[body], titles=(f"🔧 {e.name}({_short(e.arguments, 60)})",))
+            card = w.Accordion(children=[body], titles=(f"🔧 {e.name}({one_line(e.arguments, 60)})",))
             card.selected_index = None  # collapsed: open it to look inside
             return card
         who, color = {"user": ("You", "#1a4d8f"), "assistant": ("Agent", "#1b5e20"),

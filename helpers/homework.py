@@ -31,8 +31,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from helpers import ROOT
+from helpers.tools import preview
+
 STATUS_MARK = {"pass": "PASS", "fail": "FAIL", "todo": "TODO", "not run": "----"}
-ROOT = Path(__file__).resolve().parent.parent
 HOMEWORK_DIR = ROOT / "notebooks" / "homework"
 
 # Every task of every homework notebook, in order: the runner lists a task even when its check never ran.
@@ -146,7 +148,7 @@ def _check(notebook: str, task: str):
             except Exception as e:  # noqa: BLE001 -- e.g. a result of an unexpected shape; still a hint
                 result = CheckResult(notebook, task, title, "fail",
                                      f"the check could not read your result ({type(e).__name__}: "
-                                     f"{_short(str(e), 120)}). Compare what you return with the task.")
+                                     f"{preview(str(e), 120)}). Compare what you return with the task.")
             _record(result)
             return result
 
@@ -168,16 +170,11 @@ def _run(fn, *args, what: str = "your function", allow_none: bool = False, **kwa
     except (_Todo, _Fail):
         raise
     except Exception as e:  # noqa: BLE001 -- any crash in student code becomes a hint, never a traceback
-        raise _Fail(f"{what} raised {type(e).__name__}: {_short(str(e), 200)}. Run it on its own in a new "
+        raise _Fail(f"{what} raised {type(e).__name__}: {preview(str(e), 200)}. Run it on its own in a new "
                     f"cell to see the full traceback.") from None
     if value is None and not allow_none:
         raise _Todo("your function returned None (did you forget `return`?).")
     return value
-
-
-def _short(text: str, limit: int = 80) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _get(obj, key, default=None):
@@ -384,7 +381,7 @@ def check_biggest_section(biggest_section, documents):
             raise _Fail(f"biggest_section(documents, {course!r}) returned a {type(got).__name__}; return the "
                         f"section's name as a string (Counter.most_common(1) gives [(name, count)]).")
         if got not in sizes:
-            raise _Fail(f"{_short(got)!r} is not a section of {course!r}: count sections only among that "
+            raise _Fail(f"{preview(got)!r} is not a section of {course!r}: count sections only among that "
                         f"course's entries.")
         if sizes[got] != max(sizes.values()):
             raise _Fail(f"in {course!r}, section {got!r} has {sizes[got]} entries, but another section has "
@@ -1138,7 +1135,7 @@ def run_notebook(path: Path, timeout: int = 120) -> list[CheckResult]:
             NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                            resources={"metadata": {"path": str(path.parent)}}).execute(stderr=subprocess.DEVNULL)
         except Exception as e:  # noqa: BLE001 -- a dead kernel or a timeout still gets a score table
-            crashed = f"{type(e).__name__}: {_short(str(e), 120)}"
+            crashed = f"{type(e).__name__}: {preview(str(e), 120)}"
         finally:
             if previous is None:
                 os.environ.pop("HOMEWORK_RESULTS", None)
@@ -1168,7 +1165,7 @@ def format_table(results: list[CheckResult]) -> str:
     Example: format_table([CheckResult("01-search-and-rag", "1.1", "Count", "pass")]) -> "notebook  task ..."
     """
     rows = [("notebook", "task", "status", "hint")]
-    rows += [(r.notebook, f"{r.task} {r.title}", STATUS_MARK.get(r.status, r.status), _short(r.hint, 90))
+    rows += [(r.notebook, f"{r.task} {r.title}", STATUS_MARK.get(r.status, r.status), preview(r.hint, 90))
              for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths, strict=True)) + "  " + row[3] for row in rows]

@@ -29,15 +29,14 @@ from pathlib import Path
 import frontmatter
 import yaml
 
+from helpers import ROOT
+
 FAQ_REPO = "DataTalksClub/faq"
 FAQ_COMMIT = "7757d2a0e71dc376d0fc93f419162c306e7582b3"
 ARCHIVE_URL = f"https://github.com/{FAQ_REPO}/archive/{FAQ_COMMIT}.zip"
 LIVE_URL = "https://datatalks.club/faq/json/courses.json"
 DOWNLOAD_TIMEOUT_S = 30
 
-# The repository root, found from this file rather than the working directory: notebooks run from
-# notebooks/, tests from the root, and both must share one cache.
-ROOT = Path(__file__).resolve().parent.parent
 CACHE_PATH = ROOT / "data" / f"faq-{FAQ_COMMIT}.json"
 
 FIELDS = ("id", "course", "section", "question", "answer")

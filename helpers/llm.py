@@ -26,9 +26,7 @@ import httpx
 import openai
 from dotenv import find_dotenv, load_dotenv
 
-# The repository root, found from this file: notebooks run from notebooks/, tests from the root, and a
-# relative cassette path like data/cassettes/run.jsonl must mean the same file for both.
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
 
 MAX_RETRIES = 3  # the SDK retries 429 and 5xx with exponential backoff (and honours Retry-After)
 TIMEOUT_S = 120.0  # long enough for a slow reasoning model; short enough that a dead server is noticed

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import openai
 
 from helpers.cost import CallRecord, record_call
-from helpers.tools import make_call, make_chat_call
+from helpers.tools import make_call, make_chat_call, preview
 
 STOP_REASONS = ("answered", "iteration_limit", "token_budget", "cost_budget", "time_limit", "error", "interrupted")
 
@@ -230,7 +230,7 @@ class AgentRun:
         self.tool_calls.append({"iteration": self.iterations, "name": name, "arguments": arguments,
                                 "output": text})
         if self.verbose:
-            print(f"iteration {self.iterations}: {name}({_short(arguments, 80)}) -> {_short(text, 90)}")
+            print(f"iteration {self.iterations}: {name}({preview(arguments, 80)}) -> {preview(text, 90)}")
 
     def _final_answer_without_tools(self) -> bool:
         if self.verbose:
@@ -334,7 +334,7 @@ def explain_api_error(exc: Exception) -> str:
     if isinstance(exc, openai.InternalServerError):
         return f"The provider failed ({exc.status_code}) even after retries. Try again later."
     if isinstance(exc, openai.APIStatusError):
-        return f"The provider refused the request ({exc.status_code}): {_short(str(exc), 300)}"
+        return f"The provider refused the request ({exc.status_code}): {preview(str(exc), 300)}"
     return f"{exc.__class__.__name__}: {exc}"
 
 
@@ -392,9 +392,3 @@ def _text_of(response, api: str) -> str:
     if api == "responses":
         return response.output_text or ""
     return response.choices[0].message.content or ""
-
-
-def _short(text, limit: int) -> str:
-    text = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -99,6 +99,15 @@ def serialize(result, fields: list[str] | None = None, indent: int | None = None
     return json.dumps(result, ensure_ascii=False, indent=indent, separators=separators, default=_to_json)
 
 
+def preview(text, limit: int = 80) -> str:
+    """A one-line preview of a tool's arguments or output (or any text): whitespace folded, cut at `limit`.
+
+    Example: preview('[{"question": "Can I join?", ...}]', 20) -> '[{"question": "Can …'
+    """
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class ToolError(Exception):
     """Something the model got wrong when calling a tool: what happened, and what to do instead.
 

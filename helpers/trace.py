@@ -22,19 +22,11 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from helpers import ROOT
+
 REDACTED = "[REDACTED]"
 
 
-def _find_root() -> Path:
-    # Walk up from this file, not the cwd: notebooks run in notebooks/, tests in the repository root.
-    here = Path(__file__).resolve().parent
-    for folder in [here, *here.parents]:
-        if (folder / "pyproject.toml").is_file() or (folder / ".git").exists():
-            return folder
-    return here.parent
-
-
-ROOT = _find_root()
 TRACE_DIR = ROOT / "data" / "traces"
 
 # ---------------------------------------------------------------------------------------------------------
