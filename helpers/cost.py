@@ -7,13 +7,19 @@ Prices come from the `genai-prices` package, read from the data bundled with the
 Rules this module keeps:
 - No network. genai-prices can refresh its prices from GitHub, but only when someone starts its
   `UpdatePrices` background task. We never start it, and we price from our own snapshot of the bundled
-  data, so an updater started elsewhere in the process cannot change our numbers mid-run either.
+  data, so an updater started elsewhere in the process cannot change our numbers mid-run either. The
+  numbers therefore change only when another genai-prices version is installed (the lock file pins it).
 - Never a silent $0. A model genai-prices does not know gets `cost_usd=None` and a visible warning that
   says how to fix it (`register_price(...)`). Only local providers (Ollama, the offline model) cost $0,
   and their `price_note` says so.
 - A replayed recording ("replay") is priced as the call it recorded, so a lesson can show a real bill.
 - The offline model's token counts are estimates (`estimated=True`). Its runs can be priced "as if" they
   had run on a real model: `record_call(resp, provider="offline", latency_s=0.1, price_as="gpt-5.4-mini")`.
+- Never the wall clock behind your back. Prices change on set dates, and some depend on the time of day
+  (DeepSeek charges half price outside its peak hours). So a call is priced at the moment it was made, the
+  response's `created_at` (Responses) or `created` (Chat Completions), and a price listing
+  (`price_per_mtok`, `price_tokens`) needs an explicit `at=`. Only a response without any timestamp is
+  priced at the current time, and its `price_note` says so.
 
 Left out on purpose: cache-write and audio/image token prices, batch and priority service tiers, and
 currency conversion. The course uses text-only calls at the default tier, priced in USD.
@@ -24,7 +30,7 @@ from __future__ import annotations
 import warnings
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pandas as pd
@@ -65,6 +71,7 @@ class CallRecord:
     estimated: bool = False  # True when the token counts are estimates (the offline model)
     cost_usd: float | None = None  # None means unknown, never "free"
     price_note: str = ""
+    priced_at: str | None = None  # the moment the prices were read for, e.g. "2026-01-01T00:00:00Z"
 
     def to_dict(self) -> dict:
         """The record as a plain dict (for JSON or a DataFrame row).
@@ -148,12 +155,79 @@ def _as_float(price) -> float:
     return float(price) if price is not None else 0.0
 
 
-def price_per_mtok(model, provider=None):
-    """USD per million input, cached-input and output tokens, from genai-prices (or register_price).
+# ---------------------------------------------------------------------------------------------------------
+# When: every price is read for one moment
 
-    Local providers cost 0. Raises LookupError, with the fix, for a model nobody knows a price for.
-    Example: price_per_mtok("gpt-5.4-mini") -> {"input": 0.75, "cached_input": 0.075, "output": 4.5}
+
+def to_utc(at) -> datetime:
+    """A moment as an aware UTC datetime, from whatever form it comes in.
+
+    Accepts a datetime (a naive one is taken as UTC, as genai-prices does), a date (00:00 UTC that day),
+    a Unix timestamp such as a response's `created_at`, or an ISO 8601 string ("2026-11-17",
+    "2026-11-17T20:00Z"). Raises TypeError or ValueError, with the accepted forms, for anything else.
+    Example: to_utc("2026-11-17T20:00Z") -> datetime(2026, 11, 17, 20, 0, tzinfo=UTC)
     """
+    when = at
+    if isinstance(when, str):
+        try:
+            when = datetime.fromisoformat(when.strip())
+        except ValueError:
+            raise ValueError(f"at={at!r} is not a moment I can read. {_AT_FORMS}") from None
+    elif isinstance(when, (int, float)) and not isinstance(when, bool):
+        try:
+            when = datetime.fromtimestamp(when, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            raise ValueError(f"at={at!r} is not a Unix timestamp in range. {_AT_FORMS}") from None
+    elif isinstance(when, date) and not isinstance(when, datetime):
+        when = datetime(when.year, when.month, when.day)
+    if not isinstance(when, datetime):
+        raise TypeError(f"at={at!r} is a {type(at).__name__}, not a moment. {_AT_FORMS}")
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+_AT_FORMS = ("Pass a datetime, a date, a Unix timestamp (e.g. response.created_at) or an ISO 8601 string "
+             "such as '2026-11-17T20:00Z' (a time without a zone is read as UTC).")
+
+
+def _require_at(function: str, model: str, at) -> datetime:
+    if at is None:
+        raise TypeError(
+            f"{function}({model!r}) needs at=...: prices change on set dates, and some providers (DeepSeek) "
+            f"charge less at certain hours, so a price only exists for a moment. Pass the time of the call "
+            f"(at=response.created_at) or the moment you want, e.g. at='2026-11-17T20:00Z'."
+        )
+    return to_utc(at)
+
+
+def call_time(response) -> datetime | None:
+    """When a Responses or Chat Completions result was created (UTC), or None if it carries no timestamp.
+
+    Example: call_time(response) -> datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
+    """
+    stamp = _get(response, "created_at")
+    if stamp is None:
+        stamp = _get(response, "created")
+    if stamp is None:
+        return None
+    try:
+        return to_utc(stamp)
+    except (TypeError, ValueError):
+        return None  # an unreadable stamp counts as none; record_call then says it used the current time
+
+
+def _iso(when: datetime) -> str:
+    return when.isoformat().replace("+00:00", "Z")
+
+
+def price_per_mtok(model, provider=None, *, at=None):
+    """USD per million input, cached-input and output tokens at the moment `at`, from genai-prices.
+
+    `at` is required: a datetime, date, Unix timestamp or ISO string (see to_utc). Prices set with
+    register_price do not change with time. Local providers cost 0. Raises LookupError, with the fix,
+    for a model nobody knows a price for.
+    Example: price_per_mtok("deepseek-flash", at="2026-11-17T20:00Z") -> {"input": 0.15, ..., "output": 0.6}
+    """
+    when = _require_at("price_per_mtok", model, at)
     if _provider_name(provider) in LOCAL_PROVIDERS:
         return {"input": 0.0, "cached_input": 0.0, "output": 0.0}
     if model.lower() in _CUSTOM_PRICES:
@@ -162,7 +236,7 @@ def price_per_mtok(model, provider=None):
     if found is None:
         raise LookupError(_unknown_price_message(model, _provider_name(provider)))
     _, info = found
-    prices = info.get_prices(datetime.now(tz=UTC))
+    prices = info.get_prices(when)
     cached = prices.cache_read_mtok if prices.cache_read_mtok is not None else prices.input_mtok
     return {
         "input": _as_float(prices.input_mtok),
@@ -171,17 +245,19 @@ def price_per_mtok(model, provider=None):
     }
 
 
-def price_tokens(model, input_tokens, output_tokens, cached_input_tokens=0, provider=None):
-    """Cost in USD of a token count on a model, or None (with a warning) if the price is unknown.
+def price_tokens(model, input_tokens, output_tokens, cached_input_tokens=0, provider=None, *, at=None):
+    """Cost in USD of a token count on a model at the moment `at`, or None (with a warning) if unknown.
 
-    Example: price_tokens("gpt-5.4-mini", 1_000_000, 1_000_000) -> 5.25
+    `at` is required, as for price_per_mtok.
+    Example: price_tokens("gpt-5.4-mini", 1_000_000, 1_000_000, at="2026-11-30") -> 5.25
     """
-    cost, _ = _price(model, _provider_name(provider), input_tokens, cached_input_tokens, output_tokens)
+    when = _require_at("price_tokens", model, at)
+    cost, _ = _price(model, _provider_name(provider), input_tokens, cached_input_tokens, output_tokens, when)
     return cost
 
 
-def _price(model, provider, input_tokens, cached, output_tokens) -> tuple[float | None, str]:
-    """(cost_usd or None, note) for a non-local call."""
+def _price(model, provider, input_tokens, cached, output_tokens, when: datetime) -> tuple[float | None, str]:
+    """(cost_usd or None, note) for a non-local call made at `when`."""
     cached = min(cached, input_tokens)  # both APIs count cached tokens inside input_tokens; guard odd data
     custom = _CUSTOM_PRICES.get(model.lower())
     if custom is not None:
@@ -198,7 +274,7 @@ def _price(model, provider, input_tokens, cached, output_tokens) -> tuple[float 
     prov, info = found
     # genai-prices wants input_tokens as the total, with cache reads as a part of it (the same as OpenAI).
     usage = Usage(input_tokens=input_tokens, cache_read_tokens=cached, output_tokens=output_tokens)
-    calc = info.calc_price(usage, prov)
+    calc = info.calc_price(usage, prov, genai_request_timestamp=when)  # never genai-prices' "now" default
     return float(Decimal(calc.total_price)), f"genai-prices: {prov.id}/{info.id}"
 
 
@@ -243,11 +319,13 @@ def _detect_api(response) -> str:
     return "responses"
 
 
-def record_call(response, *, provider, latency_s, price_as=None, meter=None):
+def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=None):
     """Turn one Responses or Chat Completions result (SDK object or dict) into a priced CallRecord.
 
     provider is a name ("openai", "offline", "ollama", "groq", "deepseek", "github", "replay", ...).
     price_as="gpt-5.4-mini" prices the call as if it had run on that model (useful for offline runs).
+    The call is priced at the moment it was made: `at` if given, else the response's `created_at` /
+    `created`. Only a response with neither is priced at the current time, and its price_note says so.
     The record is added to `meter` if given (e.g. SESSION).
     Example: record_call(resp, provider="openai", latency_s=0.8) -> CallRecord(model="gpt-5.4-mini", ...)
     """
@@ -279,17 +357,25 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None):
     total = _int(_get(response, "usage", "total_tokens")) or input_tokens + output_tokens
 
     estimated = provider_name == OFFLINE_PROVIDER or model == OFFLINE_MODEL
+    when = to_utc(at) if at is not None else call_time(response)
+    unstamped = when is None
+    if unstamped:
+        # A real API always stamps its responses; this is a hand-made dict. Say that the clock was used.
+        when = datetime.now(tz=UTC)
+    priced_at: str | None = _iso(when)
     if price_as:
-        cost, _ = _price(price_as, None, input_tokens, cached, output_tokens)
+        cost, _ = _price(price_as, None, input_tokens, cached, output_tokens, when)
         note = f"as if {price_as}"
         if cost is None:
             note += ": unknown model, register a price"
     elif local:
-        cost, note = 0.0, f"local: $0 ({provider_name})"
+        cost, note, priced_at = 0.0, f"local: $0 ({provider_name})", None
     else:
-        cost, note = _price(model, provider_name, input_tokens, cached, output_tokens)
+        cost, note = _price(model, provider_name, input_tokens, cached, output_tokens, when)
         if provider_name == "replay" and cost is not None:
             note = f"replay, original cost ({note})"
+    if unstamped and priced_at is not None:
+        note += "; no timestamp in the response, priced at the current time"
 
     record = CallRecord(
         model=model,
@@ -305,6 +391,7 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None):
         estimated=estimated,
         cost_usd=cost,
         price_note=note,
+        priced_at=priced_at,
     )
     if meter is not None:
         meter.add(record)

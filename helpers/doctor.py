@@ -11,6 +11,7 @@ itself. It only reports; every failure comes with the one thing to do next.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 import openai
@@ -19,6 +20,7 @@ from helpers import llm
 
 PING_TIMEOUT_S = 5.0  # a healthy API answers GET /models in well under a second
 MAX_MODELS_SHOWN = 8
+NOTES_WIDTH = 96  # a provider's notes are wrapped to this width under their check
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,12 @@ def doctor(env_file=None) -> list[Check]:
     p = s.provider
     apis = "Responses API and Chat Completions" if p.responses_api else "Chat Completions only"
     checks.append(Check("provider", "ok", f"{p.name}, model {s.model} (chosen because {s.reason}); {apis}"))
+    if p.notes:
+        # What the preset's sources say a student should know (limits, beta APIs, old model names).
+        notes = textwrap.fill(p.notes, NOTES_WIDTH)
+        if p.facts:
+            notes += f"\n(checked {p.facts[0].checked}; sources in helpers/llm.py, PROVIDERS[{p.name!r}].facts)"
+        checks.append(Check("notes", "warn", notes))
     if not p.key_env:
         checks.append(Check("API key", "ok", f"not needed for {p.name}"))
     elif s.api_key:
@@ -168,7 +176,9 @@ def format_report(checks: list[Check]) -> str:
     width = max(len(c.name) for c in checks)
     lines = []
     for c in checks:
-        lines.append(f"  {c.status.upper() if c.status == 'fail' else c.status:<5} {c.name:<{width}}  {c.detail}")
+        first, *more = c.detail.split("\n")  # a long detail comes wrapped; its lines stay in the column
+        lines.append(f"  {c.status.upper() if c.status == 'fail' else c.status:<5} {c.name:<{width}}  {first}")
+        lines += [f"        {'':<{width}}  {line}" for line in more]
         if c.fix and c.status != "ok":
             lines.append(f"        {'':<{width}}  fix: {c.fix}")
     failed = [c.name for c in checks if not c.ok]

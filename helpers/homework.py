@@ -2,8 +2,9 @@
 
 Each task in notebooks/homework/ ends with a `check_*()` call. A check runs the student's function (or
 inspects their result) against the pinned FAQ data and the model client they pass in, and returns a
-`CheckResult`: pass, fail with a specific hint, or "not done yet" (a stub that raises NotImplementedError
-or returns None). A hint says what is wrong and where to look; it never prints the expected answer.
+`CheckResult`, shown as PASS, FAIL with a specific hint, or NOT DONE YET (a stub that raises
+NotImplementedError or returns None); the runner adds NOT RUN for a check that never ran. A hint says what
+is wrong and where to look; it never prints the expected answer.
 
 Checks that depend on the model accept any trajectory that meets the task's criterion (e.g. "searched at
 least twice", not "made exactly these calls"), so they stay valid on a real model. Checks that need a
@@ -34,7 +35,8 @@ from pathlib import Path
 from helpers import ROOT
 from helpers.tools import preview
 
-STATUS_MARK = {"pass": "PASS", "fail": "FAIL", "todo": "TODO", "not run": "----"}
+# One wording everywhere: the checks in the notebooks, `make homework`'s table and the README.
+STATUS_MARK = {"pass": "PASS", "fail": "FAIL", "todo": "NOT DONE YET", "not run": "NOT RUN"}
 HOMEWORK_DIR = ROOT / "notebooks" / "homework"
 
 # Every task of every homework notebook, in order: the runner lists a task even when its check never ran.
@@ -107,8 +109,7 @@ class CheckResult:
         return self.status == "pass"
 
     def __repr__(self) -> str:
-        label = {"pass": "PASS", "fail": "FAIL", "todo": "NOT DONE YET"}[self.status]
-        text = f"[{label}] Task {self.task} · {self.title}"
+        text = f"[{STATUS_MARK[self.status]}] Task {self.task} · {self.title}"
         return f"{text}: {self.hint}" if self.hint else text
 
 
@@ -319,6 +320,17 @@ def offline_client(faults: str | list | None = None):
     return make_offline(faults, max_retries=0)
 
 
+def _without_responses_api(client) -> str | None:
+    """The provider's name when it has no Responses API (GitHub Models), else None (also for test doubles)."""
+    from helpers.llm import PRETTY_NAMES, provider_of
+
+    try:
+        preset = provider_of(client)
+    except AttributeError:  # a client without a base URL: a test double, which speaks whatever it is given
+        return None
+    return None if preset.responses_api else PRETTY_NAMES.get(preset.name, preset.name)
+
+
 def _request_items(kwargs: dict) -> list:
     items = kwargs.get("input")
     return items if isinstance(items, list) else ([] if items is None else [items])
@@ -400,7 +412,7 @@ def check_search_section(search_section, documents):
     """
     from minsearch import Index
 
-    from helpers.search import BOOST, DEFAULT_COURSE, TEXT_FIELDS
+    from helpers.search import DEFAULT_COURSE, TEXT_FIELDS, ZOOMCAMP_BOOST
 
     cases = [("openai api key", "Module 1: Introduction"), ("run ollama", "Workshops: Agents")]
     for query, section in cases:
@@ -421,7 +433,7 @@ def check_search_section(search_section, documents):
             _SECTION_INDEX[id(documents)] = Index(text_fields=TEXT_FIELDS,
                                                   keyword_fields=["course", "section"]).fit(documents)
         expected = _SECTION_INDEX[id(documents)].search(query, filter_dict={"course": DEFAULT_COURSE, "section": section},
-                                    boost_dict=BOOST, num_results=5)
+                                    boost_dict=ZOOMCAMP_BOOST, num_results=5)
         if len(got) != len(expected):
             raise _Fail(f"search_section({query!r}, {section!r}) returned {len(got)} results; return the top "
                         f"5 (num_results=5), or all of them if the section has fewer matches.")
@@ -1088,6 +1100,12 @@ def check_follow_up(follow_up, client, model):
     from helpers.loop import agent_loop
     from helpers.search import SEARCH_TOOL, search
 
+    lacking = _without_responses_api(client)
+    if lacking:
+        # Not the student's mistake, so not a hint about their code: say which API is missing and what to do.
+        raise _Fail(f"this task continues a Responses API conversation, and {lacking} has no Responses API. Run "
+                    f"this notebook with LLM_PROVIDER=offline (or another provider with the Responses API) in .env, "
+                    f"then restart the kernel.")
     first = "Can I still join the course after it has started?"
     result = agent_loop(client, model, first, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
     kept = len(result.messages)

@@ -5,8 +5,11 @@ What it does:
   plus a markdown answer) into plain dicts `{id, course, section, question, answer}`;
 - pins the data to one commit of github.com/DataTalksClub/faq, so every student (and every test)
   sees the same 1215 questions and the notebooks' stored outputs stay valid;
-- finds the data in this order: the zip named by `FAQ_ARCHIVE`, then the parsed cache in `data/`,
-  then a one-time download of the pinned archive (with a progress bar and a timeout);
+- finds the data in this order: the zip named by `FAQ_ARCHIVE` (from the shell or `.env`; a relative path
+  is taken from the repository root), then the parsed cache in `data/`, then a one-time download of the
+  pinned archive (with a progress bar and a timeout);
+- refuses an archive of another commit: GitHub names the commit in the zip's comment and in its top
+  folder (`faq-<commit>/`), and the error names the commit the course expects;
 - optionally reads the course website's live JSON feed instead (`live=True`), whose content changes.
 
 What it leaves out on purpose: images referenced by answers (only their markdown text is kept),
@@ -19,7 +22,6 @@ import io
 import json
 import os
 import re
-import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -30,6 +32,8 @@ import frontmatter
 import yaml
 
 from helpers import ROOT
+from helpers.env import repo_path, setting
+from helpers.pinned import read_url, write_atomically
 
 FAQ_REPO = "DataTalksClub/faq"
 FAQ_COMMIT = "7757d2a0e71dc376d0fc93f419162c306e7582b3"
@@ -43,48 +47,68 @@ FIELDS = ("id", "course", "section", "question", "answer")
 # <course>/<section-id>/NNN_<id>_<slug>.md somewhere below a `_questions/` folder
 _QUESTION_FILE = re.compile(r"(?:^|/)_questions/([^/]+)/([^/]+)/[^/]+\.md$")
 _METADATA_FILE = re.compile(r"(?:^|/)_questions/([^/]+)/_metadata\.ya?ml$")
+_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 class FaqDataError(RuntimeError):
     """The FAQ could not be loaded. The message says what happened and what to do."""
+
+    def _render_traceback_(self):
+        # IPython shows these lines instead of the chained traceback (as for helpers.llm's errors): the message
+        # is the whole story, and the kernel keeps the old settings until it restarts.
+        return [f"{type(self).__name__}: {self}",
+                "After fixing it (e.g. FAQ_ARCHIVE=... in .env), restart the kernel and run the notebook from the top."]
 
 
 def load_faq_data(archive: str | os.PathLike | None = None, *, live: bool = False,
                   progress: bool = True) -> list[dict]:
     """Return the FAQ as a list of dicts, in a stable order (course, section, sort_order).
 
-    `archive` (or the FAQ_ARCHIVE environment variable) names a local zip of the pinned commit.
+    `archive` (or FAQ_ARCHIVE, from the shell or `.env`) names a local zip of the pinned commit; `~` is
+    expanded and a relative path is taken from the repository root, wherever Python runs.
     `live=True` reads the course website's current feed instead of the pinned snapshot.
 
     Example: load_faq_data()[0] -> {"id": "9e508f2212", "course": "data-engineering-zoomcamp", ...}
     """
     if live:
         return load_live_feed()
-    archive = archive or os.environ.get("FAQ_ARCHIVE") or None
+    archive = archive or setting("FAQ_ARCHIVE")
     if archive:
-        return parse_archive(Path(archive))
+        documents = parse_archive(repo_path(archive))  # checks that it is the pinned commit
+        if not CACHE_PATH.exists():
+            _fill_cache(documents)  # after one run, FAQ_ARCHIVE can go: data/ holds the same documents
+        return documents
     if CACHE_PATH.exists():
         return _read_cache(CACHE_PATH)
     documents = parse_archive_bytes(download_archive(progress=progress), ARCHIVE_URL)
-    _write_atomically(CACHE_PATH, json.dumps(documents, ensure_ascii=False).encode("utf-8"))
+    _fill_cache(documents)
     return documents
 
 
-def parse_archive(path: Path) -> list[dict]:
+def _fill_cache(documents: list[dict]) -> None:
+    try:
+        write_atomically(CACHE_PATH, json.dumps(documents, ensure_ascii=False).encode("utf-8"))
+    except OSError as exc:  # a read-only data/ must not break a load that worked
+        print(f"Note: could not write the FAQ cache {CACHE_PATH} ({exc}); the FAQ is loaded, but not cached.")
+
+
+def parse_archive(path: Path, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
     """Parse a zip of the FAQ repository (as GitHub's archive lays it out) into documents.
 
+    `commit`: the FAQ commit the archive must come from (None accepts any, e.g. to try a newer snapshot).
     Example: parse_archive(Path("faq.zip"))[:1] -> [{"id": "...", "course": "...", ...}]
     """
     if not path.is_file():
         raise FaqDataError(
-            f"FAQ_ARCHIVE points to {path}, which is not a file. Fix the path, or unset FAQ_ARCHIVE "
-            f"to use the cache in data/ (or download the pinned snapshot once)."
+            f"FAQ_ARCHIVE points to {path}, which is not a file (a relative path is taken from the repository "
+            f"root {ROOT}). Fix the path, or unset FAQ_ARCHIVE to use the cache in data/ (or download the "
+            f"pinned snapshot once)."
         )
-    return parse_archive_bytes(path.read_bytes(), str(path))
+    return parse_archive_bytes(path.read_bytes(), str(path), commit=commit)
 
 
-def parse_archive_bytes(data: bytes, name: str) -> list[dict]:
-    """Parse the bytes of a FAQ zip; `name` is used in error messages.
+def parse_archive_bytes(data: bytes, name: str, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
+    """Parse the bytes of a FAQ zip; `name` is used in error messages. `commit` as in parse_archive.
 
     Example: parse_archive_bytes(Path("faq.zip").read_bytes(), "faq.zip") -> [{...}, ...]
     """
@@ -98,6 +122,13 @@ def parse_archive_bytes(data: bytes, name: str) -> list[dict]:
         ) from exc
     if bad_member:
         raise FaqDataError(f"{name} is corrupt: the member {bad_member} fails its checksum. Download it again.")
+    if not any(_QUESTION_FILE.search(member) for member in zf.namelist()):
+        raise FaqDataError(
+            f"{name} holds no FAQ questions (no _questions/<course>/<section>/*.md files). "
+            f"Is it an archive of {FAQ_REPO}? The pinned one is {ARCHIVE_URL}"
+        )
+    if commit is not None:
+        _check_commit(zf, name, commit)
 
     sections: dict[str, dict[str, tuple[int, str]]] = {}  # course -> section id -> (position, display name)
     raw: list[tuple[str, str, dict, str]] = []  # (course, section id, front matter, answer)
@@ -108,11 +139,6 @@ def parse_archive_bytes(data: bytes, name: str) -> list[dict]:
             elif m := _QUESTION_FILE.search(member):
                 meta, answer = _parse_question(zf.read(member), f"{name}:{member}")
                 raw.append((m.group(1), m.group(2), meta, answer))
-    if not raw:
-        raise FaqDataError(
-            f"{name} holds no FAQ questions (no _questions/<course>/<section>/*.md files). "
-            f"Is it an archive of {FAQ_REPO}? The pinned one is {ARCHIVE_URL}"
-        )
 
     def order(item):
         course, section_id, meta, _ = item
@@ -125,6 +151,40 @@ def parse_archive_bytes(data: bytes, name: str) -> list[dict]:
         documents.append({"id": str(meta["id"]), "course": course, "section": display,
                           "question": str(meta["question"]).strip(), "answer": answer})
     return documents
+
+
+def archive_commits(zf: zipfile.ZipFile) -> set[str]:
+    """The commit(s) a GitHub archive says it was made from: the sha GitHub writes as the zip's comment, and
+    the one ending its top folder's name (`faq-<sha>/`; an archive of a branch has `faq-main/`, no sha).
+
+    Example: archive_commits(zipfile.ZipFile("faq.zip")) -> {"7757d2a0e71dc376d0fc93f419162c306e7582b3"}
+    """
+    found = set()
+    comment = zf.comment.decode("ascii", "replace").strip().lower()
+    if _SHA.fullmatch(comment):
+        found.add(comment)
+    for top in {member.split("/", 1)[0] for member in zf.namelist()}:
+        if m := re.search(r"-([0-9a-fA-F]{40})$", top):
+            found.add(m.group(1).lower())
+    return found
+
+
+def _check_commit(zf: zipfile.ZipFile, name: str, expected: str) -> None:
+    # Another commit's FAQ parses just as well, but its questions, ids and answers differ: every stored
+    # notebook output and test would then disagree for no visible reason. So say it plainly, here.
+    found = archive_commits(zf)
+    if found == {expected}:
+        return
+    if found:
+        what = f"comes from commit {', '.join(sorted(found))} of {FAQ_REPO}"
+    else:
+        what = ("does not say which commit it comes from (GitHub's archive names it in the zip comment and in "
+                "the top folder faq-<commit>/)")
+    raise FaqDataError(
+        f"{name} {what}, but the course is pinned to commit {expected}: its stored outputs and tests expect "
+        f"exactly that snapshot. Download https://github.com/{FAQ_REPO}/archive/{expected}.zip and point "
+        f"FAQ_ARCHIVE at it, or unset FAQ_ARCHIVE to use the cache in data/ (or download it once)."
+    )
 
 
 def _parse_metadata(data: bytes, where: str) -> dict[str, tuple[int, str]]:
@@ -159,16 +219,8 @@ def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
 
     Example: download_archive()[:2] -> b"PK"  (the bytes of a zip file)
     """
-    from tqdm.auto import tqdm  # imported here: only the first run of the course downloads anything
-
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
-            total = int(response.headers.get("Content-Length") or 0) or None
-            chunks = []
-            with tqdm(total=total, unit="B", unit_scale=True, desc="FAQ archive", disable=not progress) as bar:
-                while chunk := response.read(64 * 1024):
-                    chunks.append(chunk)
-                    bar.update(len(chunk))
+        return read_url(url, desc="FAQ archive", progress=progress, timeout=timeout)
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
         raise FaqDataError(
             f"Could not download the FAQ from {url} ({exc}), and there is no cached copy at {CACHE_PATH}.\n"
@@ -176,7 +228,6 @@ def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
             f"  1. connect to the internet and run this again (it downloads once, then uses the cache), or\n"
             f"  2. download {ARCHIVE_URL} on another machine and set FAQ_ARCHIVE=/path/to/that.zip in .env."
         ) from exc
-    return b"".join(chunks)
 
 
 def load_live_feed(url: str = LIVE_URL, *, timeout: float = DOWNLOAD_TIMEOUT_S) -> list[dict]:
@@ -228,16 +279,3 @@ def _read_cache(path: Path) -> list[dict]:
     except (ValueError, UnicodeDecodeError) as exc:
         raise FaqDataError(f"The FAQ cache {path} is damaged ({exc}). Delete it and run again to "
                            f"re-download the snapshot.") from exc
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename: an interrupted run leaves no half-written cache."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -6,7 +6,9 @@ What it does:
 - chooses a provider: `LLM_PROVIDER` if set, else OpenAI when `OPENAI_API_KEY` is set, else the built-in
   offline model, which needs no key and no network;
 - knows each provider's base URL, key variable, default model, and whether it speaks the Responses API
-  or only Chat Completions (`require_api` stops a lesson early with a plain message when it doesn't);
+  or only Chat Completions (`require_api` stops a lesson early with a plain message when it doesn't),
+  plus what a student should know about it (`notes`) and the documented facts behind the preset, each
+  with its source and the date it was checked (`facts`);
 - optionally records every request/response pair to a JSONL cassette, and replays one offline
   (see helpers/cassette.py);
 - never prints, logs or stores an API key: the one line it prints names the provider and model only.
@@ -24,9 +26,8 @@ from urllib.parse import urlparse
 
 import httpx
 import openai
-from dotenv import find_dotenv, load_dotenv
 
-from helpers import ROOT
+from helpers import ROOT, env  # noqa: F401 -- ROOT stays importable as llm.ROOT
 
 MAX_RETRIES = 3  # the SDK retries 429 and 5xx with exponential backoff (and honours Retry-After)
 TIMEOUT_S = 120.0  # long enough for a slow reasoning model; short enough that a dead server is noticed
@@ -47,10 +48,29 @@ class ProviderError(RuntimeError):
         return [f"{type(self).__name__}: {self}"]
 
 
+FACTS_CHECKED = "2026-11-30"  # the day the presets' facts were last checked against the sources below
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One documented fact behind a preset: the claim, where it is written, and the day it was checked.
+
+    Providers change names, prices and limits often; a fact with its source can be checked again in a minute.
+    Example: Fact("Chat Completions only", "https://docs.github.com/en/rest/models/inference", "GitHub Docs")
+    """
+
+    claim: str
+    url: str
+    title: str
+    checked: str = FACTS_CHECKED
+
+
 @dataclass(frozen=True)
 class Provider:
     """One provider preset: where it lives, which key it needs, and which API flavours it speaks.
 
+    `notes` is what a student should know before using it (the doctor prints it); `facts` are the documented
+    claims the preset rests on, each with its source and the date it was checked.
     Example: PROVIDERS["groq"].base_url -> "https://api.groq.com/openai/v1"
     """
 
@@ -63,6 +83,7 @@ class Provider:
     key_help: str = ""  # where to get a key
     models_url: str | None = None  # where to list models, when it is not base_url + "/models"
     notes: str = ""
+    facts: tuple[Fact, ...] = ()
 
 
 def _offline_base_url() -> str:
@@ -82,7 +103,8 @@ def _offline_model() -> str:
     return OFFLINE_MODEL
 
 
-# Base URLs and API support checked against each provider's own documentation (November 2026).
+# Base URLs and API support checked against each provider's own documentation; each preset's `facts` name the
+# source and the date (FACTS_CHECKED). Only what a source says is written here.
 PROVIDERS: dict[str, Provider] = {
     p.name: p
     for p in [
@@ -103,16 +125,47 @@ PROVIDERS: dict[str, Provider] = {
             responses_api=True,
             local=False,
             key_help="create a free one at https://console.groq.com/keys",
+            notes=("Responses API in beta, stateless (the lessons send the whole history anyway); free tier on "
+                   "openai/gpt-oss-20b: 30 requests and 8K tokens a minute, 1K requests and 200K tokens a day, so "
+                   "a loop that re-sends a growing history can hit the per-minute limit: the SDK waits and retries, "
+                   "and if a run still stops on a rate limit, wait a minute and run it again"),
+            facts=(
+                Fact("the Responses API is in beta and doesn't keep conversation state",
+                     "https://console.groq.com/docs/responses-api", "GroqDocs: Responses API"),
+                Fact("Free Plan, openai/gpt-oss-20b: 30 RPM, 1K RPD, 8K TPM, 200K TPD",
+                     "https://console.groq.com/docs/rate-limits", "GroqDocs: Rate Limits (its table as copied in "
+                     "github.com/hassankhan2510/redditautomation, reference.md)"),
+            ),
         ),
         Provider(
             name="deepseek",
             base_url="https://api.deepseek.com",
             key_env="DEEPSEEK_API_KEY",
-            # deepseek-chat is being retired (2026-07-24) in favour of deepseek-v4-flash.
-            default_model="deepseek-v4-flash",
-            responses_api=False,
+            default_model="deepseek-flash",
+            responses_api=True,  # stateless; the lessons send the whole history anyway
             local=False,
             key_help="create one at https://platform.deepseek.com/api_keys (needs a small top-up)",
+            notes=("thinking mode is on by default: on Chat Completions an assistant message with tool_calls must "
+                   "go back with its reasoning_content, or the next call fails with 400 (helpers.loop and lesson "
+                   "08's loop keep it); deepseek-v4-flash and deepseek-chat are old names, and genai-prices still "
+                   "prices deepseek-chat at the old V3 rates, so use deepseek-flash"),
+            facts=(
+                Fact("model name deepseek-flash; deepseek-v4-flash is a legacy name served by the same model",
+                     "https://api-docs.deepseek.com/quick_start/your_first_api_call",
+                     "DeepSeek API Docs: Your First API Call"),
+                Fact("the Responses API is supported at https://api.deepseek.com; its output items include "
+                     "function_call", "https://api-docs.deepseek.com/guides/responses_api",
+                     "DeepSeek API Docs: Using the Responses API"),
+                Fact("DeepSeek's Responses API is stateless: store, previous_response_id and retrieval are not "
+                     "supported", "https://docs.rs/openai-interface/0.12.0/openai_interface/responses/index.html",
+                     "openai-interface (Rust crate) docs, summarising DeepSeek's guide"),
+                Fact("thinking mode is enabled by default; after a tool call, reasoning_content must be passed back "
+                     "in every later request, or the API answers 400",
+                     "https://api-docs.deepseek.com/guides/thinking_mode", "DeepSeek API Docs: Thinking Mode"),
+                Fact("genai-prices 0.2.3 prices deepseek-chat at $0.27/$1.10 per million tokens (the V3 rates) and "
+                     "knows deepseek-flash", "https://pypi.org/project/genai-prices/",
+                     "genai-prices 0.2.3 (its bundled price data, read with calc_price)"),
+            ),
         ),
         Provider(
             name="github",
@@ -127,6 +180,18 @@ PROVIDERS: dict[str, Provider] = {
                 "(https://github.com/settings/personal-access-tokens/new); free, with daily rate limits"
             ),
             models_url="https://models.github.ai/catalog/models",
+            notes=("Chat Completions only: lessons 08 to 10 and homework 05's first two tasks run on it; lessons "
+                   "02 to 07 need the Responses API. OpenAI's own API retires gpt-4.1-mini on 2027-01-14; GitHub "
+                   "Models has its own schedule: once the model is no longer listed, set LLM_MODEL to one that is"),
+            facts=(
+                Fact("the inference API is POST /inference/chat/completions (no Responses API)",
+                     "https://docs.github.com/en/rest/models/inference", "GitHub Docs: REST API endpoints for models "
+                     "inference"),
+                Fact("third-party copies of OpenAI's deprecations page give 2027-01-14 as the API shutdown of "
+                     "gpt-4o-mini and gpt-4.1-mini (the official page could not be read that far; recheck it)",
+                     "https://developers.openai.com/api/docs/deprecations", "OpenAI API: Deprecations, as copied "
+                     "by codersera.com/blog/gpt-4o-gpt-4-1-api-shutdown-migration-2026"),
+            ),
         ),
         Provider(
             name="ollama",
@@ -139,6 +204,12 @@ PROVIDERS: dict[str, Provider] = {
             local=True,
             key_help="no key needed: install Ollama from https://ollama.com, then `ollama pull llama3.2`",
             notes="needs Ollama 0.13.3 or newer for the Responses API",
+            facts=(
+                Fact("/v1/responses is supported, stateless only", "https://docs.ollama.com/api/openai-compatibility",
+                     "Ollama docs: OpenAI compatibility"),
+                Fact("/v1/responses arrived in v0.13.3 (older versions answer 404)",
+                     "https://github.com/ollama/ollama/issues/13595", "ollama/ollama issue 13595"),
+            ),
         ),
         Provider(
             name="offline",
@@ -161,6 +232,8 @@ PROVIDERS: dict[str, Provider] = {
     ]
 }
 
+PRETTY_NAMES = {"openai": "OpenAI", "groq": "Groq", "deepseek": "DeepSeek", "github": "GitHub Models",
+                "ollama": "Ollama", "offline": "the offline model", "replay": "replay"}
 SWITCH_HINT = "put OPENAI_API_KEY in .env, or set LLM_PROVIDER=groq|github|ollama|deepseek; see .env.example"
 
 
@@ -187,19 +260,11 @@ def load_env(env_file: str | os.PathLike | None = None) -> str | None:
 
     Example: load_env() -> "/home/me/course/.env"
     """
-    if env_file is not None:
-        path = Path(env_file)
-        if not path.is_file():
-            raise ProviderError(f"The env file {path} does not exist. Copy .env.example to {path}, or pass "
-                                "env_file=None to search for .env upwards from the current folder.")
-    else:
-        # usecwd=True: search from the folder Python runs in (the notebook's), not from this file.
-        found = find_dotenv(usecwd=True)
-        if not found:
-            return None
-        path = Path(found)
-    load_dotenv(path, override=False)  # a variable set in the shell wins, so `make test` can force offline
-    return str(path.resolve())
+    # One loader for every helper (helpers/env.py): ingest, evaluate and the doctor read .env the same way.
+    try:
+        return env.load_env(env_file)
+    except FileNotFoundError as err:
+        raise ProviderError(str(err)) from err
 
 
 def _env(name: str) -> str | None:
@@ -266,8 +331,7 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
 
 def _data_path(path: str | os.PathLike) -> Path:
     # Relative cassette paths are taken from the repository root, so notebooks and scripts share data/.
-    p = Path(path).expanduser()
-    return p if p.is_absolute() else ROOT / p
+    return env.repo_path(path)
 
 
 def _describe(s: Settings, record: Path | None) -> str:
@@ -360,8 +424,11 @@ def require_api(client, flavour: str) -> Provider:
         raise ValueError(f"flavour must be 'responses' or 'chat', not {flavour!r}")
     preset = provider_of(client)
     if flavour == "responses" and not preset.responses_api:
-        pretty = {"deepseek": "DeepSeek", "github": "GitHub Models"}.get(preset.name, preset.name)
-        raise ProviderError(f"{pretty} only offers Chat Completions; this lesson uses the Responses API. "
-                            f"Set LLM_PROVIDER=offline or openai (or groq), or do {CHAT_LESSON}, which uses "
-                            "Chat Completions.")
+        # Name the API, not the model: any model of this provider would fail the same way.
+        pretty = PRETTY_NAMES.get(preset.name, preset.name)
+        with_responses = ", ".join(name for name, p in PROVIDERS.items() if p.responses_api and name != "replay")
+        raise ProviderError(f"This lesson calls the Responses API (client.responses.create), and {pretty} has no "
+                            f"Responses API: it offers Chat Completions only. Set LLM_PROVIDER to one with the "
+                            f"Responses API ({with_responses}) in .env and restart the kernel, or go on with "
+                            f"{CHAT_LESSON}, which uses Chat Completions.")
     return preset

@@ -165,7 +165,7 @@ class AgentRun:
             return None
         except openai.OpenAIError as exc:
             self._log_error(exc)
-            self._finish(self._last_text(), "error", explain_api_error(exc))
+            self._finish(self._last_text(), "error", explain_api_error(exc, _preset_of(self.client)))
             return None
         latency = time.monotonic() - started
         if self.trace is not None:
@@ -216,6 +216,11 @@ class AgentRun:
         kept = {"role": "assistant", "content": message.content}
         if message.tool_calls:
             kept["tool_calls"] = [call.model_dump(mode="json", exclude_none=True) for call in message.tool_calls]
+        # So do the fields a provider adds beyond the standard message (the SDK keeps them as extras):
+        # DeepSeek's thinking mode answers 400 when a tool-calling message comes back without its
+        # reasoning_content. Providers that don't want a field back ignore it.
+        extras = getattr(message, "model_extra", None) or {}
+        kept.update({key: value for key, value in extras.items() if value is not None})
         self.messages.append(kept)
         return list(message.tool_calls or [])
 
@@ -309,8 +314,9 @@ def agent_loop(client, model: str, question: str, tools, **options) -> LoopResul
     return AgentRun(client, model, question, tools, **options).run()
 
 
-def explain_api_error(exc: Exception) -> str:
-    """Say what an API failure means and what to do about it.
+def explain_api_error(exc: Exception, provider=None) -> str:
+    """Say what an API failure means and what to do about it. `provider` (a helpers.llm.Provider, optional)
+    lets a 404 say which API the provider lacks instead of blaming the model.
 
     Example: explain_api_error(RateLimitError(...)) -> "The provider refused: rate limit (429) ... wait ..."
     """
@@ -329,6 +335,17 @@ def explain_api_error(exc: Exception) -> str:
     if isinstance(exc, openai.AuthenticationError):
         return "The provider rejected your key (401). Check the key in .env and run `python -m helpers doctor`."
     if isinstance(exc, openai.NotFoundError):
+        if _request_path(exc).endswith("/responses"):
+            if provider is not None and not provider.responses_api:
+                from helpers.llm import PRETTY_NAMES
+
+                name = PRETTY_NAMES.get(provider.name, provider.name)
+                return (f"{name} has no Responses API (404 on /responses): it offers Chat Completions only, "
+                        "whatever the model. Run this with api='chat' (lesson 08), or set LLM_PROVIDER to a provider "
+                        "with the Responses API in .env and restart the kernel.")
+            return ("The provider answered 404 to /responses: either it has no Responses API (then use api='chat', "
+                    "lesson 08) or it does not know this model (then check LLM_MODEL in .env; `python -m helpers "
+                    "doctor` lists the models it offers).")
         return ("The provider does not know this model or route (404). Check LLM_MODEL in .env and run "
                 "`python -m helpers doctor` to list the models it offers.")
     if isinstance(exc, openai.InternalServerError):
@@ -345,6 +362,22 @@ def _schemas_of(tools, api: str) -> list[dict]:
         raise ValueError("Pass schemas=[...] with a dict of tools (the functions' JSON schemas), "
                          "or use a helpers.tools.Tools registry, which makes them for you.")
     return []
+
+
+def _request_path(exc: Exception) -> str:
+    """The URL path of the request an API error answered ("" when the error carries no request)."""
+    request = getattr(exc, "request", None)
+    return str(request.url.path) if request is not None else ""
+
+
+def _preset_of(client):
+    """The helpers.llm preset of a client, or None for a test double without a base URL."""
+    try:
+        from helpers.llm import provider_of
+
+        return provider_of(client)
+    except (ImportError, AttributeError):
+        return None
 
 
 def _provider_name(client) -> str:

@@ -2,8 +2,10 @@
 
 `python -m helpers.nbrun NB_OR_DIR...` is what `make notebooks` runs: each notebook gets a new kernel
 started in the notebook's own folder (as nbval and JupyterLab do), every cell runs in order, and the
-result is written back through helpers.nbtidy. `--dry-run` runs and times without writing anything:
-that is the notebook benchmark (`make bench-notebooks`), whose figures the README quotes.
+result is written back through helpers.nbtidy, which merges the stream pieces a kernel splits by timing and
+drops widget views with their run-specific ids: two runs in a row write the same bytes (tests/test_nbrun.py).
+`--dry-run` runs and times without writing anything: that is the notebook benchmark (`make bench-notebooks`),
+whose figures the README quotes.
 
 The time printed is the kernel's start plus every cell, which is what a student waits for after
 "Restart and run all". It leaves out the one-off start-up of Jupyter's own tools.

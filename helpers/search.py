@@ -16,9 +16,20 @@ from helpers.ingest import load_faq_data
 
 TEXT_FIELDS = ["question", "section", "answer"]
 KEYWORD_FIELDS = ["course"]
-BOOST = {"question": 3.0, "section": 0.5}
+# The LLM Zoomcamp's boosts, the course's starting point: lesson 12 tunes from here.
+ZOOMCAMP_BOOST = {"question": 3.0, "section": 0.5}
+BOOST = dict(ZOOMCAMP_BOOST)  # the default of search()
 DEFAULT_COURSE = "llm-zoomcamp"
 NUM_RESULTS = 5
+# Boosts tuned in lesson 12 (`make bench-search`) on the validation half of the LLM Zoomcamp's ground truth:
+# the answer counts more than the question and the section not at all. On the held-back half they raise MRR
+# from 0.812 to 0.914, and 3 results find the right entry more often (0.969) than 5 with ZOOMCAMP_BOOST (0.944).
+# They win on the held-back half, yet they are not the lessons' default: with the answer weighted 4, "How do I
+# run Olama locally?" pulls the Ollama entry into the top five through its answer's other words ("run",
+# "locally"), which hides the typo failure that lessons 01-02 show and the agent loop (04) fixes. Lesson 12 and
+# helpers.context (the cheaper search tool) use them; pass boost=TUNED_BOOST to use them anywhere.
+TUNED_BOOST = {"question": 3.0, "section": 0.0, "answer": 4.0}
+TUNED_NUM_RESULTS = 3
 
 # The tool's description is what the model reads to decide when to call it and what to pass,
 # so it says what is searched and what a good query looks like.
@@ -62,8 +73,9 @@ def default_index() -> Index:
 
 
 def search(query: str, index: Index | None = None, course: str | None = DEFAULT_COURSE,
-           num_results: int = NUM_RESULTS) -> list[dict]:
+           num_results: int = NUM_RESULTS, boost: dict | None = None) -> list[dict]:
     """Return the FAQ entries that best match `query`, best first. `course=None` searches every course.
+    `boost` weighs the text fields (default BOOST; a field left out counts 1).
 
     Example: search("join late") -> [{"id": "74eb249bbf", "question": "I just discovered the course...", ...}]
     """
@@ -73,4 +85,5 @@ def search(query: str, index: Index | None = None, course: str | None = DEFAULT_
         raise ValueError(f"num_results must be a positive whole number, got {num_results!r}")
     index = index if index is not None else default_index()
     filters = {"course": course} if course else {}
-    return index.search(query, filter_dict=filters, boost_dict=BOOST, num_results=num_results)
+    return index.search(query, filter_dict=filters, boost_dict=BOOST if boost is None else boost,
+                        num_results=num_results)

@@ -1,4 +1,7 @@
-"""Shared test fixtures. The FAQ snapshot comes from FAQ_ARCHIVE (CI points it at ../shared)."""
+"""Shared test fixtures. The FAQ snapshot comes from FAQ_ARCHIVE (CI points it at ../shared).
+
+Also registers tests/skip_guard.py: in CI, a skip whose reason is not in tests/skips_allowed.txt fails the run.
+"""
 
 import io
 import os
@@ -6,6 +9,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from helpers.ingest import FAQ_COMMIT
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -17,12 +22,22 @@ if not os.environ.get("FAQ_ARCHIVE") and SHARED_ARCHIVE.is_file():
     os.environ["FAQ_ARCHIVE"] = str(SHARED_ARCHIVE)
 
 
-def make_faq_zip(files: dict[str, str], top: str = "faq-test") -> bytes:
-    """Build a zip laid out like GitHub's archive of the FAQ repo, from {relative path: text}."""
+pytest_plugins = ["pytester"]  # tests/test_skip_guard.py runs tiny suites in-process
+
+
+def pytest_configure(config):
+    config.pluginmanager.import_plugin("skip_guard")
+
+
+def make_faq_zip(files: dict[str, str], commit: str | None = FAQ_COMMIT, top: str | None = None,
+                 comment: str | None = None) -> bytes:
+    """Build a zip laid out like GitHub's archive of the FAQ repo at `commit`, from {relative path: text}:
+    top folder faq-<commit>/ and the commit as the zip comment, as GitHub writes them (override either)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         for rel, text in files.items():
-            zf.writestr(f"{top}/{rel}", text)
+            zf.writestr(f"{top or f'faq-{commit}'}/{rel}", text)
+        zf.comment = (comment if comment is not None else commit or "").encode("ascii")
     return buf.getvalue()
 
 
@@ -50,3 +65,12 @@ def tiny_archive(tmp_path) -> Path:
     path = tmp_path / "tiny-faq.zip"
     path.write_bytes(make_faq_zip(TINY_FAQ))
     return path
+
+
+@pytest.fixture
+def restore_environ():
+    """Put os.environ back as it was after the test: loading a .env writes variables monkeypatch can't see."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)

@@ -123,3 +123,25 @@ def test_python_m_helpers_doctor_offline(clean_env):
                          env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "All checks passed." in run.stdout
+
+
+def test_a_providers_notes_are_shown_with_their_date(clean_env, monkeypatch):
+    monkeypatch.setenv("LLM_PROVIDER", "groq")
+    monkeypatch.setenv("GROQ_API_KEY", SECRET)
+    monkeypatch.setattr(doc, "_model_ids", lambda client, preset: ["openai/gpt-oss-20b"])  # no network
+    checks = by_name(doc.doctor())
+    notes = checks["notes"]
+    assert notes.status == "warn" and notes.ok  # worth reading, not a failure
+    assert "beta" in notes.detail and "8K tokens a minute" in notes.detail and llm.FACTS_CHECKED in notes.detail
+    # Long notes are wrapped, and every wrapped line stays in the detail column.
+    lines = doc.format_report(list(checks.values())).splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("  warn  notes"))
+    column = lines[first].index(notes.detail.split("\n")[0])
+    wrapped = lines[first + 1:first + len(notes.detail.split("\n"))]
+    assert len(wrapped) >= 2 and all(line[:column].strip() == "" and line[column] != " " for line in wrapped)
+    assert all(len(line) <= column + doc.NOTES_WIDTH for line in lines[first:first + len(wrapped) + 1])
+
+
+def test_offline_has_no_notes(clean_env, monkeypatch):
+    monkeypatch.setenv("LLM_PROVIDER", "offline")
+    assert "notes" not in by_name(doc.doctor())

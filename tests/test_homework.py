@@ -10,7 +10,7 @@ from helpers import homework as hw
 from helpers.ingest import load_faq_data
 from helpers.llm import make_client
 from helpers.loop import AgentRun, agent_loop
-from helpers.search import BOOST, SEARCH_TOOL, search
+from helpers.search import SEARCH_TOOL, ZOOMCAMP_BOOST, search
 from helpers.tools import make_call
 
 
@@ -78,11 +78,11 @@ def test_search_section(documents):
     course_only = Index(text_fields=["question", "section", "answer"], keyword_fields=["course"]).fit(documents)
 
     def right(query, section):
-        return index.search(query, filter_dict={"course": "llm-zoomcamp", "section": section}, boost_dict=BOOST,
+        return index.search(query, filter_dict={"course": "llm-zoomcamp", "section": section}, boost_dict=ZOOMCAMP_BOOST,
                             num_results=5)
 
     def no_section_filter(query, section):
-        return course_only.search(query, filter_dict={"course": "llm-zoomcamp"}, boost_dict=BOOST, num_results=5)
+        return course_only.search(query, filter_dict={"course": "llm-zoomcamp"}, boost_dict=ZOOMCAMP_BOOST, num_results=5)
 
     def no_boost(query, section):
         return index.search(query, filter_dict={"course": "llm-zoomcamp", "section": section}, num_results=5)
@@ -521,6 +521,29 @@ def test_results_are_recorded_for_the_runner(tmp_path, monkeypatch):
 def test_a_crashing_check_target_is_a_hint_not_a_traceback():
     result = hw.check_safe_make_call(lambda call, tools: 42)
     assert result.status == "fail"
+
+
+def test_one_wording_for_the_checks_and_the_score_table():
+    results = [hw.CheckResult("04-cost-and-safety", "4.1", "Price one call", "pass"),
+               hw.CheckResult("04-cost-and-safety", "4.2", "Price a whole run", "fail", "add up every record"),
+               hw.CheckResult("04-cost-and-safety", "4.3", "A token budget", "todo", "replace the stub"),
+               hw.CheckResult("04-cost-and-safety", "4.4", "A tool call that never crashes", "not run", "stopped")]
+    shown = [repr(r).split("]")[0].lstrip("[") for r in results]
+    assert shown == ["PASS", "FAIL", "NOT DONE YET", "NOT RUN"]
+    rows = hw.format_table(results).splitlines()[2:6]
+    assert [next(word for word in shown if word in row) for row in rows] == shown
+    assert not any("TODO" in row or "----" in row for row in rows)
+
+
+def test_follow_up_on_a_chat_only_provider_names_the_missing_api():
+    from openai import OpenAI
+
+    from helpers.llm import PROVIDERS
+
+    github = OpenAI(api_key="unused", base_url=PROVIDERS["github"].base_url)  # never called
+    result = hw.check_follow_up(lambda *args: None, github, "openai/gpt-4.1-mini")
+    assert result.status == "fail"
+    assert "GitHub Models has no Responses API" in result.hint and "LLM_PROVIDER=offline" in result.hint
 
 
 def test_score_table_lists_every_task():

@@ -1,19 +1,29 @@
-"""Ingest: counts, order and fields of the pinned snapshot, and every error path."""
+"""Ingest: counts, order and fields of the pinned snapshot, where FAQ_ARCHIVE comes from, and every error path."""
 
 import json
+import os
 import urllib.error
+import zipfile
 from collections import Counter
 
 import pytest
 from conftest import TINY_FAQ, make_faq_zip, question_file
 
 from helpers import ingest
-from helpers.ingest import FaqDataError, load_faq_data, parse_archive
+from helpers.ingest import FAQ_COMMIT, FaqDataError, load_faq_data, parse_archive
 
 
 @pytest.fixture(scope="module")
 def faq():
     return load_faq_data()
+
+
+@pytest.fixture(autouse=True)
+def private_cache(request, tmp_path, monkeypatch):
+    """Every test but those reading the real snapshot gets its own cache path: a tiny test archive loaded through
+    FAQ_ARCHIVE fills the cache, and must never fill the course's data/ with 4 questions."""
+    if "faq" not in request.fixturenames:
+        monkeypatch.setattr(ingest, "CACHE_PATH", tmp_path / "private-data" / "faq-cache.json")
 
 
 def test_pinned_snapshot_counts(faq):
@@ -196,3 +206,114 @@ def test_cache_round_trip_is_plain_json(no_archive, monkeypatch):
     monkeypatch.setattr(ingest, "download_archive", lambda **kw: make_faq_zip(TINY_FAQ))
     docs = load_faq_data()
     assert json.loads(no_archive.read_text(encoding="utf-8")) == docs
+
+
+# --- Where FAQ_ARCHIVE comes from, and which archives are accepted ---------------------------------------
+
+OTHER_COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.fixture
+def dotenv_folder(tmp_path, monkeypatch, restore_environ):
+    """A working folder (no .env above it) and no FAQ_ARCHIVE in the shell; write .env there to set one."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    os.environ.pop("FAQ_ARCHIVE", None)
+    return folder
+
+
+def test_faq_archive_in_dotenv_alone_is_used_without_any_client(dotenv_folder, tiny_archive, monkeypatch):
+    (dotenv_folder / ".env").write_text(f"FAQ_ARCHIVE={tiny_archive}\n")
+    monkeypatch.setattr(ingest, "download_archive", lambda **kw: pytest.fail("downloaded despite .env"))
+    monkeypatch.setattr(ingest, "CACHE_PATH", dotenv_folder / "no-cache.json")
+    assert [d["id"] for d in load_faq_data()] == ["bbbbbbbbb1", "aaaaaaaaa2", "aaaaaaaaa3", "aaaaaaaaa1"]
+
+
+def test_faq_archive_from_the_shell_wins_over_dotenv(dotenv_folder, tiny_archive, tmp_path):
+    (dotenv_folder / ".env").write_text(f"FAQ_ARCHIVE={tmp_path / 'not-this.zip'}\n")
+    os.environ["FAQ_ARCHIVE"] = str(tiny_archive)
+    assert len(load_faq_data()) == 4
+
+
+def test_relative_faq_archive_is_taken_from_the_repository_root(dotenv_folder, tiny_archive):
+    relative = os.path.relpath(tiny_archive, ingest.ROOT)
+    (dotenv_folder / ".env").write_text(f"FAQ_ARCHIVE={relative}\n")  # the working folder is not the root
+    assert len(load_faq_data()) == 4
+    with pytest.raises(FaqDataError, match="taken from the repository root"):
+        load_faq_data("no/such/faq.zip")
+
+
+def test_tilde_in_faq_archive_is_expanded(dotenv_folder, tiny_archive, monkeypatch):
+    monkeypatch.setenv("HOME", str(tiny_archive.parent))
+    (dotenv_folder / ".env").write_text(f"FAQ_ARCHIVE=~/{tiny_archive.name}\n")
+    assert len(load_faq_data()) == 4
+
+
+@pytest.mark.parametrize("layout", [
+    {"commit": OTHER_COMMIT},  # GitHub's archive of another commit: both the folder and the comment say so
+    {"commit": None, "top": f"faq-{OTHER_COMMIT}", "comment": ""},  # re-zipped: only the folder tells
+    {"commit": None, "top": "faq-main", "comment": OTHER_COMMIT},  # a branch's archive: only the comment tells
+    {"commit": None, "top": f"faq-{FAQ_COMMIT}", "comment": OTHER_COMMIT},  # the two disagree
+])
+def test_archive_of_another_commit_is_rejected_naming_the_expected_one(tmp_path, layout):
+    path = tmp_path / "other.zip"
+    path.write_bytes(make_faq_zip(TINY_FAQ, **layout))
+    with pytest.raises(FaqDataError) as err:
+        parse_archive(path)
+    message = str(err.value)
+    assert f"pinned to commit {FAQ_COMMIT}" in message and OTHER_COMMIT in message
+    assert f"archive/{FAQ_COMMIT}.zip" in message
+
+
+def test_archive_that_names_no_commit_is_rejected(tmp_path):
+    path = tmp_path / "hand-made.zip"
+    path.write_bytes(make_faq_zip(TINY_FAQ, commit=None, top="faq", comment=""))
+    with pytest.raises(FaqDataError, match=f"does not say which commit.*pinned to commit {FAQ_COMMIT}"):
+        parse_archive(path)
+
+
+def test_commit_check_can_be_turned_off_for_a_newer_snapshot(tmp_path):
+    path = tmp_path / "newer.zip"
+    path.write_bytes(make_faq_zip(TINY_FAQ, commit=OTHER_COMMIT))
+    assert len(parse_archive(path, commit=None)) == 4
+    assert len(parse_archive(path, commit=OTHER_COMMIT)) == 4
+
+
+def test_the_pinned_snapshot_names_its_commit_both_ways():
+    archive = os.environ.get("FAQ_ARCHIVE")  # CI always sets it (.ci/run, the GitHub workflow)
+    if not archive:
+        pytest.skip("FAQ_ARCHIVE is not set: no local copy of the pinned zip to inspect")
+    with zipfile.ZipFile(ingest.repo_path(archive)) as zf:
+        assert ingest.archive_commits(zf) == {FAQ_COMMIT}
+        assert zf.comment.decode() == FAQ_COMMIT
+
+
+def test_downloaded_archive_of_another_commit_is_not_cached(no_archive, monkeypatch):
+    monkeypatch.setattr(ingest, "download_archive", lambda **kw: make_faq_zip(TINY_FAQ, commit=OTHER_COMMIT))
+    with pytest.raises(FaqDataError, match=FAQ_COMMIT):
+        load_faq_data()
+    assert not no_archive.exists()
+
+
+def test_an_archive_fills_the_cache_so_the_variable_is_needed_once(tiny_archive, monkeypatch):
+    monkeypatch.setenv("FAQ_ARCHIVE", str(tiny_archive))
+    first = load_faq_data()
+    assert ingest.CACHE_PATH.exists()
+    monkeypatch.delenv("FAQ_ARCHIVE")
+    monkeypatch.setattr(ingest, "download_archive", lambda **kw: pytest.fail("downloaded despite the cache"))
+    assert load_faq_data() == first
+
+
+def test_a_read_only_data_folder_does_not_break_a_good_load(tiny_archive, monkeypatch, capsys):
+    monkeypatch.setenv("FAQ_ARCHIVE", str(tiny_archive))
+    monkeypatch.setattr(ingest, "write_atomically", lambda *a: (_ for _ in ()).throw(PermissionError("read-only")))
+    assert len(load_faq_data()) == 4
+    assert "not cached" in capsys.readouterr().out
+
+
+def test_a_failed_load_in_a_notebook_shows_the_message_and_says_to_restart():
+    lines = FaqDataError("FAQ_ARCHIVE points to /nowhere.zip, which is not a file.")._render_traceback_()
+    assert lines[0].startswith("FaqDataError: FAQ_ARCHIVE points to /nowhere.zip")
+    assert "restart the kernel" in lines[-1]
+    assert not any("Traceback" in line for line in lines)

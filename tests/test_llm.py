@@ -111,8 +111,9 @@ def test_presets_are_frozen_and_complete():
         assert p.base_url.startswith("http") and p.default_model
         assert p.key_env is None or p.key_help
     assert llm.PROVIDERS["offline"].base_url == OFFLINE_BASE_URL
-    assert not llm.PROVIDERS["deepseek"].responses_api and not llm.PROVIDERS["github"].responses_api
-    assert llm.PROVIDERS["groq"].responses_api and llm.PROVIDERS["offline"].local
+    assert not llm.PROVIDERS["github"].responses_api  # the only Chat-Completions-only preset
+    assert llm.PROVIDERS["deepseek"].responses_api and llm.PROVIDERS["groq"].responses_api
+    assert llm.PROVIDERS["offline"].local
     with pytest.raises(dataclasses.FrozenInstanceError):
         llm.PROVIDERS["openai"].base_url = "http://elsewhere"
 
@@ -126,14 +127,16 @@ def test_provider_of_recognises_each_preset(clean_env, monkeypatch, name):
     assert model == llm.PROVIDERS[name].default_model
 
 
-def test_require_api_stops_with_a_clear_message(clean_env, monkeypatch):
-    monkeypatch.setenv("DEEPSEEK_API_KEY", SECRET)
-    client, _ = llm.make_client("deepseek", verbose=False)
-    assert llm.require_api(client, "chat").name == "deepseek"
+def test_require_api_names_the_missing_api_not_the_model(clean_env, monkeypatch):
+    monkeypatch.setenv("GITHUB_TOKEN", SECRET)
+    client, model = llm.make_client("github", verbose=False)
+    assert llm.require_api(client, "chat").name == "github"
     with pytest.raises(llm.ProviderError) as info:
         llm.require_api(client, "responses")
     message = str(info.value)
-    assert "DeepSeek only offers Chat Completions" in message and "LLM_PROVIDER=offline" in message
+    assert "GitHub Models has no Responses API" in message and "Chat Completions only" in message
+    assert "offline" in message and "lesson 08" in message and "restart the kernel" in message
+    assert model not in message and "LLM_MODEL" not in message  # any model would fail the same way
     # In a notebook IPython shows only this one line instead of a traceback.
     assert info.value._render_traceback_() == [f"ProviderError: {message}"]
     offline, _ = llm.make_client("offline", verbose=False)
@@ -174,3 +177,24 @@ def test_key_never_printed_logged_or_recorded(clean_env, monkeypatch, capsys, ca
     assert SECRET not in caplog.text
     text = cassette.read_text()
     assert SECRET not in text and "authorization" not in text.lower() and "[redacted]" in text
+
+
+def test_deepseek_preset_follows_its_docs(clean_env, monkeypatch):
+    deepseek = llm.PROVIDERS["deepseek"]
+    assert deepseek.default_model == "deepseek-flash"  # deepseek-v4-flash is a legacy name now
+    assert deepseek.responses_api
+    assert "reasoning_content" in deepseek.notes
+    monkeypatch.setenv("DEEPSEEK_API_KEY", SECRET)
+    client, _ = llm.make_client("deepseek", verbose=False)
+    assert llm.require_api(client, "responses") is deepseek
+
+
+def test_every_preset_fact_has_a_source_and_a_date():
+    for preset in llm.PROVIDERS.values():
+        for fact in preset.facts:
+            assert fact.claim and fact.title, (preset.name, fact)
+            assert fact.url.startswith("https://"), (preset.name, fact)
+            assert fact.checked == llm.FACTS_CHECKED == "2026-11-30"
+    # The providers whose claims the course relies on carry their sources.
+    for name in ("groq", "deepseek", "github", "ollama"):
+        assert llm.PROVIDERS[name].facts and llm.PROVIDERS[name].notes, name

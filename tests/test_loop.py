@@ -6,14 +6,11 @@ import httpx
 import pytest
 from openai import OpenAI
 
+from helpers import offline  # an ImportError here must fail the suite, never skip it
 from helpers.cost import CostMeter
 from helpers.loop import STOP_REASONS, AgentRun, agent_loop
 from helpers.search import SEARCH_TOOL, search
 from helpers.trace import Trace, load_trace
-
-offline = pytest.importorskip("helpers.offline", reason="helpers/offline is not built yet")
-if not hasattr(offline, "OfflineTransport"):
-    pytest.skip("helpers.offline has no OfflineTransport yet", allow_module_level=True)
 
 MODEL = offline.OFFLINE_MODEL
 OLAMA = "How do I run Olama locally?"
@@ -311,3 +308,115 @@ def test_keyboard_interrupt_during_a_step_finishes_the_run():
 def test_every_stop_reason_is_listed():
     assert set(STOP_REASONS) == {"answered", "iteration_limit", "token_budget", "cost_budget", "time_limit",
                                  "error", "interrupted"}
+
+
+# --- provider fields and provider APIs ---------------------------------------------------------------------
+
+
+class ThinkingProvider(httpx.BaseTransport):
+    """DeepSeek's thinking mode, simulated in front of the offline model.
+
+    Each reply's message gets a `reasoning_content`, and a request whose tool-calling assistant message comes
+    back without it is refused with 400, as DeepSeek documents
+    (https://api-docs.deepseek.com/guides/thinking_mode). Everything else goes to the offline model unchanged,
+    reasoning_content included, so the offline model must accept and ignore the field.
+    """
+
+    def __init__(self):
+        self.inner = offline.OfflineTransport()
+        self.bodies = []
+
+    def handle_request(self, request):
+        body = json.loads(request.read())
+        self.bodies.append(body)
+        for message in body.get("messages", []):
+            if message.get("role") == "assistant" and message.get("tool_calls") and not message.get(
+                    "reasoning_content"):
+                return httpx.Response(400, request=request, json={"error": {
+                    "message": "The reasoning_content in the thinking mode must be passed back to the API.",
+                    "type": "invalid_request_error", "param": None, "code": "invalid_request_error"}})
+        reply = self.inner.handle_request(request)
+        data = json.loads(reply.read())
+        for choice in data.get("choices", []):
+            choice["message"]["reasoning_content"] = f"(thoughts before reply {len(self.bodies)})"
+        return httpx.Response(reply.status_code, request=request, json=data)
+
+
+def thinking_client(transport):
+    return OpenAI(api_key="unused", base_url=offline.OFFLINE_BASE_URL, max_retries=0,
+                  http_client=httpx.Client(transport=transport))
+
+
+def test_reasoning_content_goes_back_with_the_assistant_message():
+    transport = ThinkingProvider()
+    result = agent_loop(thinking_client(transport), MODEL, OLAMA, TOOLS, schemas=CHAT_SCHEMAS, api="chat",
+                        verbose=False)
+    assert result.stop_reason == "answered", result.error
+    assert result.iterations >= 2  # at least one tool call, so the simulated provider checked the history
+    sent = [m for m in transport.bodies[-1]["messages"] if m.get("role") == "assistant"]
+    assert sent and all(m["reasoning_content"].startswith("(thoughts before reply") for m in sent)
+    assert_history_is_complete(result)
+
+
+def test_the_simulated_provider_refuses_a_history_without_reasoning_content():
+    # The control: without the field, the second call fails, which is what the test above guards against.
+    transport = ThinkingProvider()
+    first = thinking_client(transport).chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": OLAMA}], tools=CHAT_SCHEMAS)
+    call = first.choices[0].message.tool_calls[0]
+    history = [{"role": "user", "content": OLAMA},
+               {"role": "assistant", "content": None, "tool_calls": [call.model_dump(exclude_none=True)]},
+               {"role": "tool", "tool_call_id": call.id, "content": "[]"}]
+    from openai import BadRequestError
+
+    with pytest.raises(BadRequestError, match="reasoning_content"):
+        thinking_client(transport).chat.completions.create(model=MODEL, messages=history, tools=CHAT_SCHEMAS)
+
+
+def test_the_offline_model_accepts_and_ignores_reasoning_content():
+    first = client().chat.completions.create(model=MODEL, messages=[{"role": "user", "content": OLAMA}],
+                                             tools=CHAT_SCHEMAS)
+    call = first.choices[0].message.tool_calls[0]
+    plain = {"role": "assistant", "content": None, "tool_calls": [call.model_dump(exclude_none=True)]}
+    history = [{"role": "user", "content": OLAMA}, plain, {"role": "tool", "tool_call_id": call.id, "content": "[]"}]
+    with_thoughts = [history[0], {**plain, "reasoning_content": "the user means Ollama"}, history[2]]
+    a = client().chat.completions.create(model=MODEL, messages=history, tools=CHAT_SCHEMAS).choices[0].message
+    b = client().chat.completions.create(model=MODEL, messages=with_thoughts, tools=CHAT_SCHEMAS).choices[0].message
+    assert (a.content, [c.function.arguments for c in a.tool_calls or []]) == (
+        b.content, [c.function.arguments for c in b.tool_calls or []])
+
+
+def chat_only_provider(request):
+    """GitHub Models, simulated: Chat Completions answered by the offline model, /responses a 404."""
+    if request.url.path.endswith("/responses"):
+        return httpx.Response(404, request=request, json={"error": {"code": "not_found", "message": "Not found"}})
+    path = request.url.path.removeprefix("/inference")  # GitHub's route, mapped onto the offline model's /v1
+    inner = httpx.Request(request.method, offline.OFFLINE_BASE_URL + path, headers=request.headers,
+                          content=request.read())
+    return offline.OfflineTransport().handle_request(inner)
+
+
+def test_a_404_from_a_chat_only_provider_names_the_api_not_the_model():
+    from helpers.llm import PROVIDERS
+
+    github = OpenAI(api_key="unused", base_url=PROVIDERS["github"].base_url, max_retries=0,
+                    http_client=httpx.Client(transport=httpx.MockTransport(chat_only_provider)))
+    result = agent_loop(github, MODEL, OLAMA, TOOLS, schemas=[SEARCH_TOOL], verbose=False)
+    assert result.stop_reason == "error"
+    assert "GitHub Models has no Responses API" in result.error and "api='chat'" in result.error
+    assert "LLM_MODEL" not in result.error
+    # The same provider runs the loop on Chat Completions.
+    chat = agent_loop(github, MODEL, OLAMA, TOOLS, schemas=CHAT_SCHEMAS, api="chat", verbose=False,
+                      provider="offline")  # priced as what really answers, so no unknown-price warning
+    assert chat.stop_reason == "answered"
+
+
+def test_a_404_on_responses_from_an_unknown_server_names_both_causes():
+    from openai import NotFoundError
+
+    from helpers.loop import explain_api_error
+
+    request = httpx.Request("POST", "http://localhost:9999/v1/responses")
+    error = NotFoundError("Not found", response=httpx.Response(404, request=request), body=None)
+    message = explain_api_error(error)
+    assert "Responses API" in message and "LLM_MODEL" in message

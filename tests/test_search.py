@@ -68,3 +68,14 @@ def test_tiny_index_works(tiny_archive):
 
     idx = build_index(parse_archive(tiny_archive))
     assert ids(search("certificate", index=idx, course="alpha-course")) == ["bbbbbbbbb1"]
+
+
+def test_boost_is_a_parameter_and_defaults_to_the_course_boosts(index):
+    from helpers.search import BOOST, TUNED_BOOST, TUNED_NUM_RESULTS
+
+    question = "Can I use Groq instead of OpenAI?"
+    assert search(question, index=index) == search(question, index=index, boost=BOOST)
+    tuned = search(question, index=index, boost=TUNED_BOOST, num_results=TUNED_NUM_RESULTS)
+    assert len(tuned) == TUNED_NUM_RESULTS
+    assert ids(search(question, index=index, boost={"question": 1.0, "section": 0.0, "answer": 0.0})) != ids(
+        search(question, index=index, boost={"question": 0.0, "section": 0.0, "answer": 1.0}))

@@ -4,7 +4,12 @@ Both ways of running the offline model call it: the in-process httpx transport a
 So a notebook using the transport and curl talking to the server get the same bytes back.
 
 Routes: POST /v1/responses, POST /v1/chat/completions, GET /v1/models, GET /v1/models/{id}
-(the /v1 prefix is optional). Anything else gets the OpenAI error JSON with status 404 or 405.
+(the /v1 prefix is optional; HEAD works wherever GET does). Anything else gets the OpenAI error JSON
+with status 404 or 405.
+
+Every request gets a JSON answer: a body over MAX_BODY_BYTES a 413, a malformed body a 400 naming the
+bad field (see shapes.py), and, as a last resort, an unexpected exception a 500 that says it is a bug
+of the offline model (the engine should never see a body it cannot read, so this is not expected).
 
 What it leaves out on purpose: authentication (any API key is accepted: there is nothing to protect)
 and the "timeout" fault, which needs to stop the clock of the caller and so lives in the transports.
@@ -13,12 +18,14 @@ and the "timeout" fault, which needs to stop the clock of the caller and so live
 from __future__ import annotations
 
 import json
+import logging
 
 from helpers.offline.engine import decide
+from helpers.offline.errors import ApiError
 from helpers.offline.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
+from helpers.offline.shapes import load_request
 from helpers.offline.wire import (
     OFFLINE_MODEL,
-    ApiError,
     model_object,
     models_list,
     parse_chat,
@@ -29,6 +36,10 @@ from helpers.offline.wire import (
 )
 
 JSON_HEADERS = {"content-type": "application/json"}
+# The largest request body accepted. A long agent conversation with FAQ tool outputs is well under 1 MiB;
+# OpenAI's own limit is larger, but a local test double needs no more.
+MAX_BODY_BYTES = 8 * 1024 * 1024
+log = logging.getLogger(__name__)
 
 
 def _encode(data: dict) -> bytes:
@@ -56,11 +67,30 @@ def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None
     Example: handle("GET", "/v1/models", {}, b"")[0] -> 200
     """
     try:
+        if len(body) > MAX_BODY_BYTES:
+            raise body_too_large(len(body))
         status, data = _route(method, path, body, fault)
         seed = request_hash(path, data) if status == 200 else ""
         return status, {**JSON_HEADERS, "x-request-id": f"req_{seed[:24] or 'error'}"}, _encode(data)
     except ApiError as error:
         return error_response(error)
+    except Exception as exc:  # a bug in the offline model: still a JSON answer, and a traceback in the log
+        log.exception("The offline model failed on %s %s", method, path)
+        return error_response(ApiError(
+            500, f"The offline model failed on this request ({type(exc).__name__}: {exc}). This is a bug in the "
+                 f"offline model, not in your code: please report it with the request body.",
+            type="server_error", headers={"x-should-retry": "false"}))  # the same request would fail again
+
+
+def body_too_large(size: int | None) -> ApiError:
+    """The 413 error for a body over MAX_BODY_BYTES (`size` None: the length is not known yet).
+
+    Example: body_too_large(10**11).status -> 413
+    """
+    told = f"{size:,} bytes" if size is not None else "larger than that"
+    return ApiError(413, f"The request body is {told}; the offline model accepts at most {MAX_BODY_BYTES:,} bytes "
+                         f"({MAX_BODY_BYTES // 2**20} MiB). Send a shorter conversation or shorter tool outputs.",
+                    code="request_too_large")
 
 
 def error_response(error: ApiError) -> tuple[int, dict, bytes]:
@@ -80,9 +110,9 @@ def _route(method: str, path: str, body: bytes, fault: str | None) -> tuple[int,
     if expected is None:
         raise ApiError(404, f"Invalid URL ({method} {path}). The offline model serves POST /v1/responses, "
                             f"POST /v1/chat/completions and GET /v1/models.")
-    if method != expected:
+    if method != expected and not (method == "HEAD" and expected == "GET"):  # HEAD: GET's headers, no body
         raise ApiError(405, f"Invalid method for URL ({method} {path}): use {expected}.",
-                       headers={"allow": expected})
+                       headers={"allow": "GET, HEAD" if expected == "GET" else expected})
     if fault in HTTP_FAULTS:
         raise _http_fault(fault)
     if route == "/models":
@@ -94,15 +124,7 @@ def _route(method: str, path: str, body: bytes, fault: str | None) -> tuple[int,
                                 f"'{OFFLINE_MODEL}'.", param="model", code="model_not_found")
         return 200, model_object()
 
-    try:
-        request = json.loads(body.decode("utf-8") or "null")
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ApiError(400, f"We could not parse the JSON body of your request ({exc}). The API expects a "
-                            f"JSON object; check that you send valid JSON with Content-Type: "
-                            f"application/json.") from None
-    if not isinstance(request, dict):
-        raise ApiError(400, "The request body must be a JSON object, like {\"model\": ..., \"input\": ...}.")
-
+    request = load_request(body)
     seed = request_hash(route, request, fault)
     if route == "/responses":
         conv, texts, tools = parse_responses(request, fault)

@@ -27,9 +27,11 @@ import json
 import math
 import operator
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
+from helpers.offline import knowledge
 from helpers.offline.knowledge import Vocabulary, faq_vocabulary
 from helpers.offline.text import (
     STOP_WORDS,
@@ -48,6 +50,11 @@ RELEVANT = 0.5  # share of the question's (rarity-weighted) words a result must 
 ANSWERABLE = 0.3
 TOPIC_THRESHOLD = 0.55  # topic score from which a question counts as being about the FAQ
 EXTRACT_CHARS = 320  # longest extract quoted from a FAQ answer
+WITHOUT_FAQ = ("offline model: running without the course FAQ's vocabulary, so it cannot repair misspelled words "
+               "or tell course questions from other questions, and its answers are weaker. The FAQ could not be "
+               "loaded (no cached copy in data/ and no download). To fix it, set FAQ_ARCHIVE=/path/to/faq.zip in "
+               ".env (or connect to the internet), then restart the kernel.")
+_warned_without_faq = False  # the note is printed once per process, not on every model call
 
 
 @dataclass
@@ -380,7 +387,10 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     Example: decide(Conversation(question="Can I join late?", tools=[search_tool])).calls
              -> [("search", '{"query": "join late joining ..."}')]
     """
-    vocab = vocab if vocab is not None else faq_vocabulary()
+    if vocab is None:
+        vocab = faq_vocabulary()
+        if vocab.n_docs == 0:
+            _warn_without_faq()
     choice = conv.tool_choice
     callable_tools = [] if choice == "none" else list(conv.tools)
     forced = None
@@ -392,6 +402,15 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
 
     decision = _decide(conv, callable_tools, must_call, vocab)
     return _apply_fault(conv, decision, callable_tools, vocab)
+
+
+def _warn_without_faq() -> None:
+    # Silently weaker answers would look like the rules' fault; say once why, and how to fix it.
+    global _warned_without_faq
+    if not _warned_without_faq:
+        _warned_without_faq = True
+        reason = knowledge.faq_load_error
+        print(WITHOUT_FAQ + (f" (The error was: {reason})" if reason else ""), file=sys.stderr, flush=True)
 
 
 def _decide(conv: Conversation, tools: list[Tool], must_call: bool, vocab: Vocabulary) -> Decision:
@@ -530,7 +549,7 @@ def _documents_in(material: str) -> list[dict]:
 
 def _search_step(conv: Conversation, tool: Tool, vocab: Vocabulary) -> Decision:
     param = _required_string_params(tool)[0]
-    terms = question_terms(conv, vocab) or words(conv.question)[:5]
+    terms = question_terms(conv, vocab) or words(conv.question)[:5] or ["help"]  # a forced search of a wordless question
     mine = [c for c in conv.calls if c.name == tool.name]
     n_wanted = wanted_searches(conv.instructions)
 

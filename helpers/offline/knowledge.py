@@ -14,7 +14,6 @@ who has skimmed the FAQ's index but not memorised it.
 from __future__ import annotations
 
 import math
-import sys
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
@@ -151,12 +150,16 @@ def _closest_in(word: str, freq: dict, by_length: dict | None = None) -> tuple |
     return best
 
 
+faq_load_error: str | None = None  # why the FAQ could not be loaded, if it could not
+
+
 @lru_cache(maxsize=1)
 def faq_vocabulary() -> Vocabulary:
     """The vocabulary of the pinned course FAQ (all courses), built on first use and then kept.
 
     If the FAQ cannot be loaded (no archive, no cache, no network) the vocabulary is empty: the model
-    still works, but it cannot repair typos or tell course questions from others. A note says so.
+    still works, but it cannot repair typos or tell course questions from others; `faq_load_error`
+    says why, and the engine prints it once.
 
     Example: faq_vocabulary().n_docs -> 1215
     """
@@ -165,8 +168,8 @@ def faq_vocabulary() -> Vocabulary:
 
         documents = load_faq_data(progress=False)
     except Exception as exc:  # noqa: BLE001 -- any failure must weaken the model, not break it
-        print(f"offline model: could not load the course FAQ ({exc}); typo repair and topic detection are "
-              f"off. Run lesson 01 (or set FAQ_ARCHIVE) to download the FAQ once.", file=sys.stderr)
+        global faq_load_error
+        faq_load_error = str(exc).splitlines()[0]  # the engine says it once, with how to fix it
         documents = []
     return Vocabulary(f"{d.get('section', '')} {d.get('question', '')} {d.get('answer', '')}"
                       for d in documents)

@@ -4,7 +4,9 @@
                     http_client=httpx.Client(transport=OfflineTransport()))
 
 No port, no thread, no network: the SDK builds a real HTTP request, the transport hands it to
-`app.handle`, and the SDK parses the reply exactly as it would parse OpenAI's.
+`app.handle`, and the SDK parses the reply exactly as it would parse OpenAI's. Every request gets an
+HTTP answer (a malformed body a 400 naming the bad field, see app.py), never a Python exception
+(except the one the "timeout" fault raises on purpose).
 
 What it leaves out on purpose: async clients (use the HTTP server with AsyncOpenAI) and sleeping. The
 "timeout" fault raises httpx.ReadTimeout at once instead of making you wait for the timeout.
@@ -15,8 +17,8 @@ from __future__ import annotations
 import httpx
 
 from helpers.offline.app import error_response, handle, resolve_fault
+from helpers.offline.errors import ApiError
 from helpers.offline.faults import FaultPlan
-from helpers.offline.wire import ApiError
 
 OFFLINE_BASE_URL = "http://offline.invalid/v1"  # .invalid never resolves, so nothing can leak to a network
 
@@ -47,4 +49,6 @@ class OfflineTransport(httpx.BaseTransport):
             raise httpx.ReadTimeout(f"The offline model did not answer within {waited} (simulated 'timeout' "
                                     f"fault).", request=request)
         status, headers, content = handle(request.method, request.url.path, dict(request.headers), body, fault)
+        if request.method == "HEAD":  # the headers of a GET, without its body (as the HTTP server does)
+            headers, content = {**headers, "content-length": str(len(content))}, b""
         return httpx.Response(status, headers=headers, content=content, request=request)

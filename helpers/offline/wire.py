@@ -2,16 +2,18 @@
 
 What it does:
 - turns a request body into an engine `Conversation` (instructions, last question, tool calls of
-  this turn with their outputs, tools), checking it the way the real API does (same error messages
-  for a tool output without its call, for instance);
+  this turn with their outputs, tools). The body's shape is checked first, field by field, in
+  shapes.py; then this module checks what links fields together the way the real API does (same
+  error messages for a tool output without its call, for instance);
 - turns the engine's `Decision` into a `Response` or a `chat.completion` object that the openai SDK
   parses in strict mode and that validates against the official OpenAPI schemas;
 - derives every id from a hash of the request, and uses a fixed `created` time, so the same request
   always gets byte-identical JSON back;
 - estimates token usage (see `usage_estimate`).
 
-What it leaves out on purpose: streaming, stored responses (`previous_response_id`), images, audio,
-built-in tools (web search, file search). Each gets a clear 400 error instead.
+What it leaves out on purpose: streaming, stored responses (`previous_response_id`, `conversation`),
+built-in tools (web search, file search), several choices (`n`). Each gets a clear 400 error instead.
+Images, audio and files in message content are skipped: the rules read text only.
 """
 
 from __future__ import annotations
@@ -20,28 +22,14 @@ import hashlib
 import json
 
 from helpers.offline.engine import Call, Conversation, Decision, Tool
+from helpers.offline.errors import ApiError
+from helpers.offline.shapes import check_chat, check_responses, shown
 from helpers.offline.text import estimate_tokens
 
 OFFLINE_MODEL = "offline-rules-v1"
 # A fixed creation time (2026-01-01T00:00:00Z): a wall-clock time would make every response unique.
 CREATED_AT = 1767225600
 MESSAGE_OVERHEAD = 4  # estimated tokens of framing per message or item (role, separators)
-
-
-class ApiError(Exception):
-    """An error the API reports as JSON: {"error": {"message", "type", "param", "code"}}.
-
-    Example: raise ApiError(400, "Missing required parameter: 'model'.", param="model")
-    """
-
-    def __init__(self, status: int, message: str, type: str = "invalid_request_error",
-                 param: str | None = None, code: str | None = None, headers: dict | None = None):
-        super().__init__(message)
-        self.status, self.message, self.type, self.param, self.code = status, message, type, param, code
-        self.headers = headers or {}
-
-    def body(self) -> dict:
-        return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
 
 
 def request_hash(route: str, body: dict, fault: str | None = None) -> str:
@@ -73,30 +61,10 @@ def usage_estimate(inputs: list[str], tools: list, outputs: list[str]) -> tuple[
 # ---------------------------------------------------------------------------------------------------
 # Shared checks
 
-def _require(body: dict, name: str) -> object:
-    if name not in body or body[name] is None:
-        raise ApiError(400, f"Missing required parameter: '{name}'.", param=name, code="missing_required_parameter")
-    return body[name]
-
-
-def _check_common(body: dict) -> None:
-    model = _require(body, "model")
-    if not isinstance(model, str) or not model:
-        raise ApiError(400, f"Invalid type for 'model': expected a string, but got {type(model).__name__} "
-                            f"instead.", param="model", code="invalid_type")
+def _refuse_streaming(body: dict) -> None:
     if body.get("stream"):
         raise ApiError(400, "The offline model does not support streaming. Call it without stream=True "
                             "(a real provider supports it).", param="stream", code="unsupported_parameter")
-    for name, low, high in (("temperature", 0, 2), ("top_p", 0, 1)):
-        value = body.get(name)
-        if value is None:
-            continue
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            raise ApiError(400, f"Invalid type for '{name}': expected a number, but got "
-                                f"{type(value).__name__} instead.", param=name, code="invalid_type")
-        if not low <= value <= high:
-            raise ApiError(400, f"Invalid '{name}': expected a value between {low} and {high}, but got "
-                                f"{value} instead.", param=name, code="invalid_value")
 
 
 def _text_of(content: object) -> str:
@@ -117,45 +85,35 @@ def _output_text(output: object) -> str:
 
 def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation, list[str], list[dict]]:
     """Read a /v1/responses body into (conversation, texts for the usage estimate, normalised tools).
+    The body's shape is checked first (shapes.check_responses), so everything below may trust it.
 
     Example: parse_responses({"model": "m", "input": "Hi"})[0].question -> "Hi"
     """
-    _check_common(body)
-    raw_input = _require(body, "input")
-    if body.get("previous_response_id"):
-        raise ApiError(400, "The offline model is stateless: it keeps no earlier responses, so "
-                            "previous_response_id cannot be used. Send the whole conversation in `input` "
-                            "instead (append response.output and your function_call_output items).",
-                       param="previous_response_id", code="unsupported_parameter")
+    check_responses(body)
+    _refuse_streaming(body)
+    for name in ("previous_response_id", "conversation"):
+        if body.get(name):
+            raise ApiError(400, f"The offline model is stateless: it keeps no earlier responses or conversations, "
+                                f"so {name} cannot be used. Send the whole conversation in `input` instead "
+                                f"(append response.output and your function_call_output items).",
+                           param=name, code="unsupported_parameter")
     instructions = body.get("instructions")
-    if instructions is not None and not isinstance(instructions, str):
-        raise ApiError(400, "The offline model accepts `instructions` only as a string.", param="instructions",
-                       code="invalid_type")
-    if isinstance(raw_input, str):
-        items: list = [{"type": "message", "role": "user", "content": raw_input}]
-    elif isinstance(raw_input, list):
-        items = raw_input
-    else:
-        raise ApiError(400, f"Invalid type for 'input': expected a string or an array of input items, but "
-                            f"got {type(raw_input).__name__} instead.", param="input", code="invalid_type")
+    raw_input = body["input"]
+    items: list = [{"type": "message", "role": "user", "content": raw_input}] if isinstance(raw_input, str) \
+        else raw_input
 
     tools, normalised = _responses_tools(body.get("tools") or [])
     conv = Conversation(instructions=instructions or "", tools=tools, fault=fault,
-                        tool_choice=_tool_choice(body.get("tool_choice", "auto")),
+                        tool_choice=_tool_choice(body.get("tool_choice")),
                         parallel_tool_calls=body.get("parallel_tool_calls") is not False)
     texts = [instructions] if instructions else []
-    calls: dict[str, Call] = {}
+    calls: dict[str, Call] = {}  # this turn's calls, by call_id
+    called: set[str] = set()  # call_ids of every function_call so far, in any turn
     batch, previous_type = 0, None
     for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise ApiError(400, f"Invalid input item at index {index}: expected an object, got "
-                                f"{type(item).__name__}.", param=f"input[{index}]", code="invalid_type")
-        kind = item.get("type") or ("message" if "role" in item else None)
+        kind = item.get("type") or "message"  # shapes.py made sure a message without "type" has a "role"
         if kind == "message":
-            role, text = item.get("role"), _text_of(item.get("content"))
-            if role not in ("user", "assistant", "system", "developer"):
-                raise ApiError(400, f"Invalid value for 'input[{index}].role': {role!r}. Use user, assistant, "
-                                    f"system or developer.", param=f"input[{index}].role", code="invalid_value")
+            role, text = item["role"], _text_of(item["content"])
             texts.append(text)
             if role == "user":
                 conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
@@ -165,19 +123,16 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
         elif kind == "function_call":
             if previous_type != "function_call":
                 batch += 1
-            call_id = str(item.get("call_id", ""))
-            call = Call(name=str(item.get("name", "")), arguments=str(item.get("arguments", "")),
-                        call_id=call_id, batch=batch)
-            calls[call_id] = call
+            call = Call(name=item["name"], arguments=item["arguments"], call_id=item["call_id"], batch=batch)
+            calls[call.call_id] = call
+            called.add(call.call_id)
             conv.calls.append(call)
             texts.append(call.name + call.arguments)
         elif kind == "function_call_output":
-            call_id = str(item.get("call_id", ""))
-            output = _output_text(item.get("output", ""))
+            call_id = item["call_id"]
+            output = _output_text(item["output"])
             texts.append(output)
-            if call_id not in calls and not any(
-                    isinstance(i, dict) and i.get("type") == "function_call" and i.get("call_id") == call_id
-                    for i in items[:index]):
+            if call_id not in called:
                 raise ApiError(400, f"No tool call found for function call output with call_id {call_id}.",
                                param="input")
             if call_id in calls:
@@ -185,36 +140,24 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
         elif kind == "reasoning":
             pass  # other models' reasoning items carry nothing the rules use
         else:
-            raise ApiError(400, f"The offline model does not support input items of type {kind!r} "
+            raise ApiError(400, f"The offline model does not support input items of type {shown(kind)} "
                                 f"(input[{index}]). Use messages, function_call and function_call_output.",
                            param=f"input[{index}].type", code="unsupported_value")
         previous_type = kind
+    answered = {item["call_id"] for item in items if item.get("type") == "function_call_output"}
     for item in items:  # the real API refuses a call whose output is missing
-        if isinstance(item, dict) and item.get("type") == "function_call" and not any(
-                isinstance(o, dict) and o.get("type") == "function_call_output"
-                and o.get("call_id") == item.get("call_id") for o in items):
-            raise ApiError(400, f"No tool output found for function call {item.get('call_id')}.", param="input")
+        if item.get("type") == "function_call" and item["call_id"] not in answered:
+            raise ApiError(400, f"No tool output found for function call {item['call_id']}.", param="input")
     return conv, texts, normalised
 
 
-def _responses_tools(raw: object) -> tuple[list[Tool], list[dict]]:
-    if not isinstance(raw, list):
-        raise ApiError(400, "Invalid type for 'tools': expected an array of tools.", param="tools",
-                       code="invalid_type")
+def _responses_tools(raw: list) -> tuple[list[Tool], list[dict]]:
     tools, normalised = [], []
     for i, tool in enumerate(raw):
-        if not isinstance(tool, dict) or tool.get("type") != "function":
-            kind = tool.get("type") if isinstance(tool, dict) else type(tool).__name__
+        if tool["type"] != "function":
             raise ApiError(400, f"The offline model supports only tools of type 'function'; tools[{i}] has "
-                                f"type {kind!r}.", param=f"tools[{i}].type", code="unsupported_value")
-        if "function" in tool and "name" not in tool:
-            raise ApiError(400, f"tools[{i}] is in the Chat Completions shape ({{'type': 'function', 'function': "
-                                f"{{...}}}}). The Responses API wants name, description and parameters at the top "
-                                f"level.", param=f"tools[{i}].name", code="missing_required_parameter")
-        name = tool.get("name")
-        if not isinstance(name, str) or not name:
-            raise ApiError(400, f"Missing required parameter: 'tools[{i}].name'.", param=f"tools[{i}].name",
-                           code="missing_required_parameter")
+                                f"type {shown(tool['type'])}.", param=f"tools[{i}].type", code="unsupported_value")
+        name = tool["name"]
         parameters = tool.get("parameters") or {"type": "object", "properties": {}}
         tools.append(Tool(name=name, description=str(tool.get("description") or ""), parameters=parameters))
         entry = {"type": "function", "name": name, "description": tool.get("description"),
@@ -223,15 +166,9 @@ def _responses_tools(raw: object) -> tuple[list[Tool], list[dict]]:
     return tools, normalised
 
 
-def _tool_choice(choice: object) -> str | dict:
-    if choice in (None, "auto"):
-        return "auto"
-    if choice in ("none", "required"):
-        return choice
-    if isinstance(choice, dict) and (choice.get("name") or (choice.get("function") or {}).get("name")):
-        return choice
-    raise ApiError(400, f"Invalid value for 'tool_choice': {choice!r}. Use 'auto', 'none', 'required' or a "
-                        f"specific function.", param="tool_choice", code="invalid_value")
+def _tool_choice(choice: str | dict | None) -> str | dict:
+    """The engine's tool_choice: "auto", "none", "required" or the named-function object (shape checked)."""
+    return "auto" if choice is None else choice
 
 
 def render_response(body: dict, conv: Conversation, decision: Decision, texts: list[str], tools: list[dict],
@@ -296,28 +233,33 @@ def render_response(body: dict, conv: Conversation, decision: Decision, texts: l
 
 def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list[str], list[dict]]:
     """Read a /v1/chat/completions body into (conversation, texts for the usage estimate, tools).
+    The body's shape is checked first (shapes.check_chat), so everything below may trust it.
 
     Example: parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question -> "Hi"
     """
-    _check_common(body)
-    messages = _require(body, "messages")
-    if not isinstance(messages, list) or not messages:
+    check_chat(body)
+    _refuse_streaming(body)
+    messages = body["messages"]
+    if not messages:
         raise ApiError(400, "Invalid 'messages': expected a non-empty array of messages.", param="messages",
-                       code="invalid_type" if not isinstance(messages, list) else "empty_array")
+                       code="empty_array")
     if body.get("n") not in (None, 1):
         raise ApiError(400, "The offline model returns one choice; call without n (or with n=1).", param="n",
                        code="unsupported_value")
+    if body.get("functions"):
+        raise ApiError(400, "The offline model supports `tools`, not the deprecated `functions` parameter: pass "
+                            "tools=[{'type': 'function', 'function': {'name': ..., 'parameters': ...}}].",
+                       param="functions", code="unsupported_parameter")
     raw_tools = body.get("tools") or []
     tools = []
-    for i, tool in enumerate(raw_tools if isinstance(raw_tools, list) else []):
-        function = tool.get("function") if isinstance(tool, dict) else None
-        if not isinstance(function, dict) or not function.get("name"):
-            raise ApiError(400, f"Invalid 'tools[{i}]': Chat Completions tools look like {{'type': 'function', "
-                                f"'function': {{'name': ..., 'parameters': ...}}}}.", param=f"tools[{i}]",
-                           code="invalid_value")
+    for i, tool in enumerate(raw_tools):
+        if tool["type"] != "function":
+            raise ApiError(400, f"The offline model supports only tools of type 'function'; tools[{i}] has "
+                                f"type {shown(tool['type'])}.", param=f"tools[{i}].type", code="unsupported_value")
+        function = tool["function"]
         tools.append(Tool(name=function["name"], description=str(function.get("description") or ""),
                           parameters=function.get("parameters") or {"type": "object", "properties": {}}))
-    conv = Conversation(tools=tools, fault=fault, tool_choice=_tool_choice(body.get("tool_choice", "auto")),
+    conv = Conversation(tools=tools, fault=fault, tool_choice=_tool_choice(body.get("tool_choice")),
                         parallel_tool_calls=body.get("parallel_tool_calls") is not False)
     texts: list[str] = []
     calls: dict[str, Call] = {}
@@ -325,10 +267,7 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
     pending_index = -1
     batch = 0
     for index, message in enumerate(messages):
-        if not isinstance(message, dict):
-            raise ApiError(400, f"Invalid 'messages[{index}]': expected an object.", param=f"messages.[{index}]",
-                           code="invalid_type")
-        role = message.get("role")
+        role = message["role"]
         if role != "tool" and pending:
             _missing_tool_messages(pending, pending_index)
         text = _text_of(message.get("content"))
@@ -347,15 +286,14 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
             if tool_calls:
                 batch += 1
             for tc in tool_calls:
-                function = tc.get("function") or {}
-                call = Call(name=str(function.get("name", "")), arguments=str(function.get("arguments", "")),
-                            call_id=str(tc.get("id", "")), batch=batch)
+                function = tc["function"]
+                call = Call(name=function["name"], arguments=function["arguments"], call_id=tc["id"], batch=batch)
                 calls[call.call_id] = call
                 conv.calls.append(call)
                 pending.add(call.call_id)
                 texts.append(call.name + call.arguments)
         elif role == "tool":
-            call_id = str(message.get("tool_call_id", ""))
+            call_id = message["tool_call_id"]
             if pending is None:
                 raise ApiError(400, "Invalid parameter: messages with role 'tool' must be a response to a "
                                     "preceeding message with 'tool_calls'.", param=f"messages.[{index}].role")
@@ -365,13 +303,9 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
             calls[call_id].output = text
             pending.discard(call_id)
             texts.append(text)
-        else:
-            raise ApiError(400, f"Invalid value: {role!r}. Supported values are: 'system', 'assistant', 'user', "
-                                f"'tool', and 'developer'.", param=f"messages[{index}].role", code="invalid_value")
     if pending:
         _missing_tool_messages(pending, pending_index)
-    normalised = [t for t in raw_tools if isinstance(t, dict)]
-    return conv, texts, normalised
+    return conv, texts, raw_tools
 
 
 def _missing_tool_messages(pending: set[str], index: int) -> None:

@@ -1,0 +1,500 @@
+"""The shape of a request, checked before anything else reads it: the offline model's input gate.
+
+- `load_request(body)` reads the raw bytes as a JSON object. Invalid UTF-8, invalid JSON, NaN and
+  Infinity, numbers too large for a float, nesting deeper than `MAX_DEPTH` and text with an unpaired
+  UTF-16 surrogate each get a 400 that says what is wrong and where.
+- `check_responses(request)` and `check_chat(request)` check every field the offline model reads or
+  echoes back, following the official OpenAPI request schemas (CreateResponse,
+  CreateChatCompletionRequest). A wrong shape gets a 400 in OpenAI's error format that names the
+  field by its path and says what was expected, e.g. "Invalid type for 'messages[2].tool_calls[0]':
+  expected an object, but got a string instead." (param "messages[2].tool_calls[0]").
+
+So the engine only ever sees well-formed data: no AttributeError or TypeError can reach a caller.
+
+Why hand-written and not a generic JSON-Schema validator: the official request schemas are unions of
+dozens of shapes (seven kinds of message, forty kinds of input item). A generic validator's error for
+one bad message lists why it fails every member of the union, and names no single field. Here each
+union is first narrowed by its discriminator (a message's `role`, an item's `type`), so the error names
+the one field at fault, in the words the real API uses.
+
+What it leaves out on purpose: fields the offline model neither reads nor echoes are checked for their
+JSON type only (the `_IGNORED_*` tables); unknown fields are accepted, so parameters added by a newer
+SDK still work; limits that matter only to a real model (string lengths, how many tools) are not
+checked. Features the offline model lacks (streaming, stored responses, built-in tools) are refused
+later, in wire.py, with their own messages.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from helpers.offline.errors import ApiError
+
+MAX_DEPTH = 64  # levels of nested arrays and objects; real requests (tool schemas included) need far fewer
+TEXT_PARTS = ("text", "input_text", "output_text")  # content parts whose `text` the model reads
+RESPONSES_ROLES = ("user", "assistant", "system", "developer")
+CHAT_ROLES = ("system", "developer", "user", "assistant", "tool")
+TOOL_CHOICES = ("none", "auto", "required")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Reading the body
+
+def load_request(body: bytes) -> dict:
+    """The request body as a JSON object, or ApiError 400 saying why it is not one.
+
+    Example: load_request(b'{"model": "m", "input": "hi"}')["input"] -> "hi"
+    """
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _unparsable(f"byte {exc.start} is not valid UTF-8") from None
+    try:
+        request = json.loads(text or "null", parse_constant=_no_constant, parse_float=_finite_float)
+    except RecursionError:  # the decoder recurses once per level; thousands of levels exhaust the stack
+        raise _too_deep(None) from None
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, and integers over 4300 digits
+        raise _unparsable(str(exc)) from None
+    if not isinstance(request, dict):
+        raise ApiError(400, "The request body must be a JSON object, like {\"model\": ..., \"input\": ...}.")
+    _scan(request)
+    return request
+
+
+def _unparsable(reason: str) -> ApiError:
+    return ApiError(400, f"We could not parse the JSON body of your request ({reason}). The API expects a JSON "
+                         f"object; check that you send valid JSON with Content-Type: application/json.")
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:30]} is too large for a 64-bit float")
+    return value
+
+
+def _too_deep(at: str | None) -> ApiError:
+    what = f"'{at}' is" if at else "The JSON body of your request is"
+    return ApiError(400, f"{what[0].upper()}{what[1:]} nested more than {MAX_DEPTH} levels deep (arrays and objects "
+                         f"inside each other). No OpenAI request needs that many; check how the body is built.",
+                    param=at, code="invalid_value")
+
+
+def _scan(request: dict) -> None:
+    """Check the depth of every value and every string (keys too) for unpaired surrogates, without recursion."""
+    stack: list[tuple[object, tuple, int]] = [(request, (), 1)]
+    while stack:
+        node, path, depth = stack.pop()
+        if isinstance(node, str):
+            _check_text(node, path, is_key=False)
+        elif isinstance(node, dict | list):
+            if depth > MAX_DEPTH:
+                raise _too_deep(where(path))
+            pairs = node.items() if isinstance(node, dict) else enumerate(node)
+            for key, child in pairs:
+                if isinstance(key, str):
+                    _check_text(key, path, is_key=True)
+                stack.append((child, (*path, key), depth + 1))
+
+
+def _check_text(text: str, path: tuple, is_key: bool) -> None:
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        place = where(path) if path else "the body"
+        what = f"a key of '{place}'" if is_key else f"'{place}'"
+        raise ApiError(400, f"Invalid value for {what}: the text has an unpaired UTF-16 surrogate "
+                            f"(\\u{ord(text[exc.start]):04x}) at character {exc.start}. Half a surrogate pair is not "
+                            f"a character and cannot be encoded as UTF-8. Send valid Unicode text; in JSON a character "
+                            f"such as an emoji is escaped as a full pair, like \\ud83d\\ude00.",
+                       param=place if path else None, code="invalid_value") from None
+
+
+def where(path: tuple) -> str:
+    """A field's path as the API writes it: keys joined by dots, array positions in brackets.
+
+    Example: where(("messages", 2, "tool_calls", 0)) -> "messages[2].tool_calls[0]"
+    """
+    out = ""
+    for n, part in enumerate(path):
+        if n == 8 and len(path) > 10:  # a path through very deep nesting: the start is enough to find it
+            return out + ".\u2026"
+        if not isinstance(part, int):
+            part = part if len(part) <= 40 else part[:40] + "\u2026"  # a key may be any text, of any length
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """A value as an error message quotes it: its repr, cut to `limit` characters.
+
+    Example: shown("x" * 100, 8) -> "'xxxxxx\u2026"
+    """
+    text = repr(value[:limit]) if isinstance(value, str) else str(value)  # it quotes strings and numbers only
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Elementary checks. `at` is a field's path as a string, e.g. "input[0].content".
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+_KINDS = {
+    "string": (lambda v: isinstance(v, str), "a string"),
+    "boolean": (lambda v: isinstance(v, bool), "a boolean"),
+    "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    "number": (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
+    "object": (lambda v: isinstance(v, dict), "an object"),
+    "array": (lambda v: isinstance(v, list), "an array"),
+}
+
+
+def _expect(value: object, at: str, *kinds: str, nullable: bool = False) -> None:
+    """Raise "Invalid type for '<at>'" unless the value has one of the JSON kinds (or is null, if allowed)."""
+    if (nullable and value is None) or any(_KINDS[k][0](value) for k in kinds):
+        return
+    names = [_KINDS[k][1] for k in kinds]
+    expected = names[0] if len(names) == 1 else "one of " + ", ".join(names[:-1]) + " or " + names[-1]
+    raise ApiError(400, f"Invalid type for '{at}': expected {expected}, but got {_kind(value)} instead.",
+                   param=at, code="invalid_type")
+
+
+def _required(container: dict, key: str, at: str) -> object:
+    if container.get(key) is None:
+        raise ApiError(400, f"Missing required parameter: '{at}'.", param=at, code="missing_required_parameter")
+    return container[key]
+
+
+def _text(container: dict, key: str, at: str, required: bool = False, non_empty: bool = False) -> None:
+    value = _required(container, key, at) if required else container.get(key)
+    _expect(value, at, "string", nullable=not required)
+    if non_empty and value == "":
+        raise ApiError(400, f"Invalid '{at}': empty string. Expected a string with at least 1 character.",
+                       param=at, code="empty_string")
+
+
+def _in_range(value: object, at: str, low: float, high: float) -> None:
+    _expect(value, at, "number", nullable=True)
+    if value is not None and not low <= value <= high:
+        raise ApiError(400, f"Invalid '{at}': expected a value between {low} and {high}, but got {shown(value)} "
+                            f"instead.", param=at, code="invalid_value")
+
+
+def _count(value: object, at: str, low: int) -> None:
+    _expect(value, at, "integer", nullable=True)
+    if value is not None and value < low:
+        raise ApiError(400, f"Invalid '{at}': integer below minimum value. Expected a value >= {low}, but got "
+                            f"{shown(value)} instead.", param=at, code="integer_below_min_value")
+
+
+def _typed(request: dict, table: dict[str, tuple[str, ...]]) -> None:
+    for key, kinds in table.items():
+        if key in request:
+            _expect(request[key], key, *kinds, nullable=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Parts shared by both APIs
+
+def _content(value: object, at: str, required: bool = True) -> None:
+    """A message's content: a string, or an array of parts, each an object with a string `type`."""
+    if value is None and not required:
+        return
+    _expect(value, at, "string", "array")
+    if isinstance(value, list):
+        for i, part in enumerate(value):
+            _part(part, f"{at}[{i}]")
+
+
+def _part(part: object, at: str) -> None:
+    _expect(part, at, "object")
+    kind = _required(part, "type", f"{at}.type")
+    _expect(kind, f"{at}.type", "string")
+    if kind in TEXT_PARTS:
+        _text(part, "text", f"{at}.text", required=True)
+    elif kind == "refusal":
+        _text(part, "refusal", f"{at}.refusal", required=True)
+
+
+def _metadata(value: object) -> None:
+    _expect(value, "metadata", "object", nullable=True)
+    for key, text in (value or {}).items():
+        _expect(text, f"metadata.{key}", "string")
+
+
+def _parameters(value: object, at: str, function: str) -> None:
+    """A function's JSON-Schema parameters, as far as the offline model reads them: an object schema whose
+    `properties` map names to schemas (with `type`, `enum`, `anyOf`, `description`) and whose `required`
+    lists names."""
+    _expect(value, at, "object", nullable=True)
+    if value is None:
+        return
+
+    def bad(field: str, message: str) -> ApiError:
+        return ApiError(400, f"Invalid schema for function {shown(function)}: '{field}' {message}", param=field,
+                        code="invalid_function_parameters")
+
+    if value.get("type") not in (None, "object"):
+        raise bad(f"{at}.type", f"must be \"object\" (the arguments are an object), but it is {shown(value['type'])}.")
+    props = value.get("properties")
+    if props is not None and not isinstance(props, dict):
+        raise bad(f"{at}.properties", f"must be an object mapping each parameter name to its schema, but it is "
+                                      f"{_kind(props)}.")
+    for name, schema in (props or {}).items():
+        field = f"{at}.properties.{name}"
+        if not isinstance(schema, dict):
+            raise bad(field, f"must be an object (the JSON Schema of parameter '{name}', like "
+                             f"{{\"type\": \"string\"}}), but it is {_kind(schema)}.")
+        kind = schema.get("type")
+        if kind is not None and not isinstance(kind, str) and not (
+                isinstance(kind, list) and all(isinstance(k, str) for k in kind)):
+            raise bad(f"{field}.type", f"must be a type name like \"string\", or an array of them, but it is "
+                                       f"{_kind(kind)}.")
+        for key, expected in (("enum", "an array of values"), ("anyOf", "an array of schemas")):
+            if key in schema and not isinstance(schema[key], list):
+                raise bad(f"{field}.{key}", f"must be {expected}, but it is {_kind(schema[key])}.")
+        for i, option in enumerate(schema.get("anyOf") or []):
+            if not isinstance(option, dict):
+                raise bad(f"{field}.anyOf[{i}]", f"must be an object (a schema), but it is {_kind(option)}.")
+        if not isinstance(schema.get("description", ""), str):
+            raise bad(f"{field}.description", f"must be a string, but it is {_kind(schema['description'])}.")
+    required = value.get("required")
+    if required is not None and not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
+        raise bad(f"{at}.required", "must be an array of parameter names (strings).")
+
+
+def _function_fields(spec: dict, at: str) -> None:
+    """name, description, parameters and strict of a function tool (`at` is where they live)."""
+    _text(spec, "name", f"{at}.name", required=True, non_empty=True)
+    _text(spec, "description", f"{at}.description")
+    _parameters(spec.get("parameters"), f"{at}.parameters", spec["name"])
+    _expect(spec.get("strict"), f"{at}.strict", "boolean", nullable=True)
+
+
+def _tools(value: object, check_one) -> None:
+    _expect(value, "tools", "array", nullable=True)
+    for i, tool in enumerate(value or []):
+        _expect(tool, f"tools[{i}]", "object")
+        kind = _required(tool, "type", f"tools[{i}].type")
+        _expect(kind, f"tools[{i}].type", "string")
+        if kind == "function":
+            check_one(tool, f"tools[{i}]")
+        # other types (web_search, custom, ...) are refused in wire.py, which names what is supported
+
+
+def _tool_choice(value: object, named) -> None:
+    """tool_choice: null, "none" / "auto" / "required", or an object with a string `type`; `named` checks
+    a {"type": "function", ...} object."""
+    _expect(value, "tool_choice", "string", "object", nullable=True)
+    if isinstance(value, str):
+        if value not in TOOL_CHOICES:
+            raise ApiError(400, f"Invalid value for 'tool_choice': {shown(value)}. Use 'auto', 'none', 'required' or a "
+                                f"specific function.", param="tool_choice", code="invalid_value")
+    elif isinstance(value, dict):
+        kind = _required(value, "type", "tool_choice.type")
+        _expect(kind, "tool_choice.type", "string")
+        if kind != "function":
+            raise ApiError(400, f"The offline model supports tool_choice 'auto', 'none', 'required' or one "
+                                f"function, not tool_choice of type {shown(kind)}.", param="tool_choice.type",
+                           code="unsupported_value")
+        named(value)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Responses API (POST /v1/responses)
+
+# Read nowhere, echoed nowhere: typed only, as in CreateResponse.
+_IGNORED_RESPONSES = {
+    "store": ("boolean",), "background": ("boolean",), "user": ("string",), "safety_identifier": ("string",),
+    "prompt_cache_key": ("string",), "prompt_cache_retention": ("string",), "service_tier": ("string",),
+    "truncation": ("string",), "top_logprobs": ("integer",), "max_tool_calls": ("integer",),
+    "text": ("object",), "reasoning": ("object",), "prompt": ("object",), "stream_options": ("object",),
+    "prompt_cache_options": ("object",), "moderation": ("object",), "include": ("array",),
+    "context_management": ("array",), "conversation": ("string", "object"),
+}
+
+
+def check_responses(request: dict) -> None:
+    """Check a /v1/responses body field by field; raise ApiError 400 naming the first bad field.
+
+    Example: check_responses({"model": "m", "input": [{"role": "user", "content": 5}]})
+             -> ApiError "Invalid type for 'input[0].content': expected one of a string or an array, ..."
+    """
+    _text(request, "model", "model", required=True, non_empty=True)
+    raw_input = _required(request, "input", "input")
+    _expect(raw_input, "input", "string", "array")
+    for i, item in enumerate(raw_input if isinstance(raw_input, list) else []):
+        _responses_item(item, f"input[{i}]")
+    _text(request, "instructions", "instructions")
+    _tools(request.get("tools"), _responses_tool)
+    _tool_choice(request.get("tool_choice"), _responses_named_choice)
+    _common(request)
+    _count(request.get("max_output_tokens"), "max_output_tokens", 16)
+    _text(request, "previous_response_id", "previous_response_id")
+    _typed(request, _IGNORED_RESPONSES)
+
+
+def _responses_item(item: object, at: str) -> None:
+    _expect(item, at, "object")
+    kind = item.get("type")
+    _expect(kind, f"{at}.type", "string", nullable=True)
+    if not kind and "role" not in item:
+        raise ApiError(400, f"Missing required parameter: '{at}.type'. An input item is a message (with a "
+                            f"'role'), a 'function_call' or a 'function_call_output'.", param=f"{at}.type",
+                       code="missing_required_parameter")
+    if not kind or kind == "message":
+        role = _required(item, "role", f"{at}.role")
+        _expect(role, f"{at}.role", "string")
+        if role not in RESPONSES_ROLES:
+            raise ApiError(400, f"Invalid value for '{at}.role': {shown(role)}. Use user, assistant, system or "
+                                f"developer.", param=f"{at}.role", code="invalid_value")
+        _content(_required(item, "content", f"{at}.content"), f"{at}.content")
+    elif kind == "function_call":
+        for key in ("call_id", "name", "arguments"):
+            _text(item, key, f"{at}.{key}", required=True)
+        _text(item, "id", f"{at}.id")
+        _text(item, "status", f"{at}.status")
+    elif kind == "function_call_output":
+        _text(item, "call_id", f"{at}.call_id", required=True)
+        output = _required(item, "output", f"{at}.output")
+        _expect(output, f"{at}.output", "string", "array")
+        _content(output, f"{at}.output")
+        _text(item, "id", f"{at}.id")
+    # "reasoning" items are skipped by the model; other types are refused in wire.py
+
+
+def _responses_tool(tool: dict, at: str) -> None:
+    if "function" in tool and "name" not in tool:
+        raise ApiError(400, f"{at} is in the Chat Completions shape ({{'type': 'function', 'function': {{...}}}}). "
+                            f"The Responses API wants name, description and parameters at the top level: "
+                            f"{{'type': 'function', 'name': ..., 'parameters': ...}}.", param=f"{at}.name",
+                       code="missing_required_parameter")
+    _function_fields(tool, at)
+
+
+def _responses_named_choice(choice: dict) -> None:
+    if "function" in choice and "name" not in choice:
+        raise ApiError(400, "tool_choice is in the Chat Completions shape. The Responses API wants "
+                            "{'type': 'function', 'name': ...}.", param="tool_choice.name",
+                       code="missing_required_parameter")
+    _text(choice, "name", "tool_choice.name", required=True, non_empty=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Chat Completions API (POST /v1/chat/completions)
+
+_IGNORED_CHAT = {
+    "store": ("boolean",), "logprobs": ("boolean",), "user": ("string",), "safety_identifier": ("string",),
+    "prompt_cache_key": ("string",), "prompt_cache_retention": ("string",), "service_tier": ("string",),
+    "verbosity": ("string",), "reasoning_effort": ("string",), "top_logprobs": ("integer",),
+    "seed": ("integer",), "modalities": ("array",), "stop": ("string", "array"), "logit_bias": ("object",),
+    "response_format": ("object",), "web_search_options": ("object",), "audio": ("object",),
+    "prediction": ("object",), "stream_options": ("object",), "prompt_cache_options": ("object",),
+    "moderation": ("object",), "function_call": ("string", "object"), "functions": ("array",),
+}
+
+
+def check_chat(request: dict) -> None:
+    """Check a /v1/chat/completions body field by field; raise ApiError 400 naming the first bad field.
+
+    Example: check_chat({"model": "m", "messages": [{"role": "assistant", "tool_calls": ["x"]}]})
+             -> ApiError "Invalid type for 'messages[0].tool_calls[0]': expected an object, but got a string ..."
+    """
+    _text(request, "model", "model", required=True, non_empty=True)
+    messages = _required(request, "messages", "messages")
+    _expect(messages, "messages", "array")
+    for i, message in enumerate(messages):
+        _chat_message(message, f"messages[{i}]")
+    _tools(request.get("tools"), _chat_tool)
+    _tool_choice(request.get("tool_choice"), _chat_named_choice)
+    _common(request)
+    _count(request.get("n"), "n", 1)
+    _count(request.get("max_tokens"), "max_tokens", 1)
+    _count(request.get("max_completion_tokens"), "max_completion_tokens", 1)
+    for name in ("frequency_penalty", "presence_penalty"):
+        _in_range(request.get(name), name, -2, 2)
+    _typed(request, _IGNORED_CHAT)
+
+
+def _chat_message(message: object, at: str) -> None:
+    _expect(message, at, "object")
+    role = _required(message, "role", f"{at}.role")
+    _expect(role, f"{at}.role", "string")
+    if role not in CHAT_ROLES:
+        raise ApiError(400, f"Invalid value: {shown(role)}. Supported values are: 'system', 'assistant', 'user', "
+                            f"'tool', and 'developer'.", param=f"{at}.role", code="invalid_value")
+    _text(message, "name", f"{at}.name")
+    _content(message.get("content") if role == "assistant" else _required(message, "content", f"{at}.content"),
+             f"{at}.content", required=role != "assistant")
+    if role == "tool":
+        _text(message, "tool_call_id", f"{at}.tool_call_id", required=True)
+    if role != "assistant":
+        return
+    _text(message, "refusal", f"{at}.refusal")
+    _expect(message.get("function_call"), f"{at}.function_call", "object", nullable=True)
+    _expect(message.get("audio"), f"{at}.audio", "object", nullable=True)
+    tool_calls = message.get("tool_calls")
+    _expect(tool_calls, f"{at}.tool_calls", "array", nullable=True)
+    for i, call in enumerate(tool_calls or []):
+        here = f"{at}.tool_calls[{i}]"
+        _expect(call, here, "object")
+        _text(call, "id", f"{here}.id", required=True)
+        kind = _required(call, "type", f"{here}.type")
+        _expect(kind, f"{here}.type", "string")
+        if kind != "function":
+            raise ApiError(400, f"The offline model supports only tool calls of type 'function'; {here} has type "
+                                f"{shown(kind)}.", param=f"{here}.type", code="unsupported_value")
+        function = _required(call, "function", f"{here}.function")
+        _expect(function, f"{here}.function", "object")
+        _text(function, "name", f"{here}.function.name", required=True)
+        _text(function, "arguments", f"{here}.function.arguments", required=True)
+
+
+def _chat_tool(tool: dict, at: str) -> None:
+    if "name" in tool and "function" not in tool:
+        raise ApiError(400, f"{at} is in the Responses shape (name and parameters at the top level). Chat "
+                            f"Completions tools look like {{'type': 'function', 'function': {{'name': ..., "
+                            f"'parameters': ...}}}}.", param=f"{at}.function", code="missing_required_parameter")
+    function = _required(tool, "function", f"{at}.function")
+    _expect(function, f"{at}.function", "object")
+    _function_fields(function, f"{at}.function")
+
+
+def _chat_named_choice(choice: dict) -> None:
+    if "name" in choice and "function" not in choice:
+        raise ApiError(400, "tool_choice is in the Responses shape. Chat Completions wants {'type': 'function', "
+                            "'function': {'name': ...}}.", param="tool_choice.function",
+                       code="missing_required_parameter")
+    function = _required(choice, "function", "tool_choice.function")
+    _expect(function, "tool_choice.function", "object")
+    _text(function, "name", "tool_choice.function.name", required=True, non_empty=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Both
+
+def _common(request: dict) -> None:
+    _expect(request.get("stream"), "stream", "boolean", nullable=True)
+    _expect(request.get("parallel_tool_calls"), "parallel_tool_calls", "boolean", nullable=True)
+    _in_range(request.get("temperature"), "temperature", 0, 2)
+    _in_range(request.get("top_p"), "top_p", 0, 1)
+    _metadata(request.get("metadata"))

@@ -1,0 +1,227 @@
+"""Single files pinned to one commit of a public repository: the ground truth of lesson 12 and the OpenAI spec.
+
+What it does:
+- describes each file once (`PinnedFile`: repository, commit, path, sha256, the variable that points at a
+  local copy, the cache name in `data/`);
+- `fetch(pinned)` returns a local path, looking in this order: the file named by the variable (from the
+  shell or `.env`; a relative path is taken from the repository root), then the cache in `data/`, then a
+  one-time download of the raw file at the pinned commit, with a progress bar and a timeout;
+- checks every copy by its sha256, whoever made it, and names the expected commit when a file is another
+  version; a good copy named by the variable also fills the cache, so the variable can be dropped later;
+- writes the cache atomically: an interrupted download leaves nothing half-written.
+
+What it leaves out on purpose: archives (the FAQ is a whole folder, parsed by helpers.ingest), retries (a
+failed download says how to get the file another way) and any "latest" version: a figure in a lesson or a
+test is only reproducible on the bytes it was measured on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from helpers import ROOT
+from helpers.env import repo_path, setting
+
+DOWNLOAD_TIMEOUT_S = 30
+CACHE_DIR = ROOT / "data"
+
+
+class PinnedFileError(RuntimeError):
+    """A pinned file could not be found, downloaded or verified. The message says what to do."""
+
+
+@dataclass(frozen=True)
+class PinnedFile:
+    """One file of one commit of a public GitHub repository, and how the course finds a copy of it.
+
+    Example: PinnedFile("ground truth", "DataTalksClub/llm-zoomcamp", "c85fa44...", "04-evaluation/data/x.csv",
+             sha256="e479a6...", env_var="GROUND_TRUTH_CSV", cache_name="ground-truth-c85fa44.csv")
+    """
+
+    label: str  # what it is, in words, for progress bars and errors
+    repo: str
+    commit: str
+    path: str
+    sha256: str
+    env_var: str
+    cache_name: str
+    host: str = "https://raw.githubusercontent.com"  # where raw files are served (a test points it elsewhere)
+
+    @property
+    def url(self) -> str:
+        """The raw file at the pinned commit.
+
+        Example: GROUND_TRUTH.url -> "https://raw.githubusercontent.com/DataTalksClub/llm-zoomcamp/c85f.../...csv"
+        """
+        return f"{self.host}/{self.repo}/{self.commit}/{self.path}"
+
+    @property
+    def cache_path(self) -> Path:
+        return CACHE_DIR / self.cache_name
+
+    def describe(self) -> str:
+        return f"{self.path} of {self.repo} at commit {self.commit}"
+
+
+# The expected hashes were computed from copies of these exact commits; any other version is refused, because
+# every figure in the course (hit rate, MRR, the conformance tests) was measured on these bytes.
+GROUND_TRUTH = PinnedFile(
+    label="LLM Zoomcamp ground truth",
+    repo="DataTalksClub/llm-zoomcamp",
+    commit="c85fa440791efd6c902f7f30ccedaae4483e3f9e",
+    path="04-evaluation/data/ground-truth-data.csv",
+    sha256="e479a62166ccae7f46f29b0c169a17dcfbff0101c471e37e2b12086df46c11f4",
+    env_var="GROUND_TRUTH_CSV",
+    cache_name="ground-truth-c85fa440791efd6c902f7f30ccedaae4483e3f9e.csv",
+)
+OPENAI_SPEC = PinnedFile(
+    label="OpenAI OpenAPI spec",
+    repo="openai/openai-openapi",
+    commit="f85dbe223d40e1a31cba812ab2d755c7e98a92a3",
+    path="openapi.yaml",
+    sha256="db5d7478feae10b4d331834c60d9765a8aa042e38419f9b1694288c11aa8ebc8",
+    env_var="OPENAI_SPEC",
+    cache_name="openai-openapi-f85dbe223d40e1a31cba812ab2d755c7e98a92a3.yaml",
+)
+
+
+def fetch(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S,
+          download_allowed: bool = True) -> Path:
+    """A verified local copy of `pinned`: the file its variable names, else the cache, else a download
+    (`download_allowed=False`: a PinnedFileError instead, for tests that must not touch the network).
+
+    Example: fetch(GROUND_TRUTH) -> Path(".../data/ground-truth-c85fa440791efd6c902f7f30ccedaae4483e3f9e.csv")
+    """
+    named = setting(pinned.env_var)
+    if named:
+        path = repo_path(named)
+        if not path.is_file():
+            raise PinnedFileError(
+                f"{pinned.env_var} points to {path}, which is not a file (a relative path is taken from the "
+                f"repository root {ROOT}). Fix the path, or unset {pinned.env_var} to use the cache in data/ "
+                f"(or download {pinned.label} once).")
+        data = path.read_bytes()
+        _check(pinned, data, f"{path} (named by {pinned.env_var})")
+        if not _cached_ok(pinned):
+            # Fill the cache, so that the variable is needed once, not for good.
+            write_atomically(pinned.cache_path, data)
+        return path
+    if pinned.cache_path.exists():
+        if _cached_ok(pinned):
+            return pinned.cache_path
+        raise PinnedFileError(
+            f"The cached {pinned.label} at {pinned.cache_path} is damaged or another version (its sha256 is not "
+            f"the pinned file's). Delete it and run again to download {pinned.describe()}.")
+    if not download_allowed:
+        raise PinnedFileError(f"No local copy of the {pinned.label}: set {pinned.env_var}=/path/to/it in .env, or "
+                              f"run `make data` (python -m helpers.pinned) to download {pinned.describe()} once.")
+    data = download(pinned, progress=progress, timeout=timeout)
+    _check(pinned, data, pinned.url)
+    write_atomically(pinned.cache_path, data)
+    return pinned.cache_path
+
+
+def download(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
+    """Download the raw file at the pinned commit and return its bytes, showing a progress bar.
+
+    Example: download(GROUND_TRUTH)[:25] -> b"question,course,document\\n"
+    """
+    try:
+        return read_url(pinned.url, desc=pinned.label, progress=progress, timeout=timeout)
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        raise PinnedFileError(
+            f"Could not download the {pinned.label} from {pinned.url} ({exc}), and there is no cached copy "
+            f"at {pinned.cache_path}.\n"
+            f"Fix it either way:\n"
+            f"  1. connect to the internet and run this again (it downloads once, then uses the cache), or\n"
+            f"  2. download {pinned.url} on another machine and set {pinned.env_var}=/path/to/that/file in .env."
+        ) from exc
+
+
+def read_url(url: str, *, desc: str, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
+    """The bytes at `url`, with a progress bar labelled `desc`. Network errors propagate (URLError, OSError),
+    so that each caller can say in its own words how to get the file another way. helpers.ingest uses it too.
+
+    Example: read_url("https://example.org/x.csv", desc="ground truth")[:3] -> b"que"
+    """
+    from tqdm.auto import tqdm  # imported here: only a first run downloads anything
+
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        total = int(response.headers.get("Content-Length") or 0) or None
+        chunks = []
+        with tqdm(total=total, unit="B", unit_scale=True, desc=desc, disable=not progress) as bar:
+            while chunk := response.read(64 * 1024):
+                chunks.append(chunk)
+                bar.update(len(chunk))
+    return b"".join(chunks)
+
+
+def sha256_of(data: bytes) -> str:
+    """The hex sha256 of some bytes.
+
+    Example: sha256_of(b"") -> "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+def _check(pinned: PinnedFile, data: bytes, where: str) -> None:
+    digest = sha256_of(data)
+    if digest != pinned.sha256:
+        raise PinnedFileError(
+            f"{where} is not the pinned {pinned.label}: its sha256 is {digest}, but the course expects "
+            f"{pinned.sha256}, the file {pinned.describe()}. It may be another version, truncated, or another "
+            f"file. Download {pinned.url} and point {pinned.env_var} at it, or unset {pinned.env_var} to use the "
+            f"cache in data/ (or download it once).")
+
+
+def _cached_ok(pinned: PinnedFile) -> bool:
+    path = pinned.cache_path
+    return path.is_file() and sha256_of(path.read_bytes()) == pinned.sha256
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside `path`, then rename: an interrupted run leaves no half-written cache.
+
+    Example: write_atomically(ROOT / "data" / "x.json", b"[]")  # the file is whole or absent, never half
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m helpers.pinned [ground-truth|spec ...]` (`make data`): fetch each pinned file once, say where.
+
+    Example: main(["spec"]) -> prints "OpenAI OpenAPI spec: .../data/openai-openapi-f85dbe2....yaml", returns 0
+    """
+    files = {"ground-truth": GROUND_TRUTH, "spec": OPENAI_SPEC}
+    names = argv if argv is not None else sys.argv[1:]
+    unknown = [name for name in names if name not in files]
+    if unknown:
+        print(f"Unknown file {', '.join(unknown)}; choose from {', '.join(files)} (or none for all).", file=sys.stderr)
+        return 2
+    failed = 0
+    for name in names or list(files):
+        try:
+            print(f"{files[name].label}: {fetch(files[name])}")
+        except PinnedFileError as error:
+            print(f"{files[name].label}: {error}", file=sys.stderr)
+            failed = 1
+    return failed
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
