@@ -12,7 +12,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
 .PHONY: lab test install lock upgrade lint lint-workflows unit nbval notebooks bench bench-notebooks bench-search \
-        doctor homework data clean help
+        doctor homework homework-notebooks data clean help
 
 help:
 	@echo "For students:"
@@ -23,6 +23,7 @@ help:
 	@echo "  make install         only set up .venv (make lab and make test do it first)"
 	@echo "For course maintainers:"
 	@echo "  make notebooks       re-run every notebook top to bottom and store its outputs (offline model)"
+	@echo "  make homework-notebooks  write the student homework notebooks from the solutions, then run them"
 	@echo "  make lint            ruff over helpers, tests and notebooks"
 	@echo "  make unit            the unit tests only"
 	@echo "  make nbval           the notebooks under nbval only"
@@ -101,25 +102,29 @@ test: install lint
 		--nbval-sanitize-with tests/nbval_sanitize.cfg -q
 
 notebooks: install
-	$(OFFLINE) $(BIN)/python -m helpers.nbrun $(NOTEBOOKS)
+	$(OFFLINE) $(BIN)/python -m helpers.maint.nbrun $(NOTEBOOKS)
 
 bench-notebooks: install
-	$(OFFLINE) $(BIN)/python -m helpers.nbrun --dry-run $(NOTEBOOKS)
+	$(OFFLINE) $(BIN)/python -m helpers.maint.nbrun --dry-run $(NOTEBOOKS)
 
 doctor: install
 	$(BIN)/python -m helpers doctor
 
 bench: install
-	$(OFFLINE) $(BIN)/python -m helpers.bench
+	$(OFFLINE) $(BIN)/python -m helpers.maint.bench
 
 bench-search: install
-	$(OFFLINE) $(BIN)/python -m helpers.evaluate --agent
+	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_search --agent
 
 data: install
 	$(BIN)/python -m helpers.pinned
 
 homework: install
 	$(OFFLINE) $(BIN)/python -m helpers.homework
+
+# The solutions are the one source: their ### BEGIN SOLUTION regions become the students' stubs.
+homework-notebooks: install
+	$(OFFLINE) $(BIN)/python -m helpers.maint.homework_notebooks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

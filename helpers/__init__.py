@@ -1,4 +1,29 @@
-"""Shared code for the agent-loop course. Each module is one concept; each lesson says which it introduced."""
+"""Shared code for the agent-loop course. Each module is one concept; each lesson says which it introduced.
+
+What the lessons import, in the order they meet it:
+- llm: make_client() for the chosen provider (offline, OpenAI, Groq, Ollama, ...) and its facts (lesson 00)
+- ingest: load the pinned DataTalksClub FAQ (lesson 01)
+- search: the minsearch index and the search tool's schema (lessons 01 and 03)
+- tools: run the tools a model asks for, serialize their output, the @tool decorator (lessons 04 and 09)
+- loop: agent_loop and AgentRun, the lesson-04 loop with its safety nets (lessons 04 and 07)
+- cost: per-call usage, genai-prices prices at a call's date, a running meter (lesson 06)
+- context: send less (a lean search tool, dropped stale tool outputs) (lesson 06)
+- trace: a JSONL trace of every request, response and error (lesson 07)
+- chat_ui: a chat session and its ipywidgets view (lesson 10)
+- evaluate: ground truth, hit rate, MRR, tuning by split, cited answers (lesson 12)
+- homework: the checks of the homework notebooks, one module per homework, and `make homework`'s runner
+
+What those build on:
+- offline: the deterministic offline model behind the real OpenAI wire format (no key, no network)
+- env: the settings of .env.example, read the same way everywhere
+- pinned: single files pinned to one commit (the ground truth, the OpenAI spec), fetched once
+- tokens: BPE token counts of a request and a provider's prompt cache
+- cassette: record a real run's HTTP traffic and replay it without a key
+- doctor: `python -m helpers doctor`, which checks a student's .env, key, provider and model
+
+For the course's maintainers (no lesson imports it):
+- maint: nbrun, nbtidy, the homework notebook generator and the benchmarks behind `make bench*`
+"""
 
 from pathlib import Path
 

@@ -2,7 +2,7 @@
 
 Every call of the agent loop re-sends the whole conversation, so each token of a tool output is paid for
 again on every later call. `make bench` measured the candidate techniques one by one over the LLM Zoomcamp's
-320 answerable ground-truth questions (see helpers.bench); what paid is here:
+320 answerable ground-truth questions (see helpers.maint.bench); what paid is here:
 - `LeanSearch`: the search tool with the boosts tuned in lesson 12 and 4 results instead of 5, only the
   fields the model needs (id, question, answer) as compact JSON, and a result the model has already seen
   for this question sent again as its id alone;

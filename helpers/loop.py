@@ -18,6 +18,11 @@ It speaks both API flavours: the Responses API (default) and Chat Completions (`
 
 Left out on purpose: streaming, parallel tool execution, and memory beyond the message list. Each would hide
 the loop this course wants you to see.
+
+Why one module of about 450 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
+body, each safety net is a short named method below it, and `explain_api_error` holds the words the last net
+says, long because each message says what to do. Split up, a reader of the loop would have to open a second
+file to see what its `except` branch tells the student.
 """
 
 from __future__ import annotations
@@ -62,6 +67,13 @@ class LoopResult:
 class AgentRun:
     """One run of the agent loop, which you can advance one iteration at a time.
 
+    At its core is lesson 04's loop: call the model, append its output to the messages, run the tools it
+    asked for, and stop when it asks for none (`step()` is one turn of that `while` loop). Around it, each
+    safety net of lesson 07 is a small method of its own, under "safety nets" below:
+    `_stop_if_over_budget` (tokens, dollars, seconds), `_final_answer_without_tools` (the iteration cap),
+    `_stop_on_api_error` (the try/except around the API call) and `_stop_on_interrupt` (Ctrl-C). The
+    try/except around each tool is `make_call`'s, in helpers.tools.
+
     Example: run = AgentRun(client, model, "Can I join late?", tools={"search": search}, schemas=[SEARCH_TOOL])
              while not run.step(): pass; run.result.answer -> "Yes, ..."
     """
@@ -93,7 +105,7 @@ class AgentRun:
         self.result: LoopResult | None = None
         self._started = time.monotonic()
 
-    # --- the loop -------------------------------------------------------------------------------------
+    # --- the loop of lesson 04 ------------------------------------------------------------------------
 
     def run(self) -> LoopResult:
         """Advance until the run stops; return its result.
@@ -112,36 +124,29 @@ class AgentRun:
         if self.result is not None:
             return True
         try:
-            return self._step()
-        except KeyboardInterrupt:
-            # Ctrl-C lands wherever Python happens to be: in the HTTP call, in a tool, between the two.
-            # Whatever we have is kept; tool calls left without an output get one, so that the history
-            # stays valid and you can continue it (the API rejects a function call nobody answered).
-            self._answer_pending_calls("not run: the user interrupted the run")
-            return self._finish(self._last_text(), "interrupted",
-                                "You interrupted the run (KeyboardInterrupt). The conversation so far is in "
-                                "result.messages (and in the trace, if any); pass it as messages=... to go on.")
+            if self._stop_if_over_budget():  # safety net: tokens, dollars, seconds
+                return True
+            if self.iterations >= self.max_iterations:  # safety net: the iteration cap
+                return self._final_answer_without_tools()
 
-    def _step(self) -> bool:
-        if (reason := self._over_budget()) is not None:
-            return self._finish(self._last_text(), *reason)
-        if self.iterations >= self.max_iterations:
-            return self._final_answer_without_tools()
+            # Lesson 04's loop body, one turn of its `while True:`
+            self.iterations += 1
+            response = self._call_model(tools_enabled=True)  # client.responses.create(...)
+            if response is None:  # safety net: the call failed, and the run has stopped saying why
+                return True
+            calls = self._append_output(response)  # messages.extend(response.output)
+            if not calls:  # no tool calls: the model answered
+                return self._finish(_text_of(response, self.api), "answered")
+            for call in calls:
+                self._run_tool(call)  # messages.append(make_call(call, tools))
+            return False
+        except KeyboardInterrupt:  # safety net: Ctrl-C keeps what the run has gathered
+            return self._stop_on_interrupt()
 
-        self.iterations += 1
-        response = self._call(tools_enabled=True)
-        if response is None:  # the call failed; _call has already finished the run with the reason
-            return True
-        calls = self._absorb(response)
-        if not calls:
-            return self._finish(_text_of(response, self.api), "answered")
-        for call in calls:
-            self._run_tool(call)
-        return False
+    # --- lesson 04's pieces: call the model, keep its output, run the tools ----------------------------
 
-    # --- pieces ---------------------------------------------------------------------------------------
-
-    def _call(self, *, tools_enabled: bool):
+    def _call_model(self, *, tools_enabled: bool):
+        """The model call, traced and priced; None when it failed (the run has then stopped)."""
         kwargs = self._request(tools_enabled)
         if self.trace is not None:
             self.trace.log_request(self.iterations, kwargs)
@@ -154,39 +159,11 @@ class AgentRun:
                 response = client.responses.create(**kwargs)
             else:
                 response = client.chat.completions.create(**kwargs)
-        except openai.APITimeoutError as exc:
-            self._log_error(exc)
-            if ours:  # cut short by our max_seconds, not by the client's own timeout
-                self._finish(self._last_text(), "time_limit",
-                             f"A model call did not finish within the time left of max_seconds="
-                             f"{self.max_seconds}. Raise max_seconds, or try again when the provider is faster.")
-            else:
-                self._finish(self._last_text(), "error", explain_api_error(exc))
-            return None
         except openai.OpenAIError as exc:
-            self._log_error(exc)
-            self._finish(self._last_text(), "error", explain_api_error(exc, _preset_of(self.client)))
+            self._stop_on_api_error(exc, timed_out_by_us=ours)
             return None
-        latency = time.monotonic() - started
-        if self.trace is not None:
-            self.trace.log_response(self.iterations, response, latency)
-        record = record_call(response, provider=self.provider, latency_s=latency, price_as=self.price_as)
-        self.calls.append(record)
-        if self.meter is not None:
-            self.meter.add(record)
+        self._record(response, latency=time.monotonic() - started)
         return response
-
-    def _client_for_time_left(self):
-        """The client to call with, and whether its timeout is our time limit (not the client's own)."""
-        if self.max_seconds is None:
-            return self.client, False
-        remaining = max(self.max_seconds - (time.monotonic() - self._started), 0.001)
-        own = self.client.timeout
-        own = getattr(own, "read", own)  # a float, or an httpx Timeout whose read timeout is what matters
-        if isinstance(own, (int, float)) and own <= remaining:
-            return self.client, False
-        # with_options makes a copy that shares the connection pool; the timeout applies per attempt.
-        return self.client.with_options(timeout=remaining), True
 
     def _request(self, tools_enabled: bool) -> dict:
         kwargs: dict = {"model": self.model}
@@ -205,7 +182,16 @@ class AgentRun:
             kwargs["extra_headers"] = self.extra_headers
         return kwargs
 
-    def _absorb(self, response) -> list:
+    def _record(self, response, latency: float) -> None:
+        """Write the response to the trace and count its tokens and cost (what the budgets check)."""
+        if self.trace is not None:
+            self.trace.log_response(self.iterations, response, latency)
+        record = record_call(response, provider=self.provider, latency_s=latency, price_as=self.price_as)
+        self.calls.append(record)
+        if self.meter is not None:
+            self.meter.add(record)
+
+    def _append_output(self, response) -> list:
         """Append the model's output to the history and return its tool calls."""
         if self.api == "responses":
             items = [_as_input_item(item) for item in response.output]
@@ -225,6 +211,7 @@ class AgentRun:
         return list(message.tool_calls or [])
 
     def _run_tool(self, call) -> None:
+        """Run one tool call and append its output. A failing tool becomes an error output (make_call)."""
         if self.api == "responses":
             output = make_call(call, self.tools)
             name, arguments, text = call["name"], call["arguments"], output["output"]
@@ -237,30 +224,15 @@ class AgentRun:
         if self.verbose:
             print(f"iteration {self.iterations}: {name}({preview(arguments, 80)}) -> {preview(text, 90)}")
 
-    def _final_answer_without_tools(self) -> bool:
-        if self.verbose:
-            print(f"iteration limit ({self.max_iterations}) reached: one last call with tools disabled")
-        response = self._call(tools_enabled=False)
-        if response is None:
-            return True
-        if self._absorb(response):
-            # tool_choice="none" forbids tool calls, but not every provider obeys; answer them unrun.
-            self._answer_pending_calls("not run: the iteration limit was reached")
-        answer = _text_of(response, self.api)
-        note = None if answer else "The model gave no text on its final call; result.messages has the searches."
-        return self._finish(answer or self._last_text(), "iteration_limit", note)
+    # --- safety nets (lesson 07) ----------------------------------------------------------------------
 
-    def _answer_pending_calls(self, why: str) -> None:
-        """Give every tool call that has no output yet an error output saying why it was not run."""
-        answered = {_call_id_of_output(m) for m in self.messages} - {None}
-        for message in list(self.messages):
-            for call_id, name in _calls_in(message):
-                if call_id not in answered:
-                    text = json.dumps({"error": f"tool {name!r} {why}"}, ensure_ascii=False)
-                    if self.api == "responses":
-                        self.messages.append({"type": "function_call_output", "call_id": call_id, "output": text})
-                    else:
-                        self.messages.append({"role": "tool", "tool_call_id": call_id, "content": text})
+    def _stop_if_over_budget(self) -> bool:
+        """Budgets: stop once the tokens, dollars or seconds used reach their limit. Checked between
+        calls, since nobody knows a call's size before it returns."""
+        reason = self._over_budget()
+        if reason is None:
+            return False
+        return self._finish(self._last_text(), *reason)
 
     def _over_budget(self) -> tuple[str, str] | None:
         tokens = sum(c.total_tokens for c in self.calls)
@@ -278,6 +250,69 @@ class AgentRun:
         if self.max_seconds is not None and elapsed >= self.max_seconds:
             return "time_limit", f"Ran {elapsed:.1f} s; the limit is {self.max_seconds} s."
         return None
+
+    def _final_answer_without_tools(self) -> bool:
+        """The iteration cap: one last call with tools disabled, so the run still ends with an answer."""
+        if self.verbose:
+            print(f"iteration limit ({self.max_iterations}) reached: one last call with tools disabled")
+        response = self._call_model(tools_enabled=False)
+        if response is None:
+            return True
+        if self._append_output(response):
+            # tool_choice="none" forbids tool calls, but not every provider obeys; answer them unrun.
+            self._answer_pending_calls("not run: the iteration limit was reached")
+        answer = _text_of(response, self.api)
+        note = None if answer else "The model gave no text on its final call; result.messages has the searches."
+        return self._finish(answer or self._last_text(), "iteration_limit", note)
+
+    def _stop_on_api_error(self, exc: openai.OpenAIError, timed_out_by_us: bool) -> None:
+        """The try/except around the API call: stop with a message that says what failed and what to do."""
+        self._log_error(exc)
+        if isinstance(exc, openai.APITimeoutError):
+            if timed_out_by_us:  # cut short by our max_seconds, not by the client's own timeout
+                self._finish(self._last_text(), "time_limit",
+                             f"A model call did not finish within the time left of max_seconds="
+                             f"{self.max_seconds}. Raise max_seconds, or try again when the provider is faster.")
+            else:
+                self._finish(self._last_text(), "error", explain_api_error(exc))
+            return
+        self._finish(self._last_text(), "error", explain_api_error(exc, _preset_of(self.client)))
+
+    def _client_for_time_left(self):
+        """The client to call with, and whether its timeout is our time limit (not the client's own)."""
+        if self.max_seconds is None:
+            return self.client, False
+        remaining = max(self.max_seconds - (time.monotonic() - self._started), 0.001)
+        own = self.client.timeout
+        own = getattr(own, "read", own)  # a float, or an httpx Timeout whose read timeout is what matters
+        if isinstance(own, (int, float)) and own <= remaining:
+            return self.client, False
+        # with_options makes a copy that shares the connection pool; the timeout applies per attempt.
+        return self.client.with_options(timeout=remaining), True
+
+    def _stop_on_interrupt(self) -> bool:
+        """Ctrl-C: stop, keeping the messages and the trace gathered so far."""
+        # Ctrl-C lands wherever Python happens to be: in the HTTP call, in a tool, between the two.
+        # Whatever we have is kept; tool calls left without an output get one, so that the history
+        # stays valid and you can continue it (the API rejects a function call nobody answered).
+        self._answer_pending_calls("not run: the user interrupted the run")
+        return self._finish(self._last_text(), "interrupted",
+                            "You interrupted the run (KeyboardInterrupt). The conversation so far is in "
+                            "result.messages (and in the trace, if any); pass it as messages=... to go on.")
+
+    def _answer_pending_calls(self, why: str) -> None:
+        """Give every tool call that has no output yet an error output saying why it was not run."""
+        answered = {_call_id_of_output(m) for m in self.messages} - {None}
+        for message in list(self.messages):
+            for call_id, name in _calls_in(message):
+                if call_id not in answered:
+                    text = json.dumps({"error": f"tool {name!r} {why}"}, ensure_ascii=False)
+                    if self.api == "responses":
+                        self.messages.append({"type": "function_call_output", "call_id": call_id, "output": text})
+                    else:
+                        self.messages.append({"role": "tool", "tool_call_id": call_id, "content": text})
+
+    # --- ending the run -------------------------------------------------------------------------------
 
     def _finish(self, answer: str, reason: str, error: str | None = None) -> bool:
         self.result = LoopResult(answer=answer, messages=self.messages, stop_reason=reason,

@@ -1,10 +1,10 @@
-"""helpers.bench: the lean serialization sends fewer tokens and leads to the same answers (offline model)."""
+"""helpers.maint.bench: the lean serialization sends fewer tokens and leads to the same answers (offline model)."""
 
 import dataclasses
 
 import pytest
 
-from helpers import (
+from helpers.maint import (
     bench,  # an ImportError here must fail the suite, never skip it
 )
 

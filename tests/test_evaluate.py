@@ -1,4 +1,4 @@
-"""helpers.evaluate: the metrics' arithmetic, the split, the fast ranks, the grid search and the report."""
+"""helpers.evaluate (metrics, split, fast ranks, grid search) and helpers.maint.bench_search's report."""
 
 import random
 import re
@@ -14,13 +14,13 @@ from helpers.evaluate import (
     cites,
     fewest_results,
     load_ground_truth,
-    main,
     rank_of,
     says_not_found,
     scores,
     split_by_entry,
     tune,
 )
+from helpers.maint.bench_search import main
 from helpers.search import BOOST, TUNED_BOOST, build_index
 
 GT_CSV = ("question,course,document\n"

@@ -1,4 +1,4 @@
-"""`make notebooks` twice in a row writes the same bytes: helpers.nbrun plus helpers.nbtidy are idempotent.
+"""`make notebooks` twice in a row writes the same bytes: helpers.maint.nbrun plus helpers.maint.nbtidy are idempotent.
 
 The unit tests pin each rule of `tidy_outputs` with hand-made outputs, because how a kernel splits printed
 text into messages depends on timing and a real run may or may not split on a given day. The slow test runs
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers.nbrun import main as nbrun_main
-from helpers.nbtidy import WIDGET_VIEW, tidy, tidy_outputs
+from helpers.maint.nbrun import main as nbrun_main
+from helpers.maint.nbtidy import WIDGET_VIEW, tidy, tidy_outputs
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.nbtidy import problems
+from helpers.maint.nbtidy import problems
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").rglob("*.ipynb"))
 NOTEBOOKS = [p for p in NOTEBOOKS if ".ipynb_checkpoints" not in p.parts]

@@ -4,7 +4,7 @@ label instructions written as "X if ..., Y otherwise"."""
 import pytest
 
 from helpers.offline import offline_client
-from helpers.offline.engine import label_choice, split_context
+from helpers.offline.instructions import label_choice, split_context
 from helpers.search import search
 
 

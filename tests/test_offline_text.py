@@ -2,7 +2,8 @@
 
 import pytest
 
-from helpers.offline.engine import entities, has_guardrail, label_choice, wanted_searches, wants_follow_up
+from helpers.offline.arguments import entities
+from helpers.offline.instructions import has_guardrail, label_choice, wanted_searches, wants_follow_up
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.text import content_words, edit_distance, estimate_tokens, stem
 

@@ -8,7 +8,7 @@ Routes: POST /v1/responses, POST /v1/chat/completions, GET /v1/models, GET /v1/m
 with status 404 or 405.
 
 Every request gets a JSON answer: a body over MAX_BODY_BYTES a 413, a malformed body a 400 naming the
-bad field (see shapes.py), and, as a last resort, an unexpected exception a 500 that says it is a bug
+bad field (see body.py and shapes.py), and, as a last resort, an unexpected exception a 500 that says it is a bug
 of the offline model (the engine should never see a body it cannot read, so this is not expected).
 
 What it leaves out on purpose: authentication (any API key is accepted: there is nothing to protect)
@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 import logging
 
+from helpers.offline.body import load_request
 from helpers.offline.engine import decide
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
-from helpers.offline.shapes import load_request
 from helpers.offline.wire import (
     OFFLINE_MODEL,
     model_object,

@@ -33,6 +33,9 @@ recommend favorite favourite great nice fun happen happened happens
 
 # Pseudo-weight added to every topic score's denominator (see `Vocabulary.topic_score`).
 TOPIC_PRIOR = 1.0
+# Topic score from which a question counts as being about the FAQ: more than half of its words, weighted
+# by rarity, are the FAQ's words.
+TOPIC_THRESHOLD = 0.55
 
 
 class Vocabulary:

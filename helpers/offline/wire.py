@@ -21,9 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 
-from helpers.offline.engine import Call, Conversation, Decision, Tool
+from helpers.offline.body import shown
+from helpers.offline.conversation import Call, Conversation, Decision, Tool
 from helpers.offline.errors import ApiError
-from helpers.offline.shapes import check_chat, check_responses, shown
+from helpers.offline.shapes import check_chat, check_responses
 from helpers.offline.text import estimate_tokens
 
 OFFLINE_MODEL = "offline-rules-v1"

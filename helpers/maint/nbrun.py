@@ -1,8 +1,8 @@
 """Run notebooks top to bottom in a fresh kernel, store their outputs tidily, and time them.
 
-`python -m helpers.nbrun NB_OR_DIR...` is what `make notebooks` runs: each notebook gets a new kernel
+`python -m helpers.maint.nbrun NB_OR_DIR...` is what `make notebooks` runs: each notebook gets a new kernel
 started in the notebook's own folder (as nbval and JupyterLab do), every cell runs in order, and the
-result is written back through helpers.nbtidy, which merges the stream pieces a kernel splits by timing and
+result is written back through helpers.maint.nbtidy, which merges the stream pieces a kernel splits by timing and
 drops widget views with their run-specific ids: two runs in a row write the same bytes (tests/test_nbrun.py).
 `--dry-run` runs and times without writing anything: that is the notebook benchmark (`make bench-notebooks`),
 whose figures the README quotes.
@@ -24,7 +24,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from helpers.nbtidy import tidy
+from helpers.maint.nbtidy import tidy
 
 
 def find_notebooks(paths: list[str]) -> list[Path]:

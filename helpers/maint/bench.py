@@ -15,6 +15,8 @@ where dropping them, and prompt caching, can pay.
 
 Left out on purpose: real models. The offline model is deterministic, so the figures are the same on every
 machine; it never calls a fetch tool, so a technique that relies on one is judged by what it does without.
+A little over 400 lines on purpose: the techniques, the wire recorder and the two tables are read together
+when a figure in the README looks wrong, and no lesson imports any of it.
 """
 
 from __future__ import annotations
@@ -308,7 +310,7 @@ def summarize(measured: list[Measured], baseline: list[Measured] | None = None) 
     answered = [m for m in measured if m.stop_reason == "answered"]
     if not answered:
         raise ValueError("No question was answered, so there is nothing to compare. Check that the search tool "
-                         "works: python -m helpers.evaluate")
+                         "works: python -m helpers.maint.bench_search")
     n = len(answered)
     total_in = sum(m.input_tokens for m in answered)
     cached = sum(m.cached_tokens for m in answered)
@@ -359,11 +361,11 @@ def verdict(baseline: dict, best: dict) -> str:
 
 
 def main(argv=None) -> dict:
-    """Command line: `python -m helpers.bench [--limit N] [--json]`.
+    """Command line: `python -m helpers.maint.bench [--limit N] [--json]`.
 
     Example: main(["--limit", "20"]) -> prints both tables for the first 20 questions, returns the summaries
     """
-    parser = argparse.ArgumentParser(prog="python -m helpers.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m helpers.maint.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="only the first N answerable questions")
     parser.add_argument("--json", action="store_true", help="print the summaries as JSON instead of tables")
     parser.add_argument("--no-conversations", action="store_true", help="skip the multi-turn table")

@@ -1,7 +1,7 @@
 """Keep committed notebooks tidy and stable, in the spirit of nbdev's clean step.
 
-`python -m helpers.nbtidy NB...` rewrites notebooks in place; `--check` only reports (CI uses the test
-in tests/test_notebook_hygiene.py, which calls `problems()`). helpers.nbrun passes every run through
+`python -m helpers.maint.nbtidy NB...` rewrites notebooks in place; `--check` only reports (CI uses the test
+in tests/test_notebook_hygiene.py, which calls `problems()`). helpers.maint.nbrun passes every run through
 `tidy()`, so `make notebooks` run twice writes the same bytes twice.
 
 Tidy means:
@@ -105,7 +105,7 @@ def problems(path: Path) -> list[str]:
     found = []
     if tidy(nb) != nb:
         found.append("untidy (metadata, split stream outputs or widget views): run `make notebooks` "
-                     "(or python -m helpers.nbtidy FILE)")
+                     "(or python -m helpers.maint.nbtidy FILE)")
     counts = [c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code" and c["source"]]
     if counts != list(range(1, len(counts) + 1)):
         found.append(f"execution counts {counts} are not 1..{len(counts)}: outputs must come from one clean "

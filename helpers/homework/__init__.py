@@ -1,0 +1,79 @@
+"""Self-checks for the homework notebooks, and the runner behind `make homework`.
+
+Each task in notebooks/homework/ ends with a `check_*()` call. A check runs the student's function (or
+inspects their result) against the pinned FAQ data and the model client they pass in, and returns a
+`CheckResult`, shown as PASS, FAIL with a specific hint, or NOT DONE YET (a stub that raises
+NotImplementedError or returns None); the runner adds NOT RUN for a check that never ran. A hint says what
+is wrong and where to look; it never prints the expected answer.
+
+Checks that depend on the model accept any trajectory that meets the task's criterion (e.g. "searched at
+least twice", not "made exactly these calls"), so they stay valid on a real model. Checks that need a
+particular behaviour (two function calls in one response, a model that never stops) use a scripted client
+or the offline model's fault injection instead of hoping a real model does it.
+
+`python -m helpers.homework [NOTEBOOK_OR_DIR ...]` runs the notebooks headlessly (nbclient) and prints a
+score table. The checks report to it through a JSONL file named by the HOMEWORK_RESULTS environment
+variable, so the runner never parses cell outputs.
+
+The package, one module per homework plus what they share (the notebooks import everything from here):
+- core: the task list, CheckResult, and the decorator that makes a check body a PASS / FAIL / NOT DONE YET;
+- doubles: SpyClient, ScriptedClient and the offline client with faults, which the checks run on;
+- hw01_search_and_rag, hw02_the_loop, hw03_prompts_and_guardrails, hw04_cost_and_safety,
+  hw05_chat_and_tools: the checks of each homework notebook;
+- runner: `make homework`'s headless run and score table.
+
+The student notebooks are written from the solution notebooks by helpers.maint.homework_notebooks.
+
+Left out on purpose: grading scales, hidden tests and any upload. This is feedback for a student working
+alone, not an exam.
+"""
+
+from helpers.homework.core import HOMEWORK_DIR, STATUS_MARK, TASKS, CheckResult
+from helpers.homework.doubles import (
+    ScriptedClient,
+    SpyClient,
+    offline_client,
+    scripted_chat_completion,
+    scripted_response,
+)
+from helpers.homework.hw01_search_and_rag import (
+    check_biggest_section,
+    check_build_prompt,
+    check_count_entries,
+    check_rag,
+    check_search_section,
+)
+from helpers.homework.hw02_the_loop import (
+    check_ask,
+    check_count_iterations,
+    check_get_entry,
+    check_my_agent_loop,
+    check_run_function_calls,
+)
+from helpers.homework.hw03_prompts_and_guardrails import (
+    LABELLED_QUESTIONS,
+    check_guarded_answer,
+    check_is_on_topic,
+    check_measure_guardrail,
+    check_multi_search_instructions,
+)
+from helpers.homework.hw04_cost_and_safety import (
+    check_price_call,
+    check_price_run,
+    check_run_with_budget,
+    check_safe_make_call,
+)
+from helpers.homework.hw05_chat_and_tools import check_count_tool, check_follow_up, check_my_chat_loop
+from helpers.homework.runner import format_table, main, run_notebook
+
+# Everything a notebook or a test imports, whichever module now holds it.
+__all__ = [
+    "HOMEWORK_DIR", "STATUS_MARK", "TASKS", "CheckResult", "ScriptedClient", "SpyClient",
+    "offline_client", "scripted_chat_completion", "scripted_response", "check_count_entries",
+    "check_biggest_section", "check_search_section", "check_build_prompt", "check_rag",
+    "check_run_function_calls", "check_get_entry", "check_ask", "check_my_agent_loop",
+    "check_count_iterations", "LABELLED_QUESTIONS", "check_multi_search_instructions",
+    "check_is_on_topic", "check_measure_guardrail", "check_guarded_answer", "check_price_call",
+    "check_price_run", "check_run_with_budget", "check_safe_make_call", "check_my_chat_loop",
+    "check_count_tool", "check_follow_up", "format_table", "main", "run_notebook",
+]

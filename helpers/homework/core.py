@@ -1,0 +1,151 @@
+"""What every homework check shares: the task list, the result type and the decorator that turns a check
+body into a PASS / FAIL / NOT DONE YET result.
+
+A check body raises `_Fail(hint)` when the work misses the task's criterion and `_Todo(hint)` when it is still
+a stub, and returns an optional note when it passes; `_check` turns that into a `CheckResult`, and records it
+for the runner when HOMEWORK_RESULTS names a file. `_run` calls student code with its prints hidden, so a
+crash becomes a hint instead of a traceback. Left out on purpose: anything about one homework's content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from dataclasses import asdict, dataclass
+
+from helpers import ROOT
+from helpers.tools import preview
+
+# One wording everywhere: the checks in the notebooks, `make homework`'s table and the README.
+STATUS_MARK = {"pass": "PASS", "fail": "FAIL", "todo": "NOT DONE YET", "not run": "NOT RUN"}
+HOMEWORK_DIR = ROOT / "notebooks" / "homework"
+
+# Every task of every homework notebook, in order: the runner lists a task even when its check never ran.
+TASKS = {
+    "01-search-and-rag": [
+        ("1.1", "Count a course's entries"),
+        ("1.2", "Find the biggest section"),
+        ("1.3", "Search within one section"),
+        ("1.4", "Build a RAG prompt"),
+        ("1.5", "One-call RAG"),
+    ],
+    "02-the-loop": [
+        ("2.1", "Run every function call"),
+        ("2.2", "A second tool: get_entry"),
+        ("2.3", "Give the agent both tools"),
+        ("2.4", "Your own agent loop"),
+        ("2.5", "Count the iterations"),
+    ],
+    "03-prompts-and-guardrails": [
+        ("3.1", "Instructions for several searches"),
+        ("3.2", "An input guardrail"),
+        ("3.3", "Measure the guardrail"),
+        ("3.4", "Guard the agent"),
+    ],
+    "04-cost-and-safety": [
+        ("4.1", "Price one call"),
+        ("4.2", "Price a whole run"),
+        ("4.3", "A token budget"),
+        ("4.4", "A tool call that never crashes"),
+    ],
+    "05-chat-and-tools": [
+        ("5.1", "A Chat Completions loop"),
+        ("5.2", "A tool from a typed function"),
+        ("5.3", "Continue the conversation"),
+    ],
+}
+
+
+@dataclass
+class CheckResult:
+    """The outcome of one check: status is "pass", "fail" or "todo" (not done yet).
+
+    Example: check_count_entries(count_entries, documents) -> CheckResult(task="1.1", status="pass", ...)
+    """
+
+    notebook: str
+    task: str
+    title: str
+    status: str
+    hint: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+    def __repr__(self) -> str:
+        text = f"[{STATUS_MARK[self.status]}] Task {self.task} · {self.title}"
+        return f"{text}: {self.hint}" if self.hint else text
+
+
+class _Fail(Exception):
+    """Raised inside a check: the student's work misses the criterion; the message is the hint."""
+
+
+class _Todo(Exception):
+    """Raised inside a check: the task is still a stub."""
+
+
+def _task_title(notebook: str, task: str) -> str:
+    return dict(TASKS[notebook])[task]
+
+
+def _record(result: CheckResult) -> None:
+    """Append the result to the runner's JSONL file, when the runner set one (HOMEWORK_RESULTS)."""
+    path = os.environ.get("HOMEWORK_RESULTS")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(asdict(result)) + "\n")
+
+
+def _check(notebook: str, task: str):
+    """Decorator: turn a check body (raises _Fail/_Todo, returns a pass note or None) into a CheckResult."""
+
+    def wrap(body):
+        def check(*args, **kwargs):
+            title = _task_title(notebook, task)
+            try:
+                note = body(*args, **kwargs)
+                result = CheckResult(notebook, task, title, "pass", note or "")
+            except _Todo as e:
+                result = CheckResult(notebook, task, title, "todo", str(e))
+            except _Fail as e:
+                result = CheckResult(notebook, task, title, "fail", str(e))
+            except Exception as e:  # noqa: BLE001 -- e.g. a result of an unexpected shape; still a hint
+                result = CheckResult(notebook, task, title, "fail",
+                                     f"the check could not read your result ({type(e).__name__}: "
+                                     f"{preview(str(e), 120)}). Compare what you return with the task.")
+            _record(result)
+            return result
+
+        check.__name__, check.__doc__ = body.__name__, body.__doc__
+        return check
+
+    return wrap
+
+
+def _run(fn, *args, what: str = "your function", allow_none: bool = False, **kwargs):
+    """Call student code quietly (its prints are hidden) and translate stubs and crashes into _Todo/_Fail."""
+    if fn is None:
+        raise _Todo("define the function in the cell above, then run this cell again.")
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            value = fn(*args, **kwargs)
+    except NotImplementedError:
+        raise _Todo("replace `raise NotImplementedError` with your code.") from None
+    except (_Todo, _Fail):
+        raise
+    except Exception as e:  # noqa: BLE001 -- any crash in student code becomes a hint, never a traceback
+        raise _Fail(f"{what} raised {type(e).__name__}: {preview(str(e), 200)}. Run it on its own in a new "
+                    f"cell to see the full traceback.") from None
+    if value is None and not allow_none:
+        raise _Todo("your function returned None (did you forget `return`?).")
+    return value
+
+
+def _get(obj, key, default=None):
+    if isinstance(obj, dict):
+        return obj.get(key, default)
+    return getattr(obj, key, default)

@@ -1,0 +1,180 @@
+"""The clients the checks use instead of trusting a model to behave a certain way.
+
+`SpyClient` wraps the student's client and records every request and response, so a check can ask "did the
+prompt contain the results?" on any provider. `ScriptedClient` returns prepared responses in order, for the
+exact situations a real model can't be relied on to produce (two function calls in one response, a model that
+never stops). `offline_client` gives the offline model with injected faults. Left out on purpose: streaming
+(no homework task streams).
+"""
+
+from __future__ import annotations
+
+import json
+
+from helpers.homework.core import _Fail, _get
+
+
+def _snapshot(kwargs: dict) -> dict:
+    """A copy of a request's arguments: loops keep appending to the same input list after the call."""
+    copied = dict(kwargs)
+    for key in ("input", "messages"):
+        if isinstance(kwargs.get(key), list):
+            copied[key] = list(kwargs[key])
+    return copied
+
+
+class _Namespace:
+    def __init__(self, **attributes):
+        self.__dict__.update(attributes)
+
+
+class _Recorder:
+    """Stands in for `client.responses` (or `client.chat.completions`): records requests and responses."""
+
+    def __init__(self, target, log: list):
+        self._target, self._log = target, log
+
+    def create(self, **kwargs):
+        response = self._target.create(**kwargs)
+        self._log.append((_snapshot(kwargs), response))
+        return response
+
+    def __getattr__(self, name):
+        return getattr(self._target, name)
+
+
+class SpyClient:
+    """Wrap a client so a check can see every Responses API request and response, then pass them through.
+
+    Example: spy = SpyClient(client); agent_loop(spy, model, "Can I join?", tools); len(spy.calls) -> 2
+    """
+
+    def __init__(self, client, calls: list | None = None):
+        self._client = client
+        self.calls: list[tuple[dict, object]] = calls if calls is not None else []
+        self.responses = _Recorder(client.responses, self.calls)
+        # Chat Completions (lesson 08) goes through client.chat.completions; record those calls too.
+        self.chat = _Namespace(completions=_Recorder(client.chat.completions, self.calls))
+
+    def with_options(self, **options):
+        return SpyClient(self._client.with_options(**options), self.calls)
+
+    def __getattr__(self, name):
+        return getattr(self._client, name)
+
+    def function_calls(self) -> list:
+        """Every function_call item the model produced, across all recorded Responses API results."""
+        return [item for _, r in self.calls for item in (_get(r, "output") or []) if _get(item, "type") ==
+                "function_call"]
+
+
+def scripted_response(*items, text: str | None = None, n: int = 1):
+    """A Responses API result holding the given function calls (name, arguments) and/or a text message.
+
+    Example: scripted_response(("search", {"query": "docker"}), ("search", {"query": "join"})).output[1].name
+             -> "search"
+    """
+    from openai.types.responses import Response
+
+    output = [{"type": "function_call", "id": f"fc_{n}_{i}", "call_id": f"call_{n}_{i}", "name": name,
+               "arguments": args if isinstance(args, str) else json.dumps(args), "status": "completed"}
+              for i, (name, args) in enumerate(items)]
+    if text is not None:
+        output.append({"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": text, "annotations": []}]})
+    return Response.model_validate({"id": f"resp_{n}", "created_at": 0, "model": "scripted", "object": "response",
+                                    "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+                                    "output": output})
+
+
+def scripted_chat_completion(*items, text: str | None = None, n: int = 1):
+    """A Chat Completions result whose message holds the given tool calls (name, arguments) and/or text.
+
+    Example: scripted_chat_completion(("search", {"query": "docker"})).choices[0].message.tool_calls[0].id
+             -> "call_1_0"
+    """
+    from openai.types.chat import ChatCompletion
+
+    calls = [{"id": f"call_{n}_{i}", "type": "function",
+              "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+             for i, (name, args) in enumerate(items)]
+    message = {"role": "assistant", "content": text}
+    if calls:
+        message["tool_calls"] = calls
+    return ChatCompletion.model_validate({
+        "id": f"chat_{n}", "object": "chat.completion", "created": 0, "model": "scripted",
+        "choices": [{"index": 0, "finish_reason": "tool_calls" if calls else "stop", "message": message}]})
+
+
+class _ScriptedResponses:
+    def __init__(self, script: list, log: list):
+        self._script, self._log = list(script), log
+
+    def create(self, **kwargs):
+        if not self._script:
+            raise _Fail("your loop called the model again after it had already answered in plain text; stop "
+                        "when a response has no function_call items.")
+        response = self._script.pop(0)
+        self._log.append((_snapshot(kwargs), response))
+        return response
+
+
+class ScriptedClient:
+    """A fake client that returns prepared responses in order and records each request.
+
+    Example: ScriptedClient([scripted_response(text="Hi")]).responses.create(model="m", input=[]).output_text
+             -> "Hi"
+    """
+
+    def __init__(self, script: list):
+        self.calls: list[tuple[dict, object]] = []
+        self.responses = _ScriptedResponses(script, self.calls)
+        self.chat = _Namespace(completions=self.responses)  # the script decides which flavour it speaks
+
+    def with_options(self, **options):
+        return self
+
+
+def offline_client(faults: str | list | None = None):
+    """A client on the offline model, optionally with injected faults (used for the safety-net checks).
+
+    Example: offline_client("never_stop").responses.create(...) -> a response that always calls a tool
+    """
+    from helpers.offline import offline_client as make_offline
+
+    # No retries: a check wants to see each call the student's code makes, not the SDK's repeats.
+    return make_offline(faults, max_retries=0)
+
+
+def _without_responses_api(client) -> str | None:
+    """The provider's name when it has no Responses API (GitHub Models), else None (also for test doubles)."""
+    from helpers.llm import PRETTY_NAMES, provider_of
+
+    try:
+        preset = provider_of(client)
+    except AttributeError:  # a client without a base URL: a test double, which speaks whatever it is given
+        return None
+    return None if preset.responses_api else PRETTY_NAMES.get(preset.name, preset.name)
+
+
+def _request_items(kwargs: dict) -> list:
+    items = kwargs.get("input")
+    return items if isinstance(items, list) else ([] if items is None else [items])
+
+
+def _request_text(kwargs: dict) -> str:
+    """Everything a request sends as text (instructions and input), for "did the prompt contain X" checks."""
+    parts = [str(kwargs.get("instructions") or "")]
+    for item in _request_items(kwargs):
+        parts.append(item if isinstance(item, str) else json.dumps(_plain(item), ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def _plain(item):
+    if hasattr(item, "model_dump"):
+        return item.model_dump(mode="json", exclude_none=True)
+    if isinstance(item, dict):
+        return {k: _plain(v) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_plain(v) for v in item]
+    return item

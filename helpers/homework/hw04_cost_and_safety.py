@@ -1,0 +1,150 @@
+"""Homework 04 · Cost and safety: the checks of tasks 4.1-4.4 (lessons 06 and 07).
+
+Pricing one call and a whole run from usage, a token budget, and a tool call that never crashes. The budget
+check uses the offline model with the "never_stop" fault, a model that always asks for another search.
+Left out on purpose: live price lists (the prices are passed in).
+"""
+
+from __future__ import annotations
+
+from helpers.homework.core import _check, _Fail, _get, _run
+from helpers.homework.doubles import SpyClient, offline_client
+
+
+def _price(i, c, o, p):
+    return ((i - c) * p["input"] + c * p["cached_input"] + o * p["output"]) / 1_000_000
+
+
+@_check("04-cost-and-safety", "4.1")
+def check_price_call(price_call):
+    """Check `price_call(input_tokens, cached_input_tokens, output_tokens, prices) -> float` (USD).
+
+    Example: check_price_call(price_call) -> [PASS] Task 4.1 · Price one call
+    """
+    prices = {"input": 0.75, "cached_input": 0.075, "output": 4.5}
+    cases = [(1_000_000, 0, 0), (0, 0, 1_000_000), (2_000, 0, 300), (10_000, 8_000, 500)]
+    for i, c, o in cases:
+        got = _run(price_call, i, c, o, prices)
+        if not isinstance(got, (int, float)):
+            raise _Fail(f"price_call returned a {type(got).__name__}; return dollars as a float.")
+        want = _price(i, c, o, prices)
+        if abs(got - want) <= 1e-9 + 1e-6 * want:
+            continue
+        label = f"price_call({i}, {c}, {o}, prices)"
+        if want and abs(got - want * 1_000_000) <= 1e-6 * want * 1_000_000:
+            raise _Fail(f"{label} is a million times too big: prices are per million tokens.")
+        if c and abs(got - _price(i, 0, o, prices)) < 1e-12:
+            raise _Fail(f"{label} charges the cached tokens at the full input price; they are part of "
+                        f"input_tokens and cost the cached rate.")
+        if c and abs(got - (_price(i, 0, o, prices) + c * prices["cached_input"] / 1e6)) < 1e-12:
+            raise _Fail(f"{label} charges the cached tokens twice: input_tokens already includes them.")
+        if o and abs(got - _price(i + o, c, 0, prices)) < 1e-12:
+            raise _Fail(f"{label} charges output tokens at the input price; output has its own, higher price.")
+        raise _Fail(f"{label} is off. Cost = (uncached input × input price + cached × cached price + output × "
+                    f"output price) / 1,000,000.")
+    return "right for plain, output-only, mixed and cached calls."
+
+
+@_check("04-cost-and-safety", "4.2")
+def check_price_run(price_run, client, model):
+    """Check `price_run(result, prices) -> float`: the cost of every call of a loop run.
+
+    Example: check_price_run(price_run, client, model) -> [PASS] Task 4.2 · Price a whole run
+    """
+    from helpers.loop import agent_loop
+    from helpers.search import SEARCH_TOOL, search
+
+    prices = {"input": 0.75, "cached_input": 0.075, "output": 4.5}
+    result = agent_loop(client, model, "How do I run Olama locally?", {"search": search}, schemas=[SEARCH_TOOL],
+                        verbose=False)
+    got = _run(price_run, result, prices)
+    if not isinstance(got, (int, float)):
+        raise _Fail(f"price_run returned a {type(got).__name__}; return dollars as a float.")
+    costs = [_price(c.input_tokens, c.cached_input_tokens, c.output_tokens, prices) for c in result.calls]
+    want = sum(costs)
+    if abs(got - want) <= 1e-12 + 1e-9 * want:
+        return f"right for a run of {len(result.calls)} calls."
+    if len(costs) > 1 and any(abs(got - c) < 1e-12 for c in costs):
+        raise _Fail(f"your total equals the cost of one call, but this run made {len(costs)}; add up every "
+                    f"record in result.calls.")
+    if abs(got - _price(result.total_tokens, 0, 0, prices)) < 1e-12:
+        raise _Fail("you priced all tokens at the input price; input and output tokens have different prices.")
+    raise _Fail("the total is off. Price each record in result.calls with its input_tokens, "
+                "cached_input_tokens and output_tokens, then sum.")
+
+
+@_check("04-cost-and-safety", "4.3")
+def check_run_with_budget(run_with_budget, client, model):
+    """Check `run_with_budget(client, model, question, max_tokens) -> (answer, stop_reason, tokens_used)`.
+
+    Uses the offline model with the "never_stop" fault, a model that always asks for another search.
+    Example: check_run_with_budget(run_with_budget, client, model) -> [PASS] Task 4.3 · A token budget
+    """
+    from helpers.offline import OFFLINE_MODEL
+
+    budget = 3_000
+    spy = SpyClient(offline_client("never_stop"))  # a string: the fault applies to every request
+    got = _run(run_with_budget, spy, OFFLINE_MODEL, "How do I run Olama locally?", budget)
+    if not isinstance(got, tuple) or len(got) != 3:
+        raise _Fail("return three things: (answer, stop_reason, tokens_used).")
+    answer, reason, used = got
+    calls = [r for _, r in spy.calls]
+    spent = [_get(_get(r, "usage"), "total_tokens", 0) or 0 for r in calls]
+    if len(calls) > 50:
+        raise _Fail("with a model that never stops, your run went on past 50 calls; check the budget before "
+                    "every model call.")
+    if reason != "token_budget":
+        raise _Fail(f"with a model that never stops and a {budget:,}-token budget the run should stop with "
+                    f"stop_reason 'token_budget', not {reason!r}.")
+    if used != sum(spent):
+        raise _Fail(f"tokens_used says {used}, but the model calls used a different total; add up every "
+                    f"call's usage.total_tokens (AgentRun keeps them in run.calls).")
+    if sum(spent) < budget:
+        raise _Fail(f"the run stopped after {sum(spent):,} tokens, before reaching the {budget:,} budget; stop "
+                    f"only once the budget is used up.")
+    if sum(spent[:-1]) >= budget:
+        raise _Fail("the run made another call after the budget was already used up; check the total before "
+                    "each call, not after the loop.")
+    if not isinstance(answer, str):
+        raise _Fail("return the text gathered so far as the answer (a string, maybe empty).")
+    spy = SpyClient(client)
+    got = _run(run_with_budget, spy, model, "Can I still join the course?", 1_000_000)
+    if got[1] != "answered":
+        raise _Fail(f"with a huge budget and a normal question the run should end 'answered', not {got[1]!r}.")
+    return f"stopped after {len(calls)} calls with a model that never stops."
+
+
+@_check("04-cost-and-safety", "4.4")
+def check_safe_make_call(safe_make_call):
+    """Check `safe_make_call(call, tools) -> dict` never raises and returns errors the model can read.
+
+    Example: check_safe_make_call(safe_make_call) -> [PASS] Task 4.4 · A tool call that never crashes
+    """
+    def lookup(query: str) -> list:
+        if query == "boom":
+            raise RuntimeError("the index is not loaded")
+        return [{"answer": f"about {query}"}]
+
+    tools = {"search": lookup}
+    cases = [
+        ("a working call", "search", '{"query": "docker"}', False),
+        ("an unknown tool", "serch", '{"query": "docker"}', True),
+        ("malformed JSON arguments", "search", '{"query": "docker"', True),
+        ("wrong argument names", "search", '{"q": "docker"}', True),
+        ("a tool that raises", "search", '{"query": "boom"}', True),
+    ]
+    for n, (label, name, arguments, is_error) in enumerate(cases):
+        call = {"type": "function_call", "call_id": f"call_{n}", "name": name, "arguments": arguments}
+        out = _run(safe_make_call, call, tools, what=f"safe_make_call with {label}")
+        if _get(out, "type") != "function_call_output" or _get(out, "call_id") != f"call_{n}":
+            raise _Fail(f"for {label}, return a function_call_output item with the call's own call_id, so the "
+                        f"model can pair the result with its call.")
+        text = _get(out, "output")
+        if not isinstance(text, str):
+            raise _Fail(f"for {label}, 'output' must be a string.")
+        if is_error and "error" not in text.lower():
+            raise _Fail(f"for {label}, the output should say 'error' and what went wrong, so the model can fix "
+                        f"its next call.")
+        if not is_error and ("error" in text.lower() or "docker" not in text):
+            raise _Fail("a working call should return the tool's result, serialized as JSON.")
+    return "every failure became an error output the model can read."

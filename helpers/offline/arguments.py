@@ -1,0 +1,214 @@
+"""Tools, entities and arguments: which tool a question points at, and what to pass it.
+
+- `is_search_like`: a tool that takes one query string (the search path handles it).
+- `tool_relevance`: how strongly the question's words point at a tool (its name, its description).
+- `entities`: the names in a question: quoted text, capitalised words, or the words after "in", "for".
+- `fill_arguments`: one call's arguments from those names, the enum values and the numbers mentioned.
+- `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made.
+
+What it leaves out on purpose: knowing what a name is. "Berlin" fills a `city` parameter because it is
+capitalised, not because it is a city; a parameter the question gives no value for gets its default.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
+from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
+
+NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more than one in its description
+DESCRIPTION_WORD_WEIGHT = 1.0
+FALLBACK_QUERY_WORDS = 4  # a required text parameter with no name to fill it gets the question's first keywords
+
+_SEARCHY = re.compile(r"search|query|find|lookup|look up|retriev|faq|knowledge|docs|documents", re.IGNORECASE)
+
+
+def required_string_params(tool: Tool) -> list[str]:
+    """The names of a tool's required string parameters (all of them when it marks none required).
+
+    Example: required_string_params(Tool("search", "", {"properties": {"query": {"type": "string"}}})) -> ["query"]
+    """
+    props = (tool.parameters or {}).get("properties") or {}
+    required = (tool.parameters or {}).get("required") or list(props)
+    return [p for p in required if param_type(props.get(p, {})) == "string"]
+
+
+def param_type(schema: dict) -> str:
+    """A parameter's JSON type, looking through ["string", "null"] and anyOf; "string" when unsaid.
+
+    Example: param_type({"type": ["integer", "null"]}) -> "integer"
+    """
+    kind = schema.get("type")
+    if isinstance(kind, list):  # ["string", "null"]
+        kind = next((k for k in kind if k != "null"), "string")
+    if kind is None and "anyOf" in schema:
+        kind = next((s.get("type") for s in schema["anyOf"] if s.get("type") not in (None, "null")), None)
+    return kind or "string"
+
+
+_QUERY_PARAM = re.compile(r"query|keyword|search|question|text|term|prompt|^q$|^input$", re.IGNORECASE)
+_ENTITY_PARAM = re.compile(r"name|id$|city|user|email|country|location|date|place|code", re.IGNORECASE)
+
+
+def is_search_like(tool: Tool) -> bool:
+    """A tool with exactly one (required) string parameter that takes a query: the parameter is named or
+    described like one ("query", "keywords"), or the tool reads like a search and the parameter is not
+    a name of something ("city", "username").
+
+    Example: is_search_like(Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
+             "required": ["query"]})) -> True
+    """
+    required = required_string_params(tool)
+    params = (tool.parameters or {}).get("properties") or {}
+    all_required = (tool.parameters or {}).get("required") or list(params)
+    if len(required) != 1 or len(all_required) != 1:
+        return False
+    name = required[0]
+    description = str(params.get(name, {}).get("description", ""))
+    if _QUERY_PARAM.search(name) or _QUERY_PARAM.search(description):
+        return True
+    return bool(_SEARCHY.search(f"{tool.name} {tool.description}")) and not _ENTITY_PARAM.search(name)
+
+
+def _tool_words(tool: Tool) -> tuple[set[str], set[str]]:
+    name_words = {stem(w) for w in re.split(r"[_\W]+", tool.name.lower()) if w and w not in STOP_WORDS}
+    desc_words = {stem(w) for w in content_words(tool.description)}
+    return name_words - {"get", "set"}, desc_words
+
+
+def tool_relevance(tool: Tool, question: str) -> float:
+    """How strongly a question points at a tool: 2 per question word in the tool's name, 1 per word in its
+    description (word forms matched by stem).
+
+    Example: tool_relevance(Tool("get_weather", "Current weather for a city"), "Weather in Berlin?") -> 3.0
+    """
+    name_words, desc_words = _tool_words(tool)
+    q = {stem(w) for w in content_words(question)}
+    return NAME_WORD_WEIGHT * len(q & name_words) + DESCRIPTION_WORD_WEIGHT * len(q & desc_words)
+
+
+# --- entities: the names in a question ---------------------------------------------------------------
+
+_SENTENCE_START_VERBS = frozenset(word_list("""
+compare tell show give find check look search list send book call create make add set turn please let
+help explain describe calculate convert translate fetch get what which who where when how is are can
+could would should do does did will shall may might i what's whats and or but also then compute
+"""))
+_QUOTED = re.compile(r"\"([^\"]{1,80})\"|(?<!\w)'([^']{1,80})'(?!\w)|\u201c([^\u201d]{1,80})\u201d")
+_CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[A-Z][\w.-]*)*")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+
+
+def entities(question: str, tool: Tool | None = None) -> list[str]:
+    """Names in a question: quoted strings, then capitalised words and phrases that are not just a
+    sentence-initial "What"/"Compare", or words from the tool's own name. Without capitals, the words
+    after "in", "for", "at", "of" (and after a following "and").
+
+    Example: entities("Compare the weather in Berlin and Madrid") -> ["Berlin", "Madrid"]
+    """
+    tool_stems = set().union(*_tool_words(tool)) if tool else set()
+    found: list[str] = []
+    for groups in _QUOTED.findall(question):
+        value = next(g for g in groups if g)
+        if value not in found:
+            found.append(value)
+    unquoted = _QUOTED.sub(" ", question)
+    for match in _CAPITALISED.finditer(unquoted):
+        phrase = match.group(0).strip(" .-")
+        first = phrase.split()[0]
+        start = match.start()
+        at_sentence_start = start == 0 or re.search(r"[.!?:]\s*$", unquoted[:start]) is not None
+        if at_sentence_start and first.lower().strip("'") in _SENTENCE_START_VERBS | STOP_WORDS:
+            phrase = " ".join(phrase.split()[1:])
+            if not phrase:
+                continue
+        if phrase.lower() in STOP_WORDS or stem(phrase.lower()) in tool_stems or phrase == "I":
+            continue
+        if phrase not in found:
+            found.append(phrase)
+    if not found:
+        tail = re.findall(r"\b(?:in|for|at|of|about|from|to)\s+([a-z][\w-]+)((?:\s*(?:,|and)\s*[a-z][\w-]+)*)",
+                          unquoted.lower())
+        for head, rest in tail:
+            for word in [head] + re.findall(r"[a-z][\w-]+", rest):
+                if word not in STOP_WORDS and word != "and" and stem(word) not in tool_stems:
+                    value = word.title()
+                    if value not in found:
+                        found.append(value)
+    return found
+
+
+def entities_for(tool: Tool, question: str) -> list[str]:
+    """The names in the question that could fill the tool's parameters; none for a tool without any.
+
+    Example: entities_for(get_weather, "Weather in Berlin?") -> ["Berlin"]
+    """
+    if not required_string_params(tool) and not (tool.parameters or {}).get("properties"):
+        return []
+    return entities(question, tool)
+
+
+def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[str]) -> dict:
+    """Arguments for one call: the entity in the first free string parameter, enum values mentioned in
+    the question, numbers from the question for numeric parameters.
+
+    Example: fill_arguments(get_weather, "Weather in Berlin?", "Berlin", []) -> {"city": "Berlin"}
+    """
+    props = (tool.parameters or {}).get("properties") or {}
+    required = set((tool.parameters or {}).get("required") or [])
+    lowered = question.lower()
+    numbers = _NUMBER.findall(question)
+    pool = ([entity] if entity else []) + [e for e in others if e != entity]
+    args: dict = {}
+    for name, schema in props.items():
+        kind = param_type(schema)
+        enum = schema.get("enum")
+        if enum:
+            mentioned = [v for v in enum if isinstance(v, str) and re.search(rf"\b{re.escape(v.lower())}", lowered)]
+            if mentioned:
+                args[name] = mentioned[0]
+            elif name in required:
+                args[name] = schema.get("default", enum[0])
+        elif kind == "string":
+            if pool:
+                args[name] = pool.pop(0)
+            elif name in required:
+                fallback = " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
+                args[name] = schema.get("default") or fallback
+        elif kind in ("number", "integer"):
+            if numbers:
+                value = float(numbers.pop(0))
+                args[name] = int(value) if kind == "integer" or value.is_integer() else value
+            elif name in required:
+                args[name] = schema.get("default", 1)
+        elif kind == "boolean" and name in required:
+            args[name] = bool(schema.get("default", False))
+        elif kind == "array" and name in required:
+            args[name] = list(pool)
+            pool = []
+    return args
+
+
+def next_entity_call(conv: Conversation, tool: Tool, must_call: bool = False) -> tuple[str, str] | None:
+    """The next call of a tool that takes names: one per name in the question, one per turn, each
+    only once. None when every planned call has been made (time to combine their results).
+
+    Example: next_entity_call(Conversation(question="Weather in Berlin and Madrid?", tools=[w]), w)
+             -> ("get_weather", '{"city": "Berlin"}')
+    """
+    found = entities_for(tool, conv.question)
+    string_params = [p for p, s in ((tool.parameters or {}).get("properties") or {}).items()
+                     if param_type(s) == "string" and not s.get("enum")]
+    mine = [c for c in conv.calls if c.name == tool.name]
+    if len(string_params) >= 2 or len(found) <= 1:
+        plan = [fill_arguments(tool, conv.question, found[0] if found else None, found[1:])]
+    else:  # one string parameter, several names: one call per name
+        plan = [fill_arguments(tool, conv.question, e, []) for e in found]
+    done = [parse_json(c.arguments) for c in mine]
+    for args in plan:
+        if args not in done:
+            return (tool.name, to_json(args))
+    if must_call and not mine:
+        return (tool.name, to_json(plan[0]))
+    return None

@@ -1,0 +1,224 @@
+"""The search policy: which queries to send, how to judge what came back, when to search again.
+
+- `question_terms`: the question's keywords; a follow-up that leans on the previous question ("How do I
+  run a different model?") borrows that question's rarest words.
+- `keyword_query` / `varied_queries`: queries from those keywords, with close word forms and synonyms.
+- `coverage` / `best_result` / `has_key_word`: how much of the question (weighted by rarity) the best
+  result contains, and whether it holds the question's subject word at all.
+- `next_searches`: the policy itself. The first batch, then a typo repair ("olama" -> "ollama") or other
+  keywords while results are poor, at most MAX_RETRY_SEARCHES more times.
+
+What it leaves out on purpose: understanding the results. A result is good when it shares the
+question's rare words, whatever it says; writing the answer from it is answers.py's job.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from helpers.offline.arguments import required_string_params
+from helpers.offline.conversation import (
+    Call,
+    Conversation,
+    Tool,
+    all_documents,
+    parse_documents,
+    parse_json,
+    to_json,
+)
+from helpers.offline.instructions import wanted_searches
+from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
+from helpers.offline.text import SYNONYMS, close_words, content_words, stem, stems, word_list, words
+
+MAX_RETRY_SEARCHES = 2  # extra searches after the first batch, for typo repair or more variety
+RELEVANT = 0.5  # share of the question's (rarity-weighted) words a result must contain to stop searching
+KEY_WORD_MIN_DOCS = 5  # a subject word ("kafka", "terraform") recurs across FAQ entries; a rare plain word doesn't
+FOLLOW_UP_WORDS = 2  # rare words a follow-up question borrows from the previous question
+MAX_ADDED_WORDS = 3  # close words added to a query: enough to catch other word forms, few enough to stay on topic
+FORCED_QUERY_WORDS = 5  # a forced search of a question with no keywords uses its first words
+# Ranking results: a match in the entry's title (its question) outweighs the same match in its answer,
+# and the search engine's own order breaks what is left of a tie. Both stay below one term's weight.
+TITLE_BONUS = 0.1
+RANK_PENALTY = 0.01
+
+
+
+def keywords(question: str) -> list[str]:
+    """The question's content words: stop words dropped, order kept.
+
+    Example: keywords("How do I run Olama locally?") -> ["run", "olama", "locally"]
+    """
+    return content_words(question)
+
+
+_REFERRING = frozenset(word_list("it its this that these those there them they different another other else "
+                                 "same instead also"))
+
+
+def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
+    """The keywords to work with: the question's own, plus, for a follow-up that leans on an earlier
+    question ("How do I run a different model?" after one about Ollama), the rarest words of the previous
+    question (typos repaired), as a person reading the whole conversation would.
+
+    Example: question_terms(Conversation(question="And on Windows?", earlier=["Install Ollama?"]), v)
+             -> ["windows", "ollama", "install"]
+    """
+    terms = keywords(conv.question)
+    if not conv.earlier:
+        return terms
+    refers = bool(set(words(conv.question)) & _REFERRING)
+    if not refers and vocab.topic_score(conv.question) >= TOPIC_THRESHOLD:
+        return terms  # a question that stands on its own keeps its own words
+    previous = [vocab.correct(t) or t for t in keywords(conv.earlier[-1])]
+    borrowed = [t for t in sorted(previous, key=lambda t: -vocab.idf(t)) if t not in terms and vocab.knows(t)]
+    return terms + borrowed[:FOLLOW_UP_WORDS]
+
+
+def keyword_query(terms: list[str], extra: bool = True) -> str:
+    """A search query from keywords, with one or two close words added (other forms, synonyms).
+
+    Example: keyword_query(["run", "olama", "locally"]) -> "run olama locally running local"
+    """
+    out = list(terms)
+    if extra:
+        added = 0
+        for term in terms:
+            for close in close_words(term)[:1]:
+                if close not in out and added < MAX_ADDED_WORDS:
+                    out.append(close)
+                    added += 1
+    return " ".join(out)
+
+
+def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
+    """`n` different queries for the same question: all keywords with close words, the keywords alone,
+    the rarest keywords, and synonyms in place of the words.
+
+    Example: varied_queries(["join", "course", "late"], 2, vocab) -> ["join course late joining ...", "join late"]
+    """
+    by_rarity = sorted(terms, key=lambda t: -vocab.idf(t))
+    candidates = [
+        keyword_query(terms),
+        " ".join(by_rarity[:2]) if len(terms) > 2 else " ".join(terms + [c for t in terms for c in close_words(t)]),
+        " ".join(SYNONYMS.get(t, [t])[0] if t in SYNONYMS else t for t in terms),
+        " ".join(by_rarity[:1] + [c for t in by_rarity[:1] for c in close_words(t)]),
+        " ".join(terms),
+    ]
+    queries: list[str] = []
+    for q in candidates:
+        if q and q not in queries:
+            queries.append(q)
+    while len(queries) < n:  # very short questions: vary by adding a general word
+        queries.append(f"{queries[0]} {['faq', 'how', 'help', 'error', 'guide'][len(queries) % 5]}")
+    return queries[:n]
+
+
+# --- judging the results ---------------------------------------------------------------------------
+
+def coverage(terms: list[str], text: str, vocab: Vocabulary) -> float:
+    """Share of the terms (weighted by rarity) that a text contains, as any word form.
+
+    Example: coverage(["install", "ollama"], "How to install Ollama?", vocab) -> 1.0
+    """
+    if not terms:
+        return 0.0
+    have = stems(text)
+    total = sum(vocab.idf(t) for t in terms)
+    return sum(vocab.idf(t) for t in terms if stem(t) in have) / total
+
+
+# --- the policy: search, judge, search again or stop -----------------------------------------------
+
+def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tuple[str, str]]:
+    """The next search calls: the first batch (several varied queries when the instructions ask for
+    several), then at most MAX_RETRY_SEARCHES more while the results are poor (typo repair first, then
+    other keywords) or more searches were asked for. An empty list: searching is done, time to answer.
+
+    Example: next_searches(Conversation(question="How do I run Olama locally?", tools=[s]), s, vocab)
+             -> [("search", '{"query": "run olama locally running local"}')]
+    """
+    param = required_string_params(tool)[0]
+    # A forced search of a question with no keywords still needs a query.
+    terms = question_terms(conv, vocab) or words(conv.question)[:FORCED_QUERY_WORDS] or ["help"]
+    mine = [c for c in conv.calls if c.name == tool.name]
+    n_wanted = wanted_searches(conv.instructions)
+
+    if not mine:
+        n = n_wanted if conv.parallel_tool_calls else 1
+        return [(tool.name, to_json({param: q})) for q in varied_queries(terms, n, vocab)]
+
+    sent = [_query_of(c, param) for c in mine]
+    batches = len({c.batch for c in mine})
+    fixed_terms, corrections = corrected_terms(terms, conv, vocab)
+    # Results are judged against what was asked: a correction counts once a query has used it.
+    asked = {w for q in sent for w in words(q)}
+    judged = [fixed if fixed in asked else term for term, fixed in zip(terms, fixed_terms, strict=True)]
+    _, score = best_result(conv, judged, vocab)
+    if batches <= MAX_RETRY_SEARCHES:
+        next_query = None
+        if score < RELEVANT and corrections:
+            next_query = keyword_query(fixed_terms)  # typo repair: "olama" -> "ollama"
+        if (next_query is None or next_query in sent) and (
+                len(sent) < n_wanted or (score < RELEVANT and batches == 1)):
+            # Asked for more searches, or the first results were poor: try other keywords once.
+            options = varied_queries(fixed_terms, len(sent) + 2, vocab)
+            next_query = next((q for q in options if q not in sent), None)
+        if next_query and next_query not in sent:
+            return [(tool.name, to_json({param: next_query}))]
+    return []
+
+
+def _query_of(call: Call, param: str) -> str:
+    args = parse_json(call.arguments)
+    return str(args.get(param, "")) if isinstance(args, dict) else ""
+
+
+def _output_words(conv: Conversation) -> Counter:
+    counts: Counter = Counter()
+    for call in conv.calls:
+        for doc in parse_documents(call.output or ""):
+            counts.update(set(words(doc["text"])))
+    return counts
+
+
+def corrected_terms(terms: list[str], conv: Conversation, vocab: Vocabulary) -> tuple[list[str], dict[str, str]]:
+    """Terms with typos replaced by the closest FAQ (or tool output) word, and the replacements made.
+
+    Example: corrected_terms(["run", "olama"], conv, vocab) -> (["run", "ollama"], {"olama": "ollama"})
+    """
+    seen = _output_words(conv)
+    corrections = {}
+    for term in terms:
+        fixed = vocab.correct(term, seen)
+        if fixed:
+            corrections[term] = fixed
+    return [corrections.get(t, t) for t in terms], corrections
+
+
+def best_result(conv: Conversation, terms: list[str], vocab: Vocabulary) -> tuple[dict | None, float]:
+    """The document that covers most of the question, and its coverage. A match in the entry's question
+    counts more than one in its answer; the search engine's own rank breaks near-ties.
+
+    Example: best_result(conv, ["install", "ollama"], vocab)
+             -> ({"title": "How to install Ollama?", ..., "score": 1.0}, 1.0)
+    """
+    best, best_key = None, None
+    for doc in all_documents(conv):
+        score = coverage(terms, doc["text"], vocab)
+        key = score + TITLE_BONUS * coverage(terms, doc["title"], vocab) - RANK_PENALTY * doc["rank"]
+        if best_key is None or key > best_key:
+            best, best_key = {**doc, "score": score}, key
+    return best, (best["score"] if best else 0.0)
+
+
+def has_key_word(conv: Conversation, terms: list[str], vocab: Vocabulary) -> bool:
+    """False when the question's subject (its rarest word that still recurs across the FAQ, like "kafka")
+    is in none of the results: weak matches on common words are then not about the question.
+
+    Example: has_key_word(conv_about_kafka_with_docker_results, ["kafka", "docker"], vocab) -> False
+    """
+    subjects = [t for t in terms if vocab.stem_freq.get(stem(t), 0) >= KEY_WORD_MIN_DOCS]
+    if not subjects:
+        return True
+    key = stem(max(subjects, key=vocab.idf))
+    return any(key in stems(doc["text"]) for doc in all_documents(conv))
