@@ -33,7 +33,7 @@ import yaml
 
 from helpers import ROOT
 from helpers.env import repo_path, setting
-from helpers.pinned import read_url, write_atomically
+from helpers.pinned import cannot_download, read_url, write_atomically
 
 FAQ_REPO = "DataTalksClub/faq"
 FAQ_COMMIT = "7757d2a0e71dc376d0fc93f419162c306e7582b3"
@@ -222,12 +222,7 @@ def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
     try:
         return read_url(url, desc="FAQ archive", progress=progress, timeout=timeout)
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise FaqDataError(
-            f"Could not download the FAQ from {url} ({exc}), and there is no cached copy at {CACHE_PATH}.\n"
-            f"Fix it either way:\n"
-            f"  1. connect to the internet and run this again (it downloads once, then uses the cache), or\n"
-            f"  2. download {ARCHIVE_URL} on another machine and set FAQ_ARCHIVE=/path/to/that.zip in .env."
-        ) from exc
+        raise FaqDataError(cannot_download("FAQ", url, exc, CACHE_PATH, "FAQ_ARCHIVE=/path/to/that.zip")) from exc
 
 
 def load_live_feed(url: str = LIVE_URL, *, timeout: float = DOWNLOAD_TIMEOUT_S) -> list[dict]:

@@ -136,13 +136,19 @@ def download(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWN
     try:
         return read_url(pinned.url, desc=pinned.label, progress=progress, timeout=timeout)
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise PinnedFileError(
-            f"Could not download the {pinned.label} from {pinned.url} ({exc}), and there is no cached copy "
-            f"at {pinned.cache_path}.\n"
+        raise PinnedFileError(cannot_download(pinned.label, pinned.url, exc, pinned.cache_path,
+                                              f"{pinned.env_var}=/path/to/that/file")) from exc
+
+
+def cannot_download(label: str, url: str, exc: Exception, cache: Path, setting_line: str) -> str:
+    """What a failed first download says, for every pinned file (helpers.ingest uses it for the FAQ too).
+
+    Example: cannot_download("FAQ", url, err, cache, "FAQ_ARCHIVE=/path/to/that.zip") -> "Could not download the FAQ ..."
+    """
+    return (f"Could not download the {label} from {url} ({exc}), and there is no cached copy at {cache}.\n"
             f"Fix it either way:\n"
             f"  1. connect to the internet and run this again (it downloads once, then uses the cache), or\n"
-            f"  2. download {pinned.url} on another machine and set {pinned.env_var}=/path/to/that/file in .env."
-        ) from exc
+            f"  2. download {url} on another machine and set {setting_line} in .env.")
 
 
 def read_url(url: str, *, desc: str, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:

@@ -9,7 +9,7 @@ import pytest
 from helpers import homework as hw
 from helpers.ingest import load_faq_data
 from helpers.llm import make_client
-from helpers.loop import AgentRun, agent_loop
+from helpers.loop import agent_loop
 from helpers.search import SEARCH_TOOL, ZOOMCAMP_BOOST, search
 from helpers.tools import make_call
 
@@ -367,37 +367,66 @@ def test_price_run(offline):
     assert "every record" in result.hint
 
 
+def _homework02_loop(run_function_calls, *, budget="before", count=lambda usage: usage.total_tokens):
+    """The homework-02 loop (task 2.4) with a token budget, right or wrong in one chosen way.
+
+    budget: "before" (right: checked before each call), "after" (one call late) or None (no budget).
+    """
+
+    def run_with_budget(client, model, question, tools, schemas, max_tokens, max_iterations=50):
+        messages, used, before_last, text = [{"role": "user", "content": question}], 0, 0, ""
+        for _ in range(max_iterations):
+            checked = {"before": used, "after": before_last}.get(budget)  # "after": the total one call ago
+            if checked is not None and checked >= max_tokens:
+                return text, "token_budget", used
+            response = client.responses.create(model=model, input=messages, tools=schemas)
+            before_last, used = used, used + count(response.usage)
+            text = response.output_text or text
+            messages.extend(response.output)
+            outputs = run_function_calls(response, tools)
+            if not outputs:
+                return text, "answered", used
+            messages.extend(outputs)
+        return text, "iteration_limit", used
+
+    return run_with_budget
+
+
 def test_run_with_budget(offline):
+    """Task 4.3 runs the student's own homework-02 loop with a budget on a model that never stops."""
     client, model = offline
 
-    def right(client, model, question, max_tokens):
-        run = AgentRun(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], max_iterations=50,
-                       verbose=False)
-        while not run.step():
-            used = sum(c.total_tokens for c in run.calls)
-            if used >= max_tokens:
-                return "", "token_budget", used
-        return run.result.answer, run.result.stop_reason, sum(c.total_tokens for c in run.calls)
+    def run_function_calls(response, tools):
+        return [make_call(item, tools) for item in response.output if item.type == "function_call"]
 
-    def no_budget(client, model, question, max_tokens):
-        run = AgentRun(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
-        result = run.run()
-        return result.answer, result.stop_reason, result.total_tokens
-
-    def one_call_late(client, model, question, max_tokens):
-        run = AgentRun(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], max_iterations=50,
-                       verbose=False)
-        over = False
-        while not run.step():
-            if over:
-                return "", "token_budget", sum(c.total_tokens for c in run.calls)
-            over = sum(c.total_tokens for c in run.calls) >= max_tokens
-        return run.result.answer, run.result.stop_reason, sum(c.total_tokens for c in run.calls)
-
+    right = _homework02_loop(run_function_calls)
     assert hw.check_run_with_budget(right, client, model).passed
     assert_todo(hw.check_run_with_budget(stub, client, model))
-    assert "token_budget" in hw.check_run_with_budget(no_budget, client, model).hint
-    assert "already used up" in hw.check_run_with_budget(one_call_late, client, model).hint
+
+    # The homework-02 loop unchanged but for the return shape: it never stops on tokens.
+    result = hw.check_run_with_budget(_homework02_loop(run_function_calls, budget=None), client, model)
+    assert_fails(result)
+    assert "token_budget" in result.hint and "running total" in result.hint
+
+    result = hw.check_run_with_budget(_homework02_loop(run_function_calls, budget="after"), client, model)
+    assert_fails(result)
+    assert "already used up" in result.hint
+
+    # Counting only the input tokens: the hint says what to count and gives no total away.
+    spy_total = []
+
+    def input_only(usage):
+        spy_total.append(usage.total_tokens)
+        return usage.input_tokens
+
+    result = hw.check_run_with_budget(_homework02_loop(run_function_calls, count=input_only), client, model)
+    assert_fails(result, sum(spy_total), f"{sum(spy_total):,}")
+    assert "total_tokens" in result.hint
+
+    def wrong_shape(client, model, question, tools, schemas, max_tokens, max_iterations=50):
+        return "", "token_budget"
+
+    assert_fails(hw.check_run_with_budget(wrong_shape, client, model))
 
 
 def test_safe_make_call():
@@ -568,3 +597,22 @@ def test_runner_executes_a_notebook_and_collects_results(tmp_path):
     nbformat.write(nb, path)
     results = {r.task: r.status for r in hw.run_notebook(path)}
     assert results == {"4.1": "pass", "4.2": "not run", "4.3": "not run", "4.4": "todo"}
+
+
+def test_run_with_budget_starting_point_is_not_done_until_the_budget_is_added(offline):
+    """The student notebook gives the homework-02 loop as the starting point: as given it is NOT DONE YET, and
+    with only the stop line deleted (no budget added) it fails with a hint, not a pass."""
+    import nbformat
+
+    client, model = offline
+    notebook = nbformat.read(hw.HOMEWORK_DIR / "04-cost-and-safety.ipynb", as_version=4)
+    [source] = [c.source for c in notebook.cells if c.cell_type == "code" and "def run_with_budget" in c.source]
+    assert "client.responses.create" in source  # the loop is there to extend, not a blank stub
+
+    given: dict = {}
+    exec(source, given)
+    assert_todo(hw.check_run_with_budget(given["run_with_budget"], client, model))
+
+    unchanged: dict = {}
+    exec("\n".join(line for line in source.splitlines() if "raise NotImplementedError" not in line), unchanged)
+    assert_fails(hw.check_run_with_budget(unchanged["run_with_budget"], client, model), "used >=")

@@ -42,7 +42,9 @@ def _region_lines(source: str, begin: str, end: str) -> tuple[set[str], set[str]
             depth = True
         elif marker.startswith(end):
             depth = False
-        elif not marker.startswith(("### STUB:", "### NO STUB")):
+        elif marker.startswith("### STUB:"):
+            outside.add(marker[len("### STUB:"):].strip())  # the student sees a stub line: it gives nothing away
+        elif marker != "### NO STUB":
             (inside if depth else outside).add(marker)
     return inside, outside
 

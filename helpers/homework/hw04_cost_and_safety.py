@@ -1,7 +1,8 @@
 """Homework 04 · Cost and safety: the checks of tasks 4.1-4.4 (lessons 06 and 07).
 
-Pricing one call and a whole run from usage, a token budget, and a tool call that never crashes. The budget
-check uses the offline model with the "never_stop" fault, a model that always asks for another search.
+Pricing one call and a whole run from usage, a token budget added to the homework-02 loop, and a tool call that
+never crashes. The budget check runs the student's own loop on the offline model with the "never_stop" fault,
+a model that always asks for another search.
 Left out on purpose: live price lists (the prices are passed in).
 """
 
@@ -75,43 +76,51 @@ def check_price_run(price_run, client, model):
 
 @_check("04-cost-and-safety", "4.3")
 def check_run_with_budget(run_with_budget, client, model):
-    """Check `run_with_budget(client, model, question, max_tokens) -> (answer, stop_reason, tokens_used)`.
+    """Check `run_with_budget(client, model, question, tools, schemas, max_tokens)`, the homework-02 loop with a
+    token budget, which returns `(answer, stop_reason, tokens_used)`.
 
-    Uses the offline model with the "never_stop" fault, a model that always asks for another search.
+    Runs it on the offline model with the "never_stop" fault, a model that always asks for another search, then
+    on a normal question with a budget too big to reach.
     Example: check_run_with_budget(run_with_budget, client, model) -> [PASS] Task 4.3 · A token budget
     """
     from helpers.offline import OFFLINE_MODEL
+    from helpers.search import SEARCH_TOOL, search
 
     budget = 3_000
+    tools, schemas = {"search": search}, [SEARCH_TOOL]
     spy = SpyClient(offline_client("never_stop"))  # a string: the fault applies to every request
-    got = _run(run_with_budget, spy, OFFLINE_MODEL, "How do I run Olama locally?", budget)
+    got = _run(run_with_budget, spy, OFFLINE_MODEL, "How do I run Olama locally?", tools, schemas, budget)
     if not isinstance(got, tuple) or len(got) != 3:
         raise _Fail("return three things: (answer, stop_reason, tokens_used).")
     answer, reason, used = got
     calls = [r for _, r in spy.calls]
     spent = [_get(_get(r, "usage"), "total_tokens", 0) or 0 for r in calls]
-    if len(calls) > 50:
-        raise _Fail("with a model that never stops, your run went on past 50 calls; check the budget before "
-                    "every model call.")
+    if not calls:
+        raise _Fail("your function made no model call; keep the loop's client.responses.create(...).")
     if reason != "token_budget":
-        raise _Fail(f"with a model that never stops and a {budget:,}-token budget the run should stop with "
-                    f"stop_reason 'token_budget', not {reason!r}.")
-    if used != sum(spent):
-        raise _Fail(f"tokens_used says {used}, but the model calls used a different total; add up every "
-                    f"call's usage.total_tokens (AgentRun keeps them in run.calls).")
+        if len(calls) >= 50 or reason in ("iteration_limit", "answered"):
+            raise _Fail(f"with a model that never stops and a {budget:,}-token budget the run should stop with "
+                        f"stop_reason 'token_budget', not {reason!r}: add each response's tokens to a running "
+                        f"total, and stop once it reaches max_tokens.")
+        raise _Fail(f"a run stopped by the budget should say so with stop_reason 'token_budget', not {reason!r}.")
+    if not isinstance(used, int) or used != sum(spent):
+        raise _Fail("tokens_used is not what the model calls used: add up response.usage.total_tokens of every "
+                    "call (input and output tokens both count).")
     if sum(spent) < budget:
-        raise _Fail(f"the run stopped after {sum(spent):,} tokens, before reaching the {budget:,} budget; stop "
-                    f"only once the budget is used up.")
+        raise _Fail(f"the run stopped before its calls had used the {budget:,}-token budget; stop only once "
+                    f"the total has reached max_tokens.")
     if sum(spent[:-1]) >= budget:
-        raise _Fail("the run made another call after the budget was already used up; check the total before "
-                    "each call, not after the loop.")
+        raise _Fail("the run made another call after the budget was already used up; compare the total with "
+                    "max_tokens before each call.")
     if not isinstance(answer, str):
         raise _Fail("return the text gathered so far as the answer (a string, maybe empty).")
-    spy = SpyClient(client)
-    got = _run(run_with_budget, spy, model, "Can I still join the course?", 1_000_000)
-    if got[1] != "answered":
-        raise _Fail(f"with a huge budget and a normal question the run should end 'answered', not {got[1]!r}.")
-    return f"stopped after {len(calls)} calls with a model that never stops."
+    got = _run(run_with_budget, SpyClient(client), model, "Can I still join the course?", tools, schemas, 1_000_000)
+    if not isinstance(got, tuple) or len(got) != 3:
+        raise _Fail("return three things: (answer, stop_reason, tokens_used), also when the model answers.")
+    if got[1] != "answered" or not got[0]:
+        raise _Fail(f"with a huge budget and a normal question the run should end 'answered' with the model's "
+                    f"text, not {got[1]!r}.")
+    return f"stopped after {len(calls)} calls with a model that never stops, and answered a normal question."
 
 
 @_check("04-cost-and-safety", "4.4")
