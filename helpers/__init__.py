@@ -1,12 +1,15 @@
 """Shared code for the agent-loop course. Each module is one concept; each lesson says which it introduced.
 
 What the lessons import, in the order they meet it:
-- llm: make_client() for the chosen provider (offline, OpenAI, Groq, Ollama, ...) and its facts (lesson 00)
+- llm: make_client() for the chosen provider (offline, OpenAI, Groq, Ollama, ...) (lesson 00)
+- providers: each provider's preset and the documented facts behind it, re-exported by llm (lesson 00)
 - ingest: load the pinned DataTalksClub FAQ (lesson 01)
 - search: the minsearch index and the search tool's schema (lessons 01 and 03)
-- tools: run the tools a model asks for, serialize their output, the @tool decorator (lessons 04 and 09)
+- tools: run the tools a model asks for and serialize their output (lesson 04)
+- tool_registry: the @tool decorator and the Tools registry, re-exported by tools (lesson 09)
 - loop: agent_loop and AgentRun, the lesson-04 loop with its safety nets (lessons 04 and 07)
-- cost: per-call usage, genai-prices prices at a call's date, a running meter (lesson 06)
+- cost: per-call usage records, a running meter and the run report (lesson 06)
+- prices: genai-prices prices at an explicit moment, re-exported by cost (lesson 06)
 - context: send less (a lean search tool, dropped stale tool outputs) (lesson 06)
 - trace: a JSONL trace of every request, response and error (lesson 07)
 - chat_ui: a chat session and its ipywidgets view (lesson 10)

@@ -1,52 +1,45 @@
-"""What did that run cost? Per-call records, prices and a running meter.
+"""What did that run cost? Per-call records, a running meter and a run report.
 
 Every model call becomes a `CallRecord`: which model and provider answered, how many input, cached-input,
 output and reasoning tokens the API reported, how long it took, why it stopped, and what it cost in USD.
-Prices come from the `genai-prices` package, read from the data bundled with the installed package.
+Prices come from helpers.prices (genai-prices at an explicit moment), whose public names are re-exported
+here: lessons import `price_per_mtok`, `record_call`, `CostMeter` and `run_report` all from helpers.cost.
 
 Rules this module keeps:
-- No network. genai-prices can refresh its prices from GitHub, but only when someone starts its
-  `UpdatePrices` background task. We never start it, and we price from our own snapshot of the bundled
-  data, so an updater started elsewhere in the process cannot change our numbers mid-run either. The
-  numbers therefore change only when another genai-prices version is installed (the lock file pins it).
-- Never a silent $0. A model genai-prices does not know gets `cost_usd=None` and a visible warning that
-  says how to fix it (`register_price(...)`). Only local providers (Ollama, the offline model) cost $0,
-  and their `price_note` says so.
+- Never a silent $0. An unknown model gets `cost_usd=None` and a warning that says how to fix it. Only local
+  providers (Ollama, the offline model) cost $0, and their `price_note` says so.
 - A replayed recording ("replay") is priced as the call it recorded, so a lesson can show a real bill.
 - The offline model's token counts are estimates (`estimated=True`). Its runs can be priced "as if" they
   had run on a real model: `record_call(resp, provider="offline", latency_s=0.1, price_as="gpt-5.4-mini")`.
-- Never the wall clock behind your back. Prices change on set dates, and some depend on the time of day
-  (DeepSeek charges half price outside its peak hours). So a call is priced at the moment it was made, the
-  response's `created_at` (Responses) or `created` (Chat Completions), and a price listing
-  (`price_per_mtok`, `price_tokens`) needs an explicit `at=`. Only a response without any timestamp is
-  priced at the current time, and its `price_note` says so.
+- Never the wall clock behind your back. A call is priced at the moment it was made (the response's
+  `created_at` or `created`); only a response without a timestamp is priced now, and its `price_note` says so.
 
-Left out on purpose: cache-write and audio/image token prices, batch and priority service tiers, and
-currency conversion. The course uses text-only calls at the default tier, priced in USD.
+Left out on purpose: the price lookup (helpers.prices); alerts, and a meter that outlives the kernel.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, date, datetime
-from decimal import Decimal
+from datetime import UTC, datetime
 
 import pandas as pd
-from genai_prices import Usage
-from genai_prices.data_snapshot import DataSnapshot
 
-# Providers that run on your own machine: no bill. Extend it if you add e.g. "lmstudio".
-LOCAL_PROVIDERS = {"offline", "ollama"}
-OFFLINE_PROVIDER = "offline"
-OFFLINE_MODEL = (
-    "offline-rules-v1"  # same value as helpers.offline.OFFLINE_MODEL (kept here to avoid the import)
+# Re-exported: a lesson imports prices and records from one place, helpers.cost (lesson 06).
+from helpers.prices import (  # noqa: F401
+    LOCAL_PROVIDERS,
+    UnknownPriceWarning,
+    normalize_provider,
+    price_per_mtok,
+    price_tokens,
+    price_usage,
+    register_price,
+    to_utc,
 )
 
-
-class UnknownPriceWarning(UserWarning):
-    """Raised (as a warning) when a model has no known price, so the cost is None rather than $0."""
+OFFLINE_PROVIDER = "offline"
+# The same value as helpers.offline.OFFLINE_MODEL, kept here so that pricing never loads the offline model.
+OFFLINE_MODEL = "offline-rules-v1"
 
 
 @dataclass
@@ -65,9 +58,8 @@ class CallRecord:
     reasoning_tokens: int = 0
     total_tokens: int = 0
     latency_s: float | None = None
-    finish: str | None = (
-        None  # Responses: status ("completed", "incomplete (max_output_tokens)"); Chat: finish_reason
-    )
+    # Responses: the status ("completed", "incomplete (max_output_tokens)"); Chat Completions: finish_reason.
+    finish: str | None = None
     estimated: bool = False  # True when the token counts are estimates (the offline model)
     cost_usd: float | None = None  # None means unknown, never "free"
     price_note: str = ""
@@ -80,202 +72,6 @@ class CallRecord:
         """
         return asdict(self)
 
-
-# ---------------------------------------------------------------------------------------------------------
-# Prices
-
-_SNAPSHOT: DataSnapshot | None = None
-_CUSTOM_PRICES: dict[str, dict[str, float]] = {}
-
-
-def _snapshot() -> DataSnapshot:
-    # Our own snapshot of the bundled data: genai_prices.calc_price() would use whatever an UpdatePrices task
-    # last fetched from the network, and we want the same numbers on every machine, offline.
-    global _SNAPSHOT
-    if _SNAPSHOT is None:
-        from genai_prices.data import providers
-
-        _SNAPSHOT = DataSnapshot(providers=providers, from_auto_update=False)
-    return _SNAPSHOT
-
-
-def register_price(model, input_per_mtok, output_per_mtok, cached_input_per_mtok=None):
-    """Teach the meter the price of a model genai-prices does not know (USD per million tokens).
-
-    It also overrides genai-prices for that model name. Cached input defaults to the input price.
-    Example: register_price("my-finetune", 0.30, 1.20) -> None
-    """
-    for name, value in (("input_per_mtok", input_per_mtok), ("output_per_mtok", output_per_mtok)):
-        if value is None or value < 0:
-            raise ValueError(
-                f"register_price: {name} must be a number >= 0 (USD per million tokens), got {value!r}"
-            )
-    cached = input_per_mtok if cached_input_per_mtok is None else cached_input_per_mtok
-    _CUSTOM_PRICES[model.lower()] = {
-        "input": float(input_per_mtok),
-        "cached_input": float(cached),
-        "output": float(output_per_mtok),
-    }
-
-
-def _strip_vendor(model: str) -> str:
-    # GitHub Models and OpenRouter-style names look like "openai/gpt-5-mini"; genai-prices wants "gpt-5-mini".
-    return model.split("/", 1)[1] if "/" in model else model
-
-
-def _find_model(model: str, provider: str | None):
-    """Return (provider_info, model_info) from genai-prices, or None if it does not know the model."""
-    snap = _snapshot()
-    provider_id = None
-    if provider:
-        try:
-            provider_id = snap.find_provider(None, provider, None).id
-        except LookupError:
-            provider_id = None  # e.g. "github": not a genai-prices provider, so match on the model name alone
-    for ref in dict.fromkeys([model, _strip_vendor(model)]):  # unique, in order
-        try:
-            return snap.find_provider_model(ref, None, provider_id, None)
-        except LookupError:
-            continue
-    return None
-
-
-def _unknown_price_message(model: str, provider: str | None) -> str:
-    where = f" (provider {provider!r})" if provider else ""
-    return (
-        f"No price known for model {model!r}{where}: its cost is recorded as None, not $0. "
-        f"Fix: helpers.cost.register_price({model!r}, input_per_mtok=..., output_per_mtok=...) "
-        f"with the prices from your provider's pricing page, or price it as a known model with price_as=..."
-    )
-
-
-def _as_float(price) -> float:
-    # Tiered prices (e.g. gpt-5.4 above 272k input tokens) have a base rate; a per-token table shows that one.
-    price = getattr(price, "base", price)
-    return float(price) if price is not None else 0.0
-
-
-# ---------------------------------------------------------------------------------------------------------
-# When: every price is read for one moment
-
-
-def to_utc(at) -> datetime:
-    """A moment as an aware UTC datetime, from whatever form it comes in.
-
-    Accepts a datetime (a naive one is taken as UTC, as genai-prices does), a date (00:00 UTC that day),
-    a Unix timestamp such as a response's `created_at`, or an ISO 8601 string ("2026-11-17",
-    "2026-11-17T20:00Z"). Raises TypeError or ValueError, with the accepted forms, for anything else.
-    Example: to_utc("2026-11-17T20:00Z") -> datetime(2026, 11, 17, 20, 0, tzinfo=UTC)
-    """
-    when = at
-    if isinstance(when, str):
-        try:
-            when = datetime.fromisoformat(when.strip())
-        except ValueError:
-            raise ValueError(f"at={at!r} is not a moment I can read. {_AT_FORMS}") from None
-    elif isinstance(when, (int, float)) and not isinstance(when, bool):
-        try:
-            when = datetime.fromtimestamp(when, tz=UTC)
-        except (OverflowError, OSError, ValueError):
-            raise ValueError(f"at={at!r} is not a Unix timestamp in range. {_AT_FORMS}") from None
-    elif isinstance(when, date) and not isinstance(when, datetime):
-        when = datetime(when.year, when.month, when.day)
-    if not isinstance(when, datetime):
-        raise TypeError(f"at={at!r} is a {type(at).__name__}, not a moment. {_AT_FORMS}")
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-_AT_FORMS = ("Pass a datetime, a date, a Unix timestamp (e.g. response.created_at) or an ISO 8601 string "
-             "such as '2026-11-17T20:00Z' (a time without a zone is read as UTC).")
-
-
-def _require_at(function: str, model: str, at) -> datetime:
-    if at is None:
-        raise TypeError(
-            f"{function}({model!r}) needs at=...: prices change on set dates, and some providers (DeepSeek) "
-            f"charge less at certain hours, so a price only exists for a moment. Pass the time of the call "
-            f"(at=response.created_at) or the moment you want, e.g. at='2026-11-17T20:00Z'."
-        )
-    return to_utc(at)
-
-
-def call_time(response) -> datetime | None:
-    """When a Responses or Chat Completions result was created (UTC), or None if it carries no timestamp.
-
-    Example: call_time(response) -> datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
-    """
-    stamp = _get(response, "created_at")
-    if stamp is None:
-        stamp = _get(response, "created")
-    if stamp is None:
-        return None
-    try:
-        return to_utc(stamp)
-    except (TypeError, ValueError):
-        return None  # an unreadable stamp counts as none; record_call then says it used the current time
-
-
-def _iso(when: datetime) -> str:
-    return when.isoformat().replace("+00:00", "Z")
-
-
-def price_per_mtok(model, provider=None, *, at=None):
-    """USD per million input, cached-input and output tokens at the moment `at`, from genai-prices.
-
-    `at` is required: a datetime, date, Unix timestamp or ISO string (see to_utc). Prices set with
-    register_price do not change with time. Local providers cost 0. Raises LookupError, with the fix,
-    for a model nobody knows a price for.
-    Example: price_per_mtok("deepseek-flash", at="2026-11-17T20:00Z") -> {"input": 0.15, ..., "output": 0.6}
-    """
-    when = _require_at("price_per_mtok", model, at)
-    if _provider_name(provider) in LOCAL_PROVIDERS:
-        return {"input": 0.0, "cached_input": 0.0, "output": 0.0}
-    if model.lower() in _CUSTOM_PRICES:
-        return dict(_CUSTOM_PRICES[model.lower()])
-    found = _find_model(model, _provider_name(provider))
-    if found is None:
-        raise LookupError(_unknown_price_message(model, _provider_name(provider)))
-    _, info = found
-    prices = info.get_prices(when)
-    cached = prices.cache_read_mtok if prices.cache_read_mtok is not None else prices.input_mtok
-    return {
-        "input": _as_float(prices.input_mtok),
-        "cached_input": _as_float(cached),
-        "output": _as_float(prices.output_mtok),
-    }
-
-
-def price_tokens(model, input_tokens, output_tokens, cached_input_tokens=0, provider=None, *, at=None):
-    """Cost in USD of a token count on a model at the moment `at`, or None (with a warning) if unknown.
-
-    `at` is required, as for price_per_mtok.
-    Example: price_tokens("gpt-5.4-mini", 1_000_000, 1_000_000, at="2026-11-30") -> 5.25
-    """
-    when = _require_at("price_tokens", model, at)
-    cost, _ = _price(model, _provider_name(provider), input_tokens, cached_input_tokens, output_tokens, when)
-    return cost
-
-
-def _price(model, provider, input_tokens, cached, output_tokens, when: datetime) -> tuple[float | None, str]:
-    """(cost_usd or None, note) for a non-local call made at `when`."""
-    cached = min(cached, input_tokens)  # both APIs count cached tokens inside input_tokens; guard odd data
-    custom = _CUSTOM_PRICES.get(model.lower())
-    if custom is not None:
-        cost = (
-            (input_tokens - cached) * custom["input"]
-            + cached * custom["cached_input"]
-            + output_tokens * custom["output"]
-        ) / 1_000_000
-        return cost, "registered price"
-    found = _find_model(model, provider)
-    if found is None:
-        warnings.warn(_unknown_price_message(model, provider), UnknownPriceWarning, stacklevel=3)
-        return None, "unknown model: register a price"
-    prov, info = found
-    # genai-prices wants input_tokens as the total, with cache reads as a part of it (the same as OpenAI).
-    usage = Usage(input_tokens=input_tokens, cache_read_tokens=cached, output_tokens=output_tokens)
-    calc = info.calc_price(usage, prov, genai_request_timestamp=when)  # never genai-prices' "now" default
-    return float(Decimal(calc.total_price)), f"genai-prices: {prov.id}/{info.id}"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -306,11 +102,18 @@ def _int(value) -> int:
         return 0
 
 
-def _provider_name(provider) -> str | None:
-    # Accept a plain name or a preset object with .name (helpers.llm.Provider) without importing it.
-    if provider is None or isinstance(provider, str):
-        return provider.lower() if provider else provider
-    return str(getattr(provider, "name", provider)).lower()
+def call_time(response) -> datetime | None:
+    """When a Responses or Chat Completions result was created (UTC), or None if it carries no timestamp.
+
+    Example: call_time(response) -> datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
+    """
+    stamp = _get(response, "created_at", default=_get(response, "created"))  # Responses, else Chat
+    if stamp is None:
+        return None
+    try:
+        return to_utc(stamp)
+    except (TypeError, ValueError):
+        return None  # an unreadable stamp counts as none; record_call then says it used the current time
 
 
 def _detect_api(response) -> str:
@@ -329,7 +132,7 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
     The record is added to `meter` if given (e.g. SESSION).
     Example: record_call(resp, provider="openai", latency_s=0.8) -> CallRecord(model="gpt-5.4-mini", ...)
     """
-    provider_name = _provider_name(provider) or "unknown"
+    provider_name = normalize_provider(provider) or "unknown"
     # A replayed cassette costs nothing now, but it shows what the recorded call cost: price it as recorded.
     local = provider_name != "replay" and (
         provider_name in LOCAL_PROVIDERS or bool(getattr(provider, "local", False))
@@ -362,16 +165,16 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
     if unstamped:
         # A real API always stamps its responses; this is a hand-made dict. Say that the clock was used.
         when = datetime.now(tz=UTC)
-    priced_at: str | None = _iso(when)
+    priced_at: str | None = when.isoformat().replace("+00:00", "Z")
     if price_as:
-        cost, _ = _price(price_as, None, input_tokens, cached, output_tokens, when)
+        cost, _ = price_usage(price_as, None, input_tokens, cached, output_tokens, when)
         note = f"as if {price_as}"
         if cost is None:
             note += ": unknown model, register a price"
     elif local:
         cost, note, priced_at = 0.0, f"local: $0 ({provider_name})", None
     else:
-        cost, note = _price(model, provider_name, input_tokens, cached, output_tokens, when)
+        cost, note = price_usage(model, provider_name, input_tokens, cached, output_tokens, when)
         if provider_name == "replay" and cost is not None:
             note = f"replay, original cost ({note})"
     if unstamped and priced_at is not None:

@@ -117,7 +117,7 @@ def doctor(env_file=None) -> list[Check]:
         # What the preset's sources say a student should know (limits, beta APIs, old model names).
         notes = textwrap.fill(p.notes, NOTES_WIDTH)
         if p.facts:
-            notes += f"\n(checked {p.facts[0].checked}; sources in helpers/llm.py, PROVIDERS[{p.name!r}].facts)"
+            notes += f"\n(checked {p.facts[0].checked}; sources in helpers/providers.py, PROVIDERS[{p.name!r}].facts)"
         checks.append(Check("notes", "warn", notes))
     if not p.key_env:
         checks.append(Check("API key", "ok", f"not needed for {p.name}"))

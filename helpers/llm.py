@@ -5,16 +5,16 @@ What it does:
   repository's `.env`), without overriding variables already set in your shell;
 - chooses a provider: `LLM_PROVIDER` if set, else OpenAI when `OPENAI_API_KEY` is set, else the built-in
   offline model, which needs no key and no network;
-- knows each provider's base URL, key variable, default model, and whether it speaks the Responses API
-  or only Chat Completions (`require_api` stops a lesson early with a plain message when it doesn't),
-  plus what a student should know about it (`notes`) and the documented facts behind the preset, each
-  with its source and the date it was checked (`facts`);
+- uses each provider's preset (helpers.providers: base URL, key variable, default model, API flavours,
+  notes and the documented facts behind them, re-exported here), and `require_api` stops a lesson early
+  with a plain message when the provider lacks the API flavour it calls;
 - optionally records every request/response pair to a JSONL cassette, and replays one offline
   (see helpers/cassette.py);
 - never prints, logs or stores an API key: the one line it prints names the provider and model only.
 
-What it leaves out on purpose: async clients, streaming helpers, and any wrapper around the SDK's calls.
-Lessons call `client.responses.create(...)` themselves; hiding that call would hide the lesson.
+What it leaves out on purpose: the presets' data (helpers.providers), async clients, streaming helpers, and
+any wrapper around the SDK's calls. Lessons call `client.responses.create(...)` themselves; hiding that call
+would hide the lesson.
 """
 
 from __future__ import annotations
@@ -28,10 +28,17 @@ import httpx
 import openai
 
 from helpers import ROOT, env  # noqa: F401 -- ROOT stays importable as llm.ROOT
+from helpers.providers import (  # noqa: F401 -- re-exported: lessons import the presets from helpers.llm
+    FACTS_CHECKED,
+    PRETTY_NAMES,
+    PROVIDERS,
+    REPLAY_BASE_URL,
+    Fact,
+    Provider,
+)
 
 MAX_RETRIES = 3  # the SDK retries 429 and 5xx with exponential backoff (and honours Retry-After)
 TIMEOUT_S = 120.0  # long enough for a slow reasoning model; short enough that a dead server is noticed
-REPLAY_BASE_URL = "http://replay.invalid/v1"  # .invalid is a reserved name: it can never reach a network
 CHAT_LESSON = "lesson 08"  # the lesson written with Chat Completions, for providers without Responses
 MIN_OPENAI_SDK = "3.0"  # the SDK major version the course is tested with (see requirements.txt)
 
@@ -48,192 +55,6 @@ class ProviderError(RuntimeError):
         return [f"{type(self).__name__}: {self}"]
 
 
-FACTS_CHECKED = "2026-11-30"  # the day the presets' facts were last checked against the sources below
-
-
-@dataclass(frozen=True)
-class Fact:
-    """One documented fact behind a preset: the claim, where it is written, and the day it was checked.
-
-    Providers change names, prices and limits often; a fact with its source can be checked again in a minute.
-    Example: Fact("Chat Completions only", "https://docs.github.com/en/rest/models/inference", "GitHub Docs")
-    """
-
-    claim: str
-    url: str
-    title: str
-    checked: str = FACTS_CHECKED
-
-
-@dataclass(frozen=True)
-class Provider:
-    """One provider preset: where it lives, which key it needs, and which API flavours it speaks.
-
-    `notes` is what a student should know before using it (the doctor prints it); `facts` are the documented
-    claims the preset rests on, each with its source and the date it was checked.
-    Example: PROVIDERS["groq"].base_url -> "https://api.groq.com/openai/v1"
-    """
-
-    name: str
-    base_url: str
-    key_env: str | None  # None: no key needed
-    default_model: str
-    responses_api: bool  # False: Chat Completions only
-    local: bool  # True: runs on this machine, costs nothing
-    key_help: str = ""  # where to get a key
-    models_url: str | None = None  # where to list models, when it is not base_url + "/models"
-    notes: str = ""
-    facts: tuple[Fact, ...] = ()
-
-
-def _offline_base_url() -> str:
-    # Imported lazily so that this module loads even while the offline model is being built or broken.
-    try:
-        from helpers.offline import OFFLINE_BASE_URL
-    except ImportError:
-        return "http://offline.invalid/v1"
-    return OFFLINE_BASE_URL
-
-
-def _offline_model() -> str:
-    try:
-        from helpers.offline import OFFLINE_MODEL
-    except ImportError:
-        return "offline-rules-v1"
-    return OFFLINE_MODEL
-
-
-# Base URLs and API support checked against each provider's own documentation; each preset's `facts` name the
-# source and the date (FACTS_CHECKED). Only what a source says is written here.
-PROVIDERS: dict[str, Provider] = {
-    p.name: p
-    for p in [
-        Provider(
-            name="openai",
-            base_url="https://api.openai.com/v1",
-            key_env="OPENAI_API_KEY",
-            default_model="gpt-5.4-mini",
-            responses_api=True,
-            local=False,
-            key_help="create one at https://platform.openai.com/api-keys (needs a paid balance)",
-        ),
-        Provider(
-            name="groq",
-            base_url="https://api.groq.com/openai/v1",
-            key_env="GROQ_API_KEY",
-            default_model="openai/gpt-oss-20b",
-            responses_api=True,
-            local=False,
-            key_help="create a free one at https://console.groq.com/keys",
-            notes=("Responses API in beta, stateless (the lessons send the whole history anyway); free tier on "
-                   "openai/gpt-oss-20b: 30 requests and 8K tokens a minute, 1K requests and 200K tokens a day, so "
-                   "a loop that re-sends a growing history can hit the per-minute limit: the SDK waits and retries, "
-                   "and if a run still stops on a rate limit, wait a minute and run it again"),
-            facts=(
-                Fact("the Responses API is in beta and doesn't keep conversation state",
-                     "https://console.groq.com/docs/responses-api", "GroqDocs: Responses API"),
-                Fact("Free Plan, openai/gpt-oss-20b: 30 RPM, 1K RPD, 8K TPM, 200K TPD",
-                     "https://console.groq.com/docs/rate-limits", "GroqDocs: Rate Limits (its table as copied in "
-                     "github.com/hassankhan2510/redditautomation, reference.md)"),
-            ),
-        ),
-        Provider(
-            name="deepseek",
-            base_url="https://api.deepseek.com",
-            key_env="DEEPSEEK_API_KEY",
-            default_model="deepseek-flash",
-            responses_api=True,  # stateless; the lessons send the whole history anyway
-            local=False,
-            key_help="create one at https://platform.deepseek.com/api_keys (needs a small top-up)",
-            notes=("thinking mode is on by default: on Chat Completions an assistant message with tool_calls must "
-                   "go back with its reasoning_content, or the next call fails with 400 (helpers.loop and lesson "
-                   "08's loop keep it); deepseek-v4-flash and deepseek-chat are old names, and genai-prices still "
-                   "prices deepseek-chat at the old V3 rates, so use deepseek-flash"),
-            facts=(
-                Fact("model name deepseek-flash; deepseek-v4-flash is a legacy name served by the same model",
-                     "https://api-docs.deepseek.com/quick_start/your_first_api_call",
-                     "DeepSeek API Docs: Your First API Call"),
-                Fact("the Responses API is supported at https://api.deepseek.com; its output items include "
-                     "function_call", "https://api-docs.deepseek.com/guides/responses_api",
-                     "DeepSeek API Docs: Using the Responses API"),
-                Fact("DeepSeek's Responses API is stateless: store, previous_response_id and retrieval are not "
-                     "supported", "https://docs.rs/openai-interface/0.12.0/openai_interface/responses/index.html",
-                     "openai-interface (Rust crate) docs, summarising DeepSeek's guide"),
-                Fact("thinking mode is enabled by default; after a tool call, reasoning_content must be passed back "
-                     "in every later request, or the API answers 400",
-                     "https://api-docs.deepseek.com/guides/thinking_mode", "DeepSeek API Docs: Thinking Mode"),
-                Fact("genai-prices 0.2.3 prices deepseek-chat at $0.27/$1.10 per million tokens (the V3 rates) and "
-                     "knows deepseek-flash", "https://pypi.org/project/genai-prices/",
-                     "genai-prices 0.2.3 (its bundled price data, read with calc_price)"),
-            ),
-        ),
-        Provider(
-            name="github",
-            base_url="https://models.github.ai/inference",
-            key_env="GITHUB_TOKEN",
-            default_model="openai/gpt-4.1-mini",
-            responses_api=False,
-            local=False,
-            key_help=(
-                "on GitHub open Settings > Developer settings > Personal access tokens > Fine-grained "
-                "tokens > Generate new token, and under Account permissions set 'Models' to Read-only "
-                "(https://github.com/settings/personal-access-tokens/new); free, with daily rate limits"
-            ),
-            models_url="https://models.github.ai/catalog/models",
-            notes=("Chat Completions only: lessons 08 to 10 and homework 05's first two tasks run on it; lessons "
-                   "02 to 07 need the Responses API. OpenAI's own API retires gpt-4.1-mini on 2027-01-14; GitHub "
-                   "Models has its own schedule: once the model is no longer listed, set LLM_MODEL to one that is"),
-            facts=(
-                Fact("the inference API is POST /inference/chat/completions (no Responses API)",
-                     "https://docs.github.com/en/rest/models/inference", "GitHub Docs: REST API endpoints for models "
-                     "inference"),
-                Fact("third-party copies of OpenAI's deprecations page give 2027-01-14 as the API shutdown of "
-                     "gpt-4o-mini and gpt-4.1-mini (the official page could not be read that far; recheck it)",
-                     "https://developers.openai.com/api/docs/deprecations", "OpenAI API: Deprecations, as copied "
-                     "by codersera.com/blog/gpt-4o-gpt-4-1-api-shutdown-migration-2026"),
-            ),
-        ),
-        Provider(
-            name="ollama",
-            base_url="http://localhost:11434/v1",
-            key_env=None,
-            default_model="llama3.2",
-            # Ollama serves a stateless /v1/responses since v0.13.3; the lessons send the whole
-            # conversation every turn, so stateless is all they need.
-            responses_api=True,
-            local=True,
-            key_help="no key needed: install Ollama from https://ollama.com, then `ollama pull llama3.2`",
-            notes="needs Ollama 0.13.3 or newer for the Responses API",
-            facts=(
-                Fact("/v1/responses is supported, stateless only", "https://docs.ollama.com/api/openai-compatibility",
-                     "Ollama docs: OpenAI compatibility"),
-                Fact("/v1/responses arrived in v0.13.3 (older versions answer 404)",
-                     "https://github.com/ollama/ollama/issues/13595", "ollama/ollama issue 13595"),
-            ),
-        ),
-        Provider(
-            name="offline",
-            base_url=_offline_base_url(),
-            key_env=None,
-            default_model=_offline_model(),
-            responses_api=True,
-            local=True,
-            key_help="no key needed: a rule-based stand-in that runs inside Python",
-        ),
-        Provider(
-            name="replay",
-            base_url=REPLAY_BASE_URL,
-            key_env=None,
-            default_model="replay",
-            responses_api=True,
-            local=True,
-            key_help="no key needed: serves a cassette recorded earlier (set LLM_CASSETTE=path)",
-        ),
-    ]
-}
-
-PRETTY_NAMES = {"openai": "OpenAI", "groq": "Groq", "deepseek": "DeepSeek", "github": "GitHub Models",
-                "ollama": "Ollama", "offline": "the offline model", "replay": "replay"}
 SWITCH_HINT = "put OPENAI_API_KEY in .env, or set LLM_PROVIDER=groq|github|ollama|deepseek; see .env.example"
 
 

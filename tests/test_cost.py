@@ -10,7 +10,7 @@ import time_machine
 from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 
-from helpers import cost
+from helpers import cost, prices
 from helpers.cost import (
     CallRecord,
     CostMeter,
@@ -29,10 +29,10 @@ AT = "2026-11-30T12:00Z"  # the moment the price assertions below were checked a
 
 @pytest.fixture(autouse=True)
 def clean_custom_prices():
-    saved = dict(cost._CUSTOM_PRICES)
+    saved = dict(prices._CUSTOM_PRICES)
     yield
-    cost._CUSTOM_PRICES.clear()
-    cost._CUSTOM_PRICES.update(saved)
+    prices._CUSTOM_PRICES.clear()
+    prices._CUSTOM_PRICES.update(saved)
 
 
 def responses_dict(model="gpt-5.4-mini", inp=812, cached=0, out=40, reasoning=0, status="completed"):
@@ -125,9 +125,9 @@ def test_pricing_needs_no_network_and_starts_no_updater(monkeypatch):
         raise AssertionError("helpers.cost tried to open a network connection")
 
     monkeypatch.setattr(socket.socket, "connect", no_network)
-    monkeypatch.setattr(cost, "_SNAPSHOT", None)  # force the bundled data to load again under the block
+    monkeypatch.setattr(prices, "_SNAPSHOT", None)  # force the bundled data to load again under the block
     assert price_tokens("gpt-5.4-mini", 1_000_000, 1_000_000, at=AT) == pytest.approx(5.25)
-    assert cost._snapshot().from_auto_update is False
+    assert prices._snapshot().from_auto_update is False
     assert not any(t.name.startswith("genai_prices") for t in threading.enumerate())
 
 

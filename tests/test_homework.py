@@ -616,3 +616,11 @@ def test_run_with_budget_starting_point_is_not_done_until_the_budget_is_added(of
     unchanged: dict = {}
     exec("\n".join(line for line in source.splitlines() if "raise NotImplementedError" not in line), unchanged)
     assert_fails(hw.check_run_with_budget(unchanged["run_with_budget"], client, model), "used >=")
+
+
+def test_multi_search_check_passes_the_source_lessons_wording(offline):
+    # The source lesson's own prompt asks for "more searches" without a number; a real model makes several.
+    client, model = offline
+    source = ("You're a course teaching assistant. First perform search, analyze the results and then perform "
+              "more searches. At the end, ask if there are other areas the user wants to explore.")
+    assert hw.check_multi_search_instructions(source, client, model).passed

@@ -20,10 +20,12 @@ def faq():
 
 @pytest.fixture(autouse=True)
 def private_cache(request, tmp_path, monkeypatch):
-    """Every test but those reading the real snapshot gets its own cache path: a tiny test archive loaded through
-    FAQ_ARCHIVE fills the cache, and must never fill the course's data/ with 4 questions."""
+    """Every test but those reading the real snapshot gets its own cache path and working folder: a tiny test
+    archive loaded through FAQ_ARCHIVE fills the cache, and must never fill the course's data/ with 4 questions;
+    and a student's own .env (found upwards from the working folder) must not decide what these tests see."""
     if "faq" not in request.fixturenames:
         monkeypatch.setattr(ingest, "CACHE_PATH", tmp_path / "private-data" / "faq-cache.json")
+        monkeypatch.chdir(tmp_path)
 
 
 def test_pinned_snapshot_counts(faq):

@@ -80,3 +80,37 @@ def test_running_a_lesson_twice_writes_the_same_file(name, tmp_path, monkeypatch
     first = copy.read_bytes()
     assert nbrun_main([str(copy)]) == 0
     assert copy.read_bytes() == first, f"a second run of {name} changed the file"
+
+
+def run_machine_cell(tmp_path, source, tags, output_of):
+    """Run a one-cell notebook whose stored output says "stored", with the given tags and output_of hash."""
+    import nbformat
+
+    from helpers.maint.nbrun import _source_hash
+
+    cell = nbformat.v4.new_code_cell(source, id="machine")
+    cell.metadata["tags"] = list(tags)
+    if output_of is not None:
+        cell.metadata["output_of"] = _source_hash(output_of)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="stored\n")]
+    path = tmp_path / "machine.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    assert nbrun_main([str(path)]) == 0
+    cell = nbformat.read(path, as_version=4).cells[0]
+    return "".join(cell.outputs[0]["text"]), cell.metadata
+
+
+IGNORED = ("nbval-ignore-output",)
+
+
+@pytest.mark.parametrize("tags, output_of, kept", [
+    (IGNORED, "print('here')", True),     # the stored output came from this very code: it stays
+    (IGNORED, "print('before')", False),  # the code changed since: the new output is stored
+    (IGNORED, None, False),               # no record of what made it: the new output is stored
+    ((), "print('here')", False),         # an ordinary cell always stores the new output
+])
+def test_a_machine_dependent_cell_keeps_its_output_while_its_code_is_unchanged(tags, output_of, kept, tmp_path):
+    text, metadata = run_machine_cell(tmp_path, "print('here')", tags, output_of)
+    assert text == ("stored\n" if kept else "here\n")
+    if tags:
+        assert "output_of" in metadata  # recorded for the next run

@@ -86,10 +86,10 @@ def run_tool(client, question, tools, execute, instructions=None, max_iterations
 
 # --- rule 1: no tools ----------------------------------------------------------------------------------
 
-def test_without_tools_it_admits_having_no_course_knowledge(client):
+def test_without_tools_it_says_it_has_no_knowledge(client):
     response = client.responses.create(model="gpt-4o-mini", input="Can I still join the course?")
     assert response.model == OFFLINE_MODEL
-    assert "don't have course-specific information" in response.output_text
+    assert "no general knowledge" in response.output_text and "training data" in response.output_text
     assert response.usage.input_tokens > 0 and response.usage.output_tokens > 0
 
 

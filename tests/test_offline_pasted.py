@@ -50,7 +50,7 @@ def test_chat_completions_rag_prompt(client):
 
 def test_plain_question_without_context_still_admits_no_knowledge(client):
     answer = client.responses.create(model="m", input="Can I still join the course?").output_text
-    assert "don't have course-specific information" in answer
+    assert "no general knowledge" in answer and "FAQ" in answer
 
 
 def test_split_context_finds_question_and_records():
@@ -109,9 +109,9 @@ def test_a_question_that_stands_on_its_own_keeps_its_own_words(client):
     assert "Can I still join?" in second.answer
 
 
-def test_no_tools_off_course_question_gets_a_generic_admission(client):
+def test_no_tools_off_course_question_gets_a_plain_admission(client):
     answer = client.responses.create(model="m", input="What does 'overcast' mean?").output_text
-    assert "don't have specific information" in answer and "course" not in answer
+    assert "no general knowledge" in answer and "training data" in answer and "course" not in answer
 
 
 def test_a_weak_match_without_the_questions_key_word_is_not_an_answer(client):

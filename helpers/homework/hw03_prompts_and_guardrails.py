@@ -29,7 +29,8 @@ LABELLED_QUESTIONS = [
 
 @_check("03-prompts-and-guardrails", "3.1")
 def check_multi_search_instructions(instructions, client, model):
-    """Check that `instructions` make the agent search at least twice before answering (2 of 3 questions).
+    """Check that `instructions` make the agent search at least twice, with different queries, before
+    answering (2 of 3 questions): what a real model does when a prompt asks for more searches.
 
     Example: check_multi_search_instructions(INSTRUCTIONS, client, model) -> [PASS] Task 3.1 · ...
     """
@@ -48,12 +49,15 @@ def check_multi_search_instructions(instructions, client, model):
         if result.stop_reason != "answered":
             raise _Fail(f"the run for {question!r} stopped with {result.stop_reason!r}; the instructions "
                         f"should lead to an answer, not endless searching.")
-        searches.append(sum(1 for c in result.tool_calls if c["name"] == "search"))
+        # Different searches, as a real model given such a prompt makes: the same query twice finds nothing new.
+        queries = {c["arguments"] for c in result.tool_calls if c["name"] == "search"}
+        searches.append(len(queries))
     several = sum(n >= 2 for n in searches)
     if several < 2:
-        raise _Fail(f"only {several} of {len(questions)} runs searched more than once (searches per run: "
-                    f"{searches}). Ask for it plainly, e.g. how many searches and with what kind of keywords.")
-    return f"searches per question: {searches}."
+        raise _Fail(f"only {several} of {len(questions)} runs searched more than once with different queries "
+                    f"(different searches per run: {searches}). Ask for it plainly, e.g. how many searches and "
+                    f"with what kind of keywords.")
+    return f"different searches per question: {searches}."
 
 
 def _guard_verdict(is_on_topic, client, model, question) -> bool:

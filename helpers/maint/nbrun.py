@@ -4,6 +4,8 @@
 started in the notebook's own folder (as nbval and JupyterLab do), every cell runs in order, and the
 result is written back through helpers.maint.nbtidy, which merges the stream pieces a kernel splits by timing and
 drops widget views with their run-specific ids: two runs in a row write the same bytes (tests/test_nbrun.py).
+A cell tagged `nbval-ignore-output` keeps its stored output while its code is unchanged: it shows what the
+maintainer's machine has (a .env, a checkout), which nbval doesn't compare and the course shouldn't carry.
 `--dry-run` runs and times without writing anything: that is the notebook benchmark (`make bench-notebooks`),
 whose figures the README quotes.
 
@@ -16,6 +18,7 @@ Left out on purpose: parallel runs (the machine has two cores and the kernels wo
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -50,14 +53,42 @@ def run_notebook(path: Path, *, write: bool = True, timeout: int = 300) -> float
     Example: run_notebook(Path("notebooks/01-faq-search.ipynb")) -> 4.8
     """
     nb = nbformat.read(path, as_version=4)
+    stored = _machine_dependent_outputs(nb)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent.resolve())}})
     started = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - started
     if write:
+        _keep_machine_dependent_outputs(nb, stored)
         nbformat.write(nbformat.from_dict(tidy(nb)), path)
     return seconds
+
+
+# A cell tagged nbval-ignore-output prints what depends on the machine that runs it (lesson 00's doctor reads
+# the maintainer's .env; its git cell reads the checkout). Its new output would only be noise in the diff, and
+# could carry a maintainer's paths into the course. So it keeps its stored output while its code is the code
+# that made it (a hash of the source, kept in the cell's metadata); edit the code and the next run stores anew.
+IGNORED_TAG = "nbval-ignore-output"
+OUTPUT_OF = "output_of"
+
+
+def _source_hash(source: str) -> str:
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
+
+
+def _machine_dependent_outputs(nb) -> dict[str, list]:
+    return {cell.get("id"): cell.get("outputs", []) for cell in nb.cells
+            if cell.cell_type == "code" and IGNORED_TAG in cell.get("metadata", {}).get("tags", [])
+            and cell.get("outputs") and cell.metadata.get(OUTPUT_OF) == _source_hash(cell.source)}
+
+
+def _keep_machine_dependent_outputs(nb, stored: dict[str, list]) -> None:
+    for cell in nb.cells:
+        if cell.cell_type == "code" and IGNORED_TAG in cell.get("metadata", {}).get("tags", []):
+            if cell.get("id") in stored:
+                cell.outputs = stored[cell.get("id")]
+            cell.metadata[OUTPUT_OF] = _source_hash(cell.source)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ in tests/test_notebook_hygiene.py, which calls `problems()`). helpers.maint.nbru
 `tidy()`, so `make notebooks` run twice writes the same bytes twice.
 
 Tidy means:
-- no per-cell execution timestamps, no stray cell metadata except tags, and notebook metadata reduced to
+- no per-cell execution timestamps, no stray cell metadata except tags (and nbrun's output_of), and notebook metadata reduced to
   the kernelspec and language name (so no saved widget state either);
 - consecutive stream outputs of one name merged into one, with carriage returns and backspaces applied
   as a terminal would: how the kernel splits printed text into messages depends on timing, not on the code;
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import nbformat
 
-KEEP_CELL_METADATA = {"tags"}
+KEEP_CELL_METADATA = {"tags", "output_of"}  # output_of: see helpers.maint.nbrun (machine-dependent cells)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # The same rules nbval applies before it compares streams: text before a lone \r is overwritten, and a
 # character followed by \b is erased.

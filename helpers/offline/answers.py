@@ -1,12 +1,14 @@
 """Writing the answers: every text the offline model says.
 
 - `answer_without_tools`: when no tool is called. From the tool results already in the conversation,
-  from reference material pasted into the prompt, as one label ("ALLOW"), as small talk or arithmetic,
-  or as a plain "I have no course-specific information".
+  from reference material pasted into the prompt, as one label ("ALLOW"), as small talk or arithmetic
+  (small_talk.py), or as a plain "I am the offline stand-in, with no general knowledge" (`no_knowledge`).
 - `grounded_answer`: from search results: an extract of the best one, naming its FAQ entry; or "found
   nothing relevant" (a polite refusal when the instructions limit it to the course).
+- `failure_answer`: when the tools failed: which tool, what error, and that a retry later may help.
 - `extract`: the few sentences of a FAQ answer that share most words with the question.
-- `combine_results`: from other tools' results, with a comparison of a number they all report.
+- `combine_results`: from other tools' results, in sentences with units read from the key names, a
+  direct yes or no when a result says so, and a comparison of a number they all report.
 
 What it leaves out on purpose: new text. Answers are fixed sentences around extracts of what the tools
 returned; the model never states a fact it was not given.
@@ -14,9 +16,6 @@ returned; the model never states a fact it was not given.
 
 from __future__ import annotations
 
-import ast
-import math
-import operator
 import re
 
 from helpers.offline.conversation import (
@@ -26,6 +25,7 @@ from helpers.offline.conversation import (
     parse_documents,
     parse_json,
     to_json,
+    tool_error,
 )
 from helpers.offline.instructions import PASTED, has_guardrail, label_choice, split_context, wants_follow_up
 from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
@@ -37,23 +37,24 @@ from helpers.offline.search_policy import (
     keywords,
     question_terms,
 )
-from helpers.offline.text import stem, stems
+from helpers.offline.small_talk import small_talk
+from helpers.offline.text import STOP_WORDS, stem, stems
 
 # After the searches, a weaker result still answers a question that is about the FAQ's topics.
 ANSWERABLE = 0.3
 EXTRACT_CHARS = 320  # longest extract quoted from a FAQ answer
 EXTRACT_SENTENCES = 3  # the direct answer plus the two sentences closest to the question
-TOPIC_WORDS_SHOWN = 6  # keywords quoted back in "I don't have information about ...": enough to recognise
+TOPIC_WORDS_SHOWN = 6  # keywords quoted back in "nothing I was given answers ...": enough to recognise
 SUMMARY_CHARS = 200  # longest summary of one tool result: a line, not a dump
 SUMMARY_ITEMS = 5  # items of a list result summarised; the rest would only repeat the pattern
-MAX_EXPONENT = 100  # 2**100 is still arithmetic; 9**9**9 would hang the process
 
 
 def answer_without_tools(conv: Conversation, vocab: Vocabulary) -> str:
     """The text answer when no tool is called: from earlier tool outputs if any, a label if asked for
-    one, a small-talk or arithmetic reply, or an honest "I have no course-specific knowledge".
+    one, a small-talk or arithmetic reply, a refusal under scope instructions, or an honest "I am the
+    offline stand-in, with no general knowledge".
 
-    Example: answer_without_tools(Conversation(question="Can I join?"), vocab) -> "I don't have ..."
+    Example: answer_without_tools(Conversation(question="Can I join?"), vocab) -> "I am the offline ..."
     """
     if conv.calls:
         searchy_outputs = [c for c in conv.calls if parse_documents(c.output or "") and
@@ -80,16 +81,29 @@ def answer_without_tools(conv: Conversation, vocab: Vocabulary) -> str:
     small = small_talk(conv.question)
     if small:
         return small
-    terms = keywords(conv.question)
     if has_guardrail(conv.instructions) and vocab.topic_score(conv.question) < TOPIC_THRESHOLD:
         return _refusal(conv)
-    topic = " ".join(terms[:TOPIC_WORDS_SHOWN]) or "that"
-    if vocab.topic_score(conv.question) >= TOPIC_THRESHOLD:
-        return (f"I don't have course-specific information about \"{topic}\". I am answering without "
-                f"looking anything up, so I can only say in general terms: check the course FAQ, its "
-                f"website, or ask in the course's community channel.")
-    return (f"I don't have specific information about \"{topic}\", and I am answering without looking "
-            f"anything up, so I can't give you a reliable answer. A tool or a document about it would help.")
+    return no_knowledge(conv.question, vocab)
+
+
+def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
+    """The plain answer to a question that nothing given (no tool, no result, no material) answers: the
+    offline model has no general knowledge, and a real model would answer from its training data, which
+    can be wrong. A course question gets the reason a real model would be unreliable on it.
+
+    Example: no_knowledge("What does 'overcast' mean?", vocab)
+             -> 'I am the offline stand-in for a language model, with no general knowledge ...'
+    """
+    topic = " ".join(keywords(question)[:TOPIC_WORDS_SHOWN]) or "that"
+    if vocab.topic_score(question) >= TOPIC_THRESHOLD:
+        real = ("A real model would answer from its training data, which does not hold this course's current "
+                "FAQ, so its answer could be a confident guess; giving it the FAQ (a search tool) fixes that.")
+    else:
+        real = ("A real model would answer from its training data: often well for common knowledge, but "
+                "possibly wrongly or out of date, and it sounds just as sure either way.")
+    return (f"{searched}I am the offline stand-in for a language model, with no general knowledge: I only "
+            f"follow rules over the text and tool results I am given, and nothing I was given answers "
+            f"\"{topic}\". {real}")
 
 
 def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
@@ -111,11 +125,19 @@ def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
                     "It may need other documents.")
         queries = [q for c in conv.calls if (q := first_string_arg(c))]
         tried = ", ".join(f'"{q}"' for q in dict.fromkeys(queries)) or "your question"
+        if vocab.topic_score(conv.question) < TOPIC_THRESHOLD:
+            # Not about what the tool searches, and nothing limits the scope: a real model would answer
+            # from what it knows. The stand-in knows nothing, and says so.
+            return no_knowledge(conv.question, vocab, f"I searched ({tried}) and found nothing relevant. ")
         return (f"I searched the FAQ ({tried}) but found nothing relevant to your question, so I can't "
                 f"answer it from the FAQ. Try rephrasing it with other keywords.")
     name = best["title"] or "the search result"
     source = f' [{best["id"]}]' if best["id"] else ""
-    text = f'According to the FAQ entry "{name}"{source}: {extract(best["answer"] or best["text"], terms)}'
+    own = terms[: len(keywords(conv.question))]
+    # A follow-up that borrowed words from the previous question asks something new about the same
+    # subject: quote what answers its own words, not the opening the previous answer already quoted.
+    focus = own if len(own) < len(terms) else None
+    text = f'According to the FAQ entry "{name}"{source}: {extract(best["answer"] or best["text"], terms, focus=focus, said=conv.said)}'
     if wants_follow_up(conv.instructions):
         topic = next((t for t in sorted(terms, key=lambda t: -vocab.idf(t))), "this")
         text += f" Would you like to know more about {topic}, or is there anything else about the course I can help with?"
@@ -127,11 +149,30 @@ def _refusal(conv: Conversation) -> str:
             "the course FAQ. Could you ask a question about the course?")
 
 
+def failure_answer(failed: list[Call]) -> str:
+    """The answer when the tools failed: which tool, what the error said, and that a retry later may help.
+    A failure is not an empty result, so it is never answered as "found nothing".
+
+    Example: failure_answer([Call("search", "{}", "c1", 0, '{"error": "timeout"}')])
+             -> 'I couldn't get an answer: the tool search failed with the error "timeout". ...'
+    """
+    reports = {}
+    for call in failed:
+        reports.setdefault(call.name, tool_error(call.output))
+    what = "; ".join(f'the tool {name} failed with the error "{error}"' for name, error in reports.items())
+    return (f"I couldn't get an answer: {what}. This is a problem with the tool, not with your question, so "
+            f"trying again later may help.")
+
+
 # --- quoting a FAQ answer ----------------------------------------------------------------------------
 
-def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS) -> str:
+def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS, focus: list[str] | None = None,
+            said: list[str] | None = None) -> str:
     """A short extract of an answer: its sentences that share most words with the question, in their
-    original order, up to `limit` characters. Markdown links and code fences become plain text.
+    original order, up to `limit` characters. Markdown links and code fences become plain text. With
+    `focus` (a follow-up's own words), sentences with those words come first and the opening sentence
+    is not kept for its own sake. Sentences already in an earlier answer (`said`) come last: a person
+    doesn't repeat what they just said.
 
     Example: extract("Yes, you can join. Submit the project in time.", ["join"]) -> "Yes, you can join. ..."
     """
@@ -140,10 +181,13 @@ def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS) -> str:
     text = re.sub(r"!?\[([^\]]*)\]\(([^)]*)\)", lambda m: m.group(2) if m.group(1) in m.group(2) else m.group(1),
                   text)
     text = re.sub(r"[*_]{2,}|^#+\s*|^\s*[-*]\s+", "", text, flags=re.MULTILINE)
+    # Sentences end at . ! ? : but never inside a code span: a command is quoted whole or not at all.
+    spans: list[str] = []
+    text = re.sub(r"`[^`\n]*`", lambda m: spans.append(m.group(0)) or f"\x00{len(spans) - 1}\x00", text)
     pieces: list[str] = []
     for piece in re.split(r"(?<=[.!?:])\s+|\n+", text):
-        piece = piece.strip()
-        if piece.count("`") % 2:  # an inline code span cut in two by the split
+        piece = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], piece).strip()
+        if piece.count("`") % 2:  # a stray backtick left by the markdown
             piece = piece.replace("`", "")
         if not piece:
             continue
@@ -154,11 +198,15 @@ def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS) -> str:
     if not pieces:
         return ""
     term_stems = {stem(t) for t in terms}
-    scored = sorted(range(len(pieces)), key=lambda i: (-len(stems(pieces[i]) & term_stems), i))
+    focus_stems = {stem(t) for t in focus or []}
+    before = " ".join(" ".join(t.split()) for t in said or [])
+    repeated = [bool(before) and " ".join(p.split()).rstrip(":.") in before for p in pieces]
+    scored = sorted(range(len(pieces)), key=lambda i: (repeated[i], -len(stems(pieces[i]) & focus_stems),
+                                                       -len(stems(pieces[i]) & term_stems), i))
     chosen: list[int] = []
     length = 0
-    for i in [0] + scored:  # the first sentence usually carries the direct answer
-        if i in chosen:
+    for i in ([] if focus or repeated[0] else [0]) + scored:  # the first sentence usually carries the direct answer
+        if i in chosen or (repeated[i] and chosen):  # said before: only if nothing new is left
             continue
         if length + len(pieces[i]) > limit and chosen:
             break
@@ -178,100 +226,132 @@ def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS) -> str:
 
 # --- other tools' results -----------------------------------------------------------------------------
 
-def _summarise_output(output: str) -> str:
+# Units read from the end of a key name ("temperature_c", "wind_kmh"): the suffix after the last "_".
+# A rule about how people name fields, not about any one tool.
+UNITS = {"c": "°C", "f": "°F", "k": "K", "kmh": "km/h", "kph": "km/h", "mph": "mph", "mps": "m/s",
+         "pct": "%", "percent": "%", "mm": "mm", "cm": "cm", "m": "m", "km": "km", "kg": "kg", "g": "g",
+         "ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s", "min": "min", "mins": "min",
+         "minutes": "min", "h": "h", "hours": "h", "days": "days", "usd": "USD", "eur": "EUR", "gbp": "GBP",
+         "kb": "KB", "mb": "MB", "gb": "GB", "hpa": "hPa", "ppm": "ppm"}
+# A question that starts with an auxiliary verb asks for yes or no ("Do I need ...?", "Is it ...?").
+_YES_NO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|would|should|"
+                     r"shall|has|have|had|may|might|must)\b", re.IGNORECASE)
+
+
+def field_phrase(key: str, value) -> str:
+    """One field of a result as words: the key's unit suffix becomes the value's unit.
+
+    Example: field_phrase("temperature_c", 14) -> "the temperature is 14 °C"
+    """
+    name, shown = name_and_value(key, value)
+    if isinstance(value, bool):
+        return f"{name}: {shown}"
+    verb = "are" if name.endswith("s") and not name.endswith("ss") else "is"
+    return f"the {name} {verb} {shown}"
+
+
+def name_and_value(key: str, value) -> tuple[str, str]:
+    """A field's name in words and its value with the unit its key names.
+
+    Example: name_and_value("wind_kmh", 18) -> ("wind", "18 km/h")
+    """
+    name, _, suffix = key.rpartition("_")
+    unit = UNITS.get(suffix.lower()) if name else None
+    name = (name if unit else key).replace("_", " ").strip()
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    elif isinstance(value, int | float):
+        value = _num(float(value))
+    return name, f"{value}{unit}" if unit == "%" else f"{value} {unit}" if unit else str(value)
+
+
+def _sentence(label: str, data: dict) -> str:
+    """A dict result in one sentence; fields that only repeat the label (city: Berlin) are left out."""
+    phrases = [field_phrase(k, v) for k, v in data.items()
+               if not isinstance(v, dict | list) and v is not None and str(v).lower() != label.lower()]
+    if not phrases:
+        return f"{label}: no details"
+    listed = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    return f"{label}: {listed}"[:SUMMARY_CHARS]
+
+
+def _summarise_output(output: str, label: str = "") -> str:
+    if tool_error(output) is not None:
+        return f"{label}: the tool failed with the error \"{tool_error(output)}\"".lstrip(": ")
     data = parse_json(output) if output else None
     if isinstance(data, dict):
-        if "error" in data:
-            return f"error: {data['error']}"
-        return ", ".join(f"{k} {v}" for k, v in data.items() if not isinstance(v, dict | list))[:SUMMARY_CHARS]
+        return _sentence(label or "the result", data)
     if isinstance(data, list):
-        return "; ".join(_summarise_output(to_json(x)) if isinstance(x, dict) else str(x)
-                         for x in data[:SUMMARY_ITEMS])[:SUMMARY_CHARS]
-    return " ".join((output or "").split())[:SUMMARY_CHARS]
+        items = [_sentence(label or "the result", x) if isinstance(x, dict) else str(x) for x in data[:SUMMARY_ITEMS]]
+        return "; ".join(items)[:SUMMARY_CHARS]
+    return f"{label}: {' '.join((output or '').split())[:SUMMARY_CHARS]}".lstrip(": ")
+
+
+def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
+    """"Yes, ..." or "No, ..." when a result answers a yes/no question in so many words: a true/false
+    field named like a word of the question, or a text value that holds a word of the question. None
+    when the results hold no such direct answer (judging needs knowledge the rules don't have).
+
+    Example: _yes_or_no("Is it raining in Oslo?", [("Oslo", {"conditions": "light rain"})])
+             -> "Yes, in Oslo the conditions are light rain."
+    """
+    if not _YES_NO.match(question):
+        return None
+    asked = stems(question) - {stem(w) for w in STOP_WORDS}
+    for label, data in results:
+        asked_here = asked - stems(label)
+        for key, value in data.items():
+            if isinstance(value, bool) and stems(key.replace("_", " ")) & asked_here:
+                return f"{'Yes' if value else 'No'}: for {label}, {field_phrase(key, value)}."
+            if isinstance(value, str) and stems(value) & asked_here:
+                return f"Yes: for {label}, {field_phrase(key, value)}."
+    return None
 
 
 def combine_results(conv: Conversation) -> str:
-    """The answer from other tools' results: each result in short, then, for a number that every result
-    has ("temperature_c"), which one is higher.
+    """The answer from other tools' results, in plain sentences (units read from key names), a direct
+    yes or no when the results answer a yes/no question in so many words, and, for a number that every
+    result has ("temperature_c"), which one is higher.
 
     Example: combine_results(conv_after_two_weather_calls)
-             -> "Here is what I found. Berlin: ...; Madrid: .... Madrid has the higher temperature_c
-                 (24 vs 14 for Berlin)."
+             -> "Berlin: the temperature is 14 °C and the conditions are light rain. Madrid: ... Madrid has
+                 the higher temperature (24 °C vs 14 °C for Berlin)."
     """
     parts = []
+    results: list[tuple[str, dict]] = []
     numeric: dict[str, list[tuple[str, float]]] = {}
     for call in conv.calls:
         label = first_string_arg(call) or call.name
         if call.output is None:
             continue
-        parts.append(f"{label}: {_summarise_output(call.output)}")
+        parts.append(_summarise_output(call.output, label))
         data = parse_json(call.output)
-        if isinstance(data, dict):
+        if isinstance(data, dict) and tool_error(call.output) is None:
+            results.append((label, data))
             for key, value in data.items():
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     numeric.setdefault(key, []).append((label, float(value)))
     if not parts:
         return "I could not get any results from the tools, so I have no answer."
-    text = "Here is what I found. " + "; ".join(parts) + "."
+    facts = ". ".join(p[0].upper() + p[1:] for p in parts) + "."
+    verdict = _yes_or_no(conv.question, results)
+    if verdict:
+        text = f"{verdict} {facts}"
+    elif _YES_NO.match(conv.question):
+        text = (f"The results don't say yes or no to that in so many words, so here is what they say. {facts} "
+                f"A real model would draw the conclusion from these facts; I only repeat them.")
+    else:
+        text = facts
     if len(parts) > 1:
         for key, values in numeric.items():
             if len(values) == len(parts) and len({label for label, _ in values}) > 1:
                 top = max(values, key=lambda lv: lv[1])
                 low = min(values, key=lambda lv: lv[1])
                 if top[1] != low[1]:
-                    text += f" {top[0]} has the higher {key} ({_num(top[1])} vs {_num(low[1])} for {low[0]})."
+                    name, high = name_and_value(key, top[1])
+                    text += f" {top[0]} has the higher {name} ({high} vs {name_and_value(key, low[1])[1]} for {low[0]})."
     return text
 
 
 def _num(value: float) -> str:
     return str(int(value)) if value.is_integer() else str(value)
-
-
-# --- small talk and arithmetic -----------------------------------------------------------------------
-
-_GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|greetings|howdy|yo)\b[\s!.,]*"
-                       r"(?:there|everyone|all)?[\s!.,]*$", re.IGNORECASE)
-_THANKS = re.compile(r"^\s*(?:thanks|thank you|thx|cheers)\b[^?]*$", re.IGNORECASE)
-_ARITHMETIC = re.compile(r"(-?\d+(?:\.\d+)?(?:\s*(?:\*\*|[-+*/%x\u00d7])\s*\(?-?\d+(?:\.\d+)?\)?)+)")
-_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-              ast.Mod: operator.mod, ast.Pow: operator.pow, ast.USub: operator.neg, ast.UAdd: operator.pos}
-
-
-def small_talk(question: str) -> str | None:
-    """A reply to a greeting, thanks, or a bare arithmetic question; None for anything else.
-
-    Example: small_talk("What is 2+2?") -> "2+2 = 4"
-    """
-    if _GREETING.match(question):
-        return "Hello! Ask me a question about the course and I'll look it up."
-    if _THANKS.match(question):
-        return "You're welcome! Anything else I can help with?"
-    match = _ARITHMETIC.search(question)
-    if match and len(keywords(_ARITHMETIC.sub(" ", question))) <= 1:
-        expression = match.group(1).replace("x", "*").replace("\u00d7", "*")
-        value = _evaluate(expression)
-        if value is not None:
-            return f"{' '.join(expression.split())} = {_num(float(value)) if isinstance(value, float) else value}"
-    return None
-
-
-def _evaluate(expression: str) -> float | int | None:
-    """Evaluate + - * / % ** over numbers, never anything else (no names, no calls)."""
-    def walk(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-            return node.value
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-            left, right = walk(node.left), walk(node.right)
-            if isinstance(node.op, ast.Pow) and abs(right) > MAX_EXPONENT:
-                raise ValueError("exponent too large")
-            return _OPERATORS[type(node.op)](left, right)
-        if isinstance(node, ast.UnaryOp) and type(node.op) in _OPERATORS:
-            return _OPERATORS[type(node.op)](walk(node.operand))
-        raise ValueError("not arithmetic")
-    try:
-        value = walk(ast.parse(expression, mode="eval").body)
-    except (SyntaxError, ValueError, ZeroDivisionError, OverflowError):
-        return None
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        return None
-    return round(value, 10) if isinstance(value, float) else value

@@ -14,6 +14,7 @@ Completions requests into a `Conversation`) and every decision (engine.py).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 # A dict with an "error" key and at most two others ({"error": ..., "code": ...}) reports a failure;
@@ -48,6 +49,7 @@ class Conversation:
     instructions: str = ""
     question: str = ""  # the text of the last user message
     earlier: list[str] = field(default_factory=list)  # earlier user messages, oldest first
+    said: list[str] = field(default_factory=list)  # the assistant's earlier text answers, oldest first
     calls: list[Call] = field(default_factory=list)  # calls after the last user message, in order
     tools: list[Tool] = field(default_factory=list)
     tool_choice: str | dict = "auto"
@@ -90,6 +92,47 @@ def first_string_arg(call: Call) -> str:
     """
     args = parse_json(call.arguments)
     return next((v for v in args.values() if isinstance(v, str)), "") if isinstance(args, dict) else ""
+
+
+# Plain-text tool output that reports a failure: "Error: ...", a traceback, or "ConnectionError: ...".
+_FAILURE_TEXT = re.compile(r"^\s*(?:error|exception|traceback|failed)\b|^\s*\w*(?:Error|Exception):", re.IGNORECASE)
+
+
+def tool_error(output: str | None) -> str | None:
+    """The error a tool output reports, or None when the output is a result. An error is a small dict
+    with an "error" key ({"error": ..., "hint": ...}) or plain text that starts like an error message.
+
+    Example: tool_error('{"error": "timeout"}') -> "timeout";  tool_error('[{"answer": "Yes"}]') -> None
+    """
+    if not output:
+        return None
+    data = parse_json(output, default=output)
+    if isinstance(data, dict) and "error" in data and len(data) <= ERROR_REPORT_KEYS:
+        error = data["error"]
+        return error.get("message", str(error)) if isinstance(error, dict) else str(error)
+    if isinstance(data, str) and _FAILURE_TEXT.match(data):
+        return " ".join(data.split())
+    return None
+
+
+def well_formed(call: Call, tools: list[Tool]) -> bool:
+    """True when a call names an offered tool and its arguments are a JSON object: an error to such a
+    call is the tool's failure, not the model's mistake (a misspelt tool name, JSON cut short).
+
+    Example: well_formed(Call("search", '{"query": "x"}', "c1", 0), [search_tool]) -> True
+    """
+    return any(t.name == call.name for t in tools) and isinstance(parse_json(call.arguments), dict)
+
+
+def failed_calls(conv: Conversation) -> list[Call]:
+    """This turn's well-formed calls whose tool failed, when every well-formed call failed; else [].
+    One failure among working calls is only part of the results, and the answer reports it there.
+
+    Example: failed_calls(conv_after_a_search_that_raised) -> [Call("search", ..., output='{"error": ...}')]
+    """
+    answered = [c for c in conv.calls if c.output is not None and well_formed(c, conv.tools)]
+    failed = [c for c in answered if tool_error(c.output) is not None]
+    return failed if failed and len(failed) == len(answered) else []
 
 
 def parse_documents(output: str) -> list[dict]:

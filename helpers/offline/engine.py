@@ -3,15 +3,20 @@
 The whole "model" is `decide(conversation) -> Decision`. It reads the conversation the way a careful
 person would read it, with simple rules:
 
+0. Every tool call of this turn failed (an error payload): say which tool failed with what error, and
+   that trying again later may help. A failure is not an empty result.
 1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
-   that it has no course-specific knowledge. If the instructions ask for exactly one label ("ALLOW or
+   that it is the offline stand-in with no general knowledge, and what a real model would do (answer
+   from its training data, perhaps wrongly); under scope instructions, refuse an off-topic question. If the instructions ask for exactly one label ("ALLOW or
    BLOCK", "yes or no"), answer one label, chosen by whether the question is about the FAQ's topics.
+   Asked to end with a question ("ask if there are other areas to explore"), every text answer does.
 2. A search-like tool (one required string parameter, named or described like a search): call it with
    the question rewritten as keywords. Asked for several searches: several varied queries at once.
 3. After search results: judge them by how many of the question's words (weighted by rarity) the best
    result contains. Poor results and a word that looks like a typo of a FAQ word: search again with the
    corrected word (at most twice). Then answer from the best result and name the FAQ entry it came from,
-   or say nothing relevant was found (a polite refusal if the instructions limit it to course questions).
+   or say nothing relevant was found (a polite refusal if the instructions limit it to course questions;
+   for an off-topic question without them, the plain "no general knowledge" answer of rule 1).
 4. Other tools: fill string arguments from names in the question (capitalised words, quoted text,
    enum values), numbers for numeric parameters; one call per name, one per turn; then combine results.
 
@@ -20,7 +25,7 @@ The rules live in one module per concern; this one only puts them in order:
 - instructions.py: what the instructions ask for (several searches, a scope, a follow-up, a label);
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and the names that fill its arguments;
-- answers.py: every text the model says.
+- answers.py: every text the model says; small_talk.py: greetings, thanks and arithmetic.
 
 What it leaves out on purpose: language understanding. It does not know what words mean, only which
 words match. Its answers are extracts, never new text. Every decision depends only on the request, so
@@ -32,7 +37,12 @@ from __future__ import annotations
 import sys
 
 from helpers.offline import knowledge
-from helpers.offline.answers import answer_without_tools, combine_results, grounded_answer, small_talk
+from helpers.offline.answers import (
+    answer_without_tools,
+    combine_results,
+    failure_answer,
+    grounded_answer,
+)
 from helpers.offline.arguments import (
     DESCRIPTION_WORD_WEIGHT,
     NAME_WORD_WEIGHT,
@@ -43,9 +53,12 @@ from helpers.offline.arguments import (
     required_string_params,
     tool_relevance,
 )
-from helpers.offline.conversation import Conversation, Decision, Tool, to_json
+from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
+from helpers.offline.instructions import label_choice, wants_follow_up
 from helpers.offline.knowledge import Vocabulary, faq_vocabulary
 from helpers.offline.search_policy import keyword_query, keywords, next_searches, question_terms
+from helpers.offline.small_talk import small_talk
+from helpers.offline.text import words
 
 WITHOUT_FAQ = ("offline model: running without the course FAQ's vocabulary, so it cannot repair misspelled words "
                "or tell course questions from other questions, and its answers are weaker. The FAQ could not be "
@@ -73,8 +86,18 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
         forced = callable_tools[0] if callable_tools else None
     must_call = bool(callable_tools) and (choice == "required" or forced is not None)
 
-    decision = _decide(conv, callable_tools, must_call, vocab)
+    decision = _close_with_question(conv, _decide(conv, callable_tools, must_call, vocab))
     return _apply_fault(conv, decision, callable_tools, vocab)
+
+
+def _close_with_question(conv: Conversation, decision: Decision) -> Decision:
+    """Asked to end with a question ("ask if there are other areas to explore"), a text answer that
+    doesn't already end with one gets a closing question. A one-label answer stays one label."""
+    text = decision.text
+    if (text is None or not wants_follow_up(conv.instructions) or text.rstrip().endswith("?")
+            or label_choice(conv.instructions) or label_choice(conv.question)):
+        return decision
+    return Decision(text=f"{text.rstrip()} Is there anything else you would like to explore?")
 
 
 def _warn_without_faq() -> None:
@@ -89,6 +112,10 @@ def _warn_without_faq() -> None:
 def _decide(conv: Conversation, tools: list[Tool], must_call: bool, vocab: Vocabulary) -> Decision:
     question = conv.question
     used = {c.name for c in conv.calls}
+    failed = failed_calls(conv)
+    if failed:
+        # The tools failed: say so. Searching again or repairing a typo would treat it as an empty result.
+        return Decision(text=failure_answer(failed))
     if not tools or (small_talk(question) and not must_call and not conv.calls):
         return Decision(text=answer_without_tools(conv, vocab))
     searchy = [t for t in tools if is_search_like(t)]
@@ -136,7 +163,7 @@ def _apply_fault(conv: Conversation, decision: Decision, tools: list[Tool], voca
         # The model should have answered; under these faults it calls a tool anyway.
         tool = next((t for t in tools if is_search_like(t)), tools[0])
         if is_search_like(tool):
-            terms = keywords(conv.question) or ["help"]
+            terms = keywords(conv.question) or words(conv.question) or [conv.question.strip() or "?"]
             rotation = len({c.batch for c in conv.calls}) % max(len(terms), 1)
             query = keyword_query(terms[rotation:] + terms[:rotation])
             args = {required_string_params(tool)[0]: query}

@@ -1,8 +1,10 @@
 """Reading the instructions and the prompt: what they ask for, in general phrasings, not one notebook's.
 
-- `wanted_searches`: how many searches ("Make at least 3 searches", "search several times").
+- `wanted_searches`: how many searches ("Make at least 3 searches", "search several times", "then
+  perform more searches").
 - `has_guardrail`: whether the assistant is limited to the course ("Only answer questions about ...").
-- `wants_follow_up`: whether the answer should end with a question ("End with a follow-up question").
+- `wants_follow_up`: whether the answer should end with a question ("End with a follow-up question",
+  "ask if there are other areas to explore").
 - `label_choice`: the two labels of a "reply with exactly one word: ALLOW or BLOCK" instruction.
 - `split_context`: reference material pasted into the prompt (a RAG prompt's "CONTEXT:" block), as
   the question plus a list of documents.
@@ -29,6 +31,9 @@ _MULTI_SEARCH = re.compile(
     r"(?:search(?:es)?|quer(?:y|ies)|keywords?|phrasings?|formulations?)\b"
     r"|\bsearch(?:es)?\s+(?:more than once|several times|multiple times|repeatedly|again)"
     r"|\bmore than one\s+(?:search|query)"
+    r"|\b(?:perform|make|do|run|try)\s+(?:\w+\s+){0,2}?(?:more|other|further|additional|follow-up)\s+"
+    r"(?:search(?:es)?|quer(?:y|ies))\b"
+    r"|\bsearch\s+(?:\w+\s+){0,3}?(?:again|more)\b(?!\s+than)"
     r"|\bat least\s+(\d+|two|three|four|five)\s+(?:\w+\s+)?(?:search(?:es)?|quer(?:y|ies)|times)\b",
     re.IGNORECASE)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
@@ -40,7 +45,9 @@ _GUARDRAIL = re.compile(
     re.IGNORECASE)
 _FOLLOW_UP = re.compile(
     r"follow[- ]?up|(?:end|finish|close)\s+(?:\w+\s+){0,3}with\s+(?:a|one)\s+question"
-    r"|ask\s+(?:\w+\s+){0,3}(?:further|clarifying|next|another)\s+question|suggest\s+(?:\w+\s+){0,3}question",
+    r"|ask\s+(?:\w+\s+){0,3}(?:further|clarifying|next|another)\s+question|suggest\s+(?:\w+\s+){0,3}question"
+    r"|\b(?:end|finish|close)\s+(?:\w+\s+){0,3}(?:with|on)\s+(?:a|one)\s+(?:\w+\s+)?question"
+    r"|\bask\s+(?:the\s+\w+\s+|them\s+|the user\s+)?(?:if|whether)\s+(?:there|they|the user|the student|you)\b",
     re.IGNORECASE)
 # "Reply with exactly one word: ALLOW or BLOCK", "Answer yes or no", "respond with ON_TOPIC/OFF_TOPIC"
 _LABEL_CUE = re.compile(r"\b(?:exactly one|only one|one word|single word|only with|only the word|just)\b"

@@ -91,8 +91,9 @@ def keyword_query(terms: list[str], extra: bool = True) -> str:
 
 
 def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
-    """`n` different queries for the same question: all keywords with close words, the keywords alone,
-    the rarest keywords, and synonyms in place of the words.
+    """Up to `n` different queries for the same question, made only of its keywords and their close
+    words: all keywords with close words, the rarest keywords, synonyms in place of the words, then
+    single keywords. Fewer than `n` when the question holds fewer different queries.
 
     Example: varied_queries(["join", "course", "late"], 2, vocab) -> ["join course late joining ...", "join late"]
     """
@@ -104,12 +105,13 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
         " ".join(by_rarity[:1] + [c for t in by_rarity[:1] for c in close_words(t)]),
         " ".join(terms),
     ]
+    # Then each keyword alone, rarest first. A short question has few different queries in it; padding
+    # them with words it doesn't contain ("help", "error") would search for something nobody asked.
+    candidates += by_rarity[1:]
     queries: list[str] = []
     for q in candidates:
         if q and q not in queries:
             queries.append(q)
-    while len(queries) < n:  # very short questions: vary by adding a general word
-        queries.append(f"{queries[0]} {['faq', 'how', 'help', 'error', 'guide'][len(queries) % 5]}")
     return queries[:n]
 
 
@@ -139,7 +141,7 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     """
     param = required_string_params(tool)[0]
     # A forced search of a question with no keywords still needs a query.
-    terms = question_terms(conv, vocab) or words(conv.question)[:FORCED_QUERY_WORDS] or ["help"]
+    terms = question_terms(conv, vocab) or words(conv.question)[:FORCED_QUERY_WORDS] or [conv.question.strip() or "?"]
     mine = [c for c in conv.calls if c.name == tool.name]
     n_wanted = wanted_searches(conv.instructions)
 

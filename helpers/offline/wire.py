@@ -121,6 +121,8 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
                 conv.question, conv.calls, calls = text, [], {}
             elif role in ("system", "developer"):
                 conv.instructions = f"{conv.instructions}\n{text}".strip()
+            elif role == "assistant" and text:
+                conv.said.append(text)
         elif kind == "function_call":
             if previous_type != "function_call":
                 batch += 1
@@ -282,6 +284,8 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
             pending = None
         elif role == "assistant":
             texts.append(text)
+            if text:
+                conv.said.append(text)
             tool_calls = message.get("tool_calls") or []
             pending, pending_index = (set(), index) if tool_calls else (None, -1)
             if tool_calls:
