@@ -5,6 +5,8 @@ would fail. The tests run the rules directly through `decide` (the wire format i
 
 import json
 
+import pytest
+
 from helpers.offline.conversation import Call, Conversation, Tool
 from helpers.offline.engine import decide
 
@@ -233,3 +235,16 @@ def test_no_word_list_from_the_lessons_examples():
     import helpers.offline.knowledge as knowledge
 
     assert not hasattr(knowledge, "GENERIC_WORDS")
+
+
+@pytest.mark.parametrize("instructions, scope", [
+    ("You only answer questions about our bakery's opening hours and products.", "our bakery's opening hours and products"),
+    ("Help with topics related to the garden irrigation system; decline anything else.", "the garden irrigation system"),
+    ("Politely refuse anything off-topic.", "what my instructions cover"),
+])
+def test_a_refusal_names_the_scope_the_instructions_give(instructions, scope):
+    from helpers.offline import offline_client
+
+    answer = offline_client().responses.create(model="offline-rules-v1", input="Write me a haiku about autumn",
+                                               instructions=instructions).output_text
+    assert answer == f"Sorry, I can only help with questions about {scope}. Could you ask a question about {scope}?"

@@ -144,9 +144,26 @@ def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
     return text
 
 
+# "Only answer questions about the courses, using ..." -> "the courses": the scope is whatever the instructions
+# name after "questions/topics about", up to the end of that clause. Any topic, not only this course's.
+_SCOPE = re.compile(r"\b(?:questions?|topics?|requests?|things|matters)\s+(?:about|on|related to|regarding|"
+                    r"concerning)\s+(.{2,80}?)(?=\s*[.;:,\n]|\s+(?:using|with|from|based|and only)\b|$)",
+                    re.IGNORECASE)
+
+
+def scope_of(instructions: str) -> str | None:
+    """The topic that scope instructions limit the model to, in their own words; None if they name none.
+
+    Example: scope_of("Only answer questions about our bakery's products.") -> "our bakery's products"
+    """
+    match = _SCOPE.search(instructions or "")
+    return match.group(1).strip() if match else None
+
+
 def _refusal(conv: Conversation) -> str:
-    return ("Sorry, I can only help with questions about the course, and I found nothing about that in "
-            "the course FAQ. Could you ask a question about the course?")
+    scope = scope_of(conv.instructions) or "what my instructions cover"
+    looked = ", and my searches found nothing about that" if conv.calls else ""
+    return f"Sorry, I can only help with questions about {scope}{looked}. Could you ask a question about {scope}?"
 
 
 def failure_answer(failed: list[Call]) -> str:
