@@ -1,4 +1,5 @@
-"""Shared test fixtures. The FAQ snapshot comes from FAQ_ARCHIVE (CI points it at ../shared).
+"""Shared test fixtures. The FAQ snapshot and the OpenAI spec come from FAQ_ARCHIVE and OPENAI_SPEC (CI points
+them at ../shared).
 
 Also registers tests/skip_guard.py: in CI, a skip whose reason is not in tests/skips_allowed.txt fails the run.
 """
@@ -18,8 +19,11 @@ SHARED_ARCHIVE = SHARED / "data" / "faq-7757d2a0e71dc376d0fc93f419162c306e7582b3
 
 # Tests never reach a real provider, whatever the developer's .env says.
 os.environ["LLM_PROVIDER"] = "offline"
-if not os.environ.get("FAQ_ARCHIVE") and SHARED_ARCHIVE.is_file():
-    os.environ["FAQ_ARCHIVE"] = str(SHARED_ARCHIVE)
+SHARED_SPEC = SHARED / "spec" / "openai-openapi.yaml"
+# This project's own machines keep the pinned files beside the clone; a student's clone has no ../shared.
+for variable, copy in (("FAQ_ARCHIVE", SHARED_ARCHIVE), ("OPENAI_SPEC", SHARED_SPEC)):
+    if not os.environ.get(variable) and copy.is_file():
+        os.environ[variable] = str(copy)
 
 
 pytest_plugins = ["pytester"]  # tests/test_skip_guard.py runs tiny suites in-process

@@ -11,16 +11,14 @@ from skip_guard import in_ci
 from helpers.offline import OFFLINE_MODEL, handle
 from helpers.pinned import OPENAI_SPEC, PinnedFileError, fetch
 
-# .ci/run exports OPENAI_SPEC; a maintainer's clone has it in data/ after one `make data`.
-SHARED_SPEC = Path(__file__).resolve().parent.parent.parent / "shared" / "spec" / "openai-openapi.yaml"
+# .ci/run exports OPENAI_SPEC (conftest does too where ../shared exists); a maintainer's clone has it in data/
+# after one `make data`.
 
 
 def spec_path() -> Path:
     try:
         return fetch(OPENAI_SPEC, download_allowed=False)  # OPENAI_SPEC (shell or .env), else the cache in data/
     except PinnedFileError as error:
-        if SHARED_SPEC.is_file():  # this project's own machines keep a copy beside the clone
-            return SHARED_SPEC
         message = (f"Conformance tests need the OpenAI OpenAPI spec. {error} Then run the tests again.")
         if in_ci():  # in CI a missing spec is a broken set-up, never a reason to skip
             pytest.fail(message, pytrace=False)
