@@ -12,7 +12,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
 .PHONY: lab test install lock upgrade lint lint-workflows unit nbval notebooks bench bench-notebooks bench-search \
-        doctor homework homework-notebooks data clean help
+        doctor homework homework-notebooks data clean help test-ui
 
 help:
 	@echo "For students:"
@@ -27,6 +27,7 @@ help:
 	@echo "  make lint            ruff over helpers, tests and notebooks"
 	@echo "  make unit            the unit tests only"
 	@echo "  make nbval           the notebooks under nbval only"
+	@echo "  make test-ui         lesson 10's chat widget in JupyterLab under headless Chromium (needs chromium)"
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
@@ -55,7 +56,15 @@ else
 endif
 	@touch $(STAMP)
 
-install: $(STAMP)
+# JupyterLab saves no widget state by default, so a lesson-10 notebook it had saved said "Error displaying
+# widget: model not found" once reopened. This settings file, inside .venv (nothing outside the course changes),
+# makes every JupyterLab started from .venv save it; the widgets then reopen as they were last drawn.
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.d/agent-loop-course.json
+$(LAB_SETTINGS): | $(STAMP)
+	@mkdir -p $(@D)
+	@echo '{"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": true}}' > $@
+
+install: $(STAMP) $(LAB_SETTINGS)
 
 # Jupyter refuses to run as root unless told; containers often run as root, so say it for them.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
@@ -100,6 +109,21 @@ nbval: install
 test: install lint
 	$(OFFLINE) $(BIN)/pytest tests notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg -q
+
+# Lesson 10's chat in a real browser: JupyterLab, headless Chromium driven by Playwright (tests/ui/). Kept out of
+# `make test` (pyproject's --ignore), which must run without a browser. Chromium comes from your system
+# (Debian/Ubuntu: apt-get install chromium), or set CHROMIUM=/path/to/chromium; Playwright never downloads one.
+UI_STAMP := $(VENV)/.installed-ui
+$(UI_STAMP): requirements-ui.txt $(STAMP)
+ifeq ($(INSTALLER),uv)
+	$(UV) pip install --python $(BIN)/python -r requirements-ui.txt
+else
+	$(BIN)/python -m pip install -r requirements-ui.txt
+endif
+	@touch $(UI_STAMP)
+
+test-ui: install $(UI_STAMP)
+	$(OFFLINE) $(BIN)/pytest tests/ui -q -p no:cacheprovider
 
 notebooks: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.nbrun $(NOTEBOOKS)

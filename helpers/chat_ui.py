@@ -6,18 +6,25 @@ Two layers, kept apart on purpose:
   iteration, `reset()` forgets everything. The transcript is a list of `Entry` records (user question, each
   tool call, the answer), so tests and notebook cells can drive a conversation and check it without a browser.
   Every question continues the previous messages, so a follow-up can refer to an earlier answer.
-- `ChatWidget` only draws a session and turns clicks into calls: a text box with Send, Step and Reset
-  buttons, a "step mode" switch, each tool call as a collapsible card, and a running token/cost footer.
+  With `stream=True` the answer's text arrives piece by piece in `partial` (AgentRun's `on_text` hook), and
+  `on_update()`, if set, is called whenever the transcript or `partial` changes, so a view can redraw mid-run.
+- `ChatWidget` only draws a session and turns clicks into calls: a text box (Enter sends) with Send, Step and
+  Reset buttons, a "step mode" switch, each tool call as a collapsible card, and a running token/cost footer.
+  It streams: the question, each iteration's tool cards and the answer's text show up as they happen, in a
+  log that keeps its newest entry in view.
 
 The loop itself is `helpers.loop.AgentRun`, with all its limits; this module adds no loop logic of its own.
-Left out on purpose: streaming tokens as they arrive, running the loop in a background thread (a click
-blocks the kernel until the model answers), markdown rendering, and saving conversations.
+Left out on purpose: running the loop in a background thread (a click blocks the kernel until the model
+answers; the view still updates while it waits), showing a tool call before its tool has run (cards appear
+once per iteration), markdown rendering, and saving conversations.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import time
+import warnings
 from dataclasses import asdict, dataclass
 
 from helpers.cost import CostMeter, format_usd
@@ -25,6 +32,7 @@ from helpers.loop import AgentRun
 from helpers.tools import preview as one_line  # `preview` is also as_text()'s length argument
 
 PREVIEW_CHARS = 300  # how much of a tool's output a card shows; the model still gets all of it
+REDRAW_EVERY_S = 0.1  # a streamed answer is redrawn at most this often: every token would flood the browser
 
 
 @dataclass
@@ -59,13 +67,17 @@ class ChatSession:
     `tools` is a helpers.tools.Tools registry (or a dict plus `schemas=[...]`). `api` is "responses" or
     "chat"; by default it is "responses" when the provider offers it and "chat" otherwise. Other keyword
     arguments (max_iterations, max_tokens, max_cost, price_as, ...) go to every AgentRun.
+    `stream=True` streams each model call: its text collects in `partial` until the answer is in the
+    transcript. `on_update`, a function of no arguments, is called after every change a view should show.
     Example: chat = ChatSession(client, model, tools); chat.send("How do I run Olama locally?").text -> "..."
     """
 
     def __init__(self, client, model: str, tools, *, schemas: list[dict] | None = None,
-                 instructions: str | None = None, api: str | None = None, **loop_options):
-        if "messages" in loop_options or "verbose" in loop_options:
-            raise TypeError("ChatSession keeps the messages itself and never prints; drop messages= and verbose=.")
+                 instructions: str | None = None, api: str | None = None, stream: bool = False,
+                 on_update=None, **loop_options):
+        if {"messages", "verbose", "on_text"} & set(loop_options):
+            raise TypeError("ChatSession keeps the messages itself, never prints, and streams with stream=True; "
+                            "drop messages=, verbose= and on_text=.")
         if schemas is None and tools and not hasattr(tools, "responses_schemas"):
             raise ValueError("A dict of tools needs schemas=[...] (their JSON schemas); or pass a "
                              "helpers.tools.Tools registry, which makes them for you.")
@@ -73,7 +85,9 @@ class ChatSession:
         self.schemas, self.instructions = schemas, instructions
         self.api = api or _default_api(client)
         self.loop_options = loop_options
+        self.stream, self.on_update = stream, on_update
         self.step_mode = False  # when True, send() only queues the question; step() does the work
+        self._running = False  # True while finish() steps on its own (not one click of Step)
         self.reset()
 
     def reset(self) -> None:
@@ -82,6 +96,7 @@ class ChatSession:
         self.messages: list = []  # the history the next question continues
         self.meter = CostMeter()  # every model call of the session, for the footer
         self.run: AgentRun | None = None  # the loop of the question in progress, if any
+        self.partial = ""  # the text streamed so far by the model call in progress (stream=True only)
 
     @property
     def busy(self) -> bool:
@@ -103,7 +118,9 @@ class ChatSession:
         self.transcript.append(Entry("user", text=text))
         self.run = AgentRun(self.client, self.model, text, self.tools, schemas=self.schemas,
                             instructions=self.instructions, messages=self.messages, api=self.api,
-                            verbose=False, meter=self.meter, **self.loop_options)
+                            verbose=False, meter=self.meter, on_text=self._on_text if self.stream else None,
+                            **self.loop_options)
+        self._updated()  # the question shows before the model has answered
         if self.step_mode:
             return None
         return self.finish()
@@ -118,7 +135,9 @@ class ChatSession:
             raise RuntimeError("Nothing to step: send a question first.")
         run = self.run
         calls_before, tools_before = len(run.calls), len(run.tool_calls)
+        self.partial = ""  # a new model call: whatever the last one streamed is in the transcript or dropped
         done = run.step()
+        self.partial = ""
         # The tool calls of this step were asked for by the model call this step made.
         record = run.calls[-1] if len(run.calls) > calls_before else None
         call_number = len(self.meter) if record is not None else 0
@@ -130,6 +149,7 @@ class ChatSession:
                 latency_s=record.latency_s if record else None))
         if done:
             self._finish_question(record, call_number)
+        self._updated()
         return done
 
     def finish(self) -> Entry | None:
@@ -137,9 +157,21 @@ class ChatSession:
 
         Example: chat.finish() -> Entry(kind="assistant", text="...", stop_reason="answered")
         """
-        while self.run is not None and not self.step():
-            pass
+        self._running = True
+        try:
+            while self.run is not None and not self.step():
+                pass
+        finally:
+            self._running = False
         return self.transcript[-1] if self.transcript else None
+
+    def _on_text(self, delta: str) -> None:
+        self.partial += delta
+        self._updated()
+
+    def _updated(self) -> None:
+        if self.on_update is not None:
+            self.on_update()
 
     def _finish_question(self, record, call_number: int) -> None:
         result = self.run.result
@@ -162,6 +194,8 @@ class ChatSession:
         if self.run is None:
             return "Ready." if not self.step_mode else "Ready (step mode: Send queues the question)."
         done = self.run.iterations
+        if self._running:
+            return f"Working: {done} of at most {self.run.max_iterations} iterations done…"
         return (f"Step mode: {done} of at most {self.run.max_iterations} iterations done. "
                 "Press Step for the next one.")
 
@@ -222,8 +256,10 @@ class ChatWidget:
     """An ipywidgets chat box for a ChatSession. Display it as the last expression of a cell.
 
     The controls are attributes, so code can use them as a student would: set `chat.text.value` and call
-    `chat.send_button.click()`. Every click redraws from the session's state.
-    Example: chat = ChatWidget(ChatSession(client, model, tools)); chat  # then type and press Send
+    `chat.send_button.click()` (or `chat.submit()`, what Enter in the text box does). The widget turns on
+    the session's streaming and redraws while the loop runs: the question at once, the tool cards after
+    each iteration, the answer's text as it arrives.
+    Example: chat = ChatWidget(ChatSession(client, model, tools)); chat  # then type and press Enter
     """
 
     def __init__(self, session: ChatSession):
@@ -231,7 +267,14 @@ class ChatWidget:
 
         self._w = w
         self.session = session
-        self.text = w.Text(placeholder="Ask about the course…", layout=w.Layout(flex="1"))
+        session.stream, session.on_update = True, self._redraw_while_running
+        self.text = w.Text(placeholder="Ask about the course, then press Enter…", layout=w.Layout(flex="1"))
+        # Enter: the text box's submit event. ipywidgets 8 marks on_submit deprecated in favour of observing
+        # `value` with continuous_update=False, but that also fires when the box merely loses focus (clicking
+        # Send would then send twice); jupyter-widgets/ipywidgets#2446 is the open issue, on_submit still works.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.text.on_submit(lambda _: self.submit())
         self.send_button = w.Button(description="Send", button_style="primary")
         self.step_mode = w.Checkbox(value=session.step_mode, description="Step mode", indent=False,
                                     layout=w.Layout(width="auto"))
@@ -239,23 +282,35 @@ class ChatWidget:
         self.finish_button = w.Button(description="Run to end", tooltip="Step until the agent answers")
         self.reset_button = w.Button(description="Reset", button_style="warning",
                                      tooltip="Forget the conversation and its costs")
-        self.log = w.VBox(layout=w.Layout(max_height="480px", overflow="auto"))
+        self.log = w.VBox(layout=w.Layout(flex="0 0 auto"))  # the entries, oldest first
+        self.partial = w.HTML()  # the answer being streamed, shown under the entries until it is complete
+        # The log scrolls inside a box of fixed height whose flex direction is reversed: a scrolling box
+        # of that kind stays pinned to its bottom as content grows, so the newest entry is always in view,
+        # with no JavaScript (an ipywidgets HTML can't run any). The single child keeps the entries in order.
+        self.scroller = w.Box([self.log], layout=w.Layout(flex_flow="column-reverse", max_height="420px",
+                                                          overflow="auto"))
+        self.scroller.add_class("course-chat-log")  # a handle for the browser test and your own CSS
         self.status = w.HTML()
         self.footer = w.HTML()
         self.box = w.VBox([
-            self.log,
+            self.scroller,
             w.HBox([self.text, self.send_button]),
             w.HBox([self.step_mode, self.step_button, self.finish_button, self.reset_button]),
             self.status,
             self.footer,
         ])
         self._drawn = 0  # how many transcript entries have a view already (views are kept, not rebuilt)
-        self.send_button.on_click(lambda _: self._act(self._send))
+        self._drawn_at = 0.0  # when a streamed answer was last redrawn (time.monotonic)
+        self.send_button.on_click(lambda _: self.submit())
         self.step_button.on_click(lambda _: self._act(self.session.step))
         self.finish_button.on_click(lambda _: self._act(self.session.finish))
         self.reset_button.on_click(lambda _: self._act(self._reset))
         self.step_mode.observe(self._toggle_step_mode, names="value")
         self.refresh()
+
+    def submit(self) -> None:
+        """Send what is in the text box and clear it: what Send and Enter do. Example: chat.submit()"""
+        self._act(self._send)
 
     def _send(self):
         text, self.text.value = self.text.value, ""
@@ -281,18 +336,38 @@ class ChatWidget:
             problem = str(e)
         self.refresh(problem)
 
+    def _redraw_while_running(self) -> None:
+        """The session changed mid-click: draw new entries at once, a streamed answer at most every
+        REDRAW_EVERY_S. Each redraw is a message to the browser, which shows it while the kernel works on."""
+        entries_changed = len(self.session.transcript) != self._drawn
+        if not entries_changed and self.session.partial:
+            now = time.monotonic()
+            if now - self._drawn_at < REDRAW_EVERY_S:
+                return
+            self._drawn_at = now
+        self._draw_log()
+        self.status.value = f'<span style="color:#555">{html.escape(self.session.status)}</span>'
+        self.footer.value = f"<small>{html.escape(self.session.footer())}</small>"
+
+    def _draw_log(self) -> None:
+        entries = self.session.transcript
+        if len(entries) < self._drawn:  # the session was reset behind our back
+            self.log.children, self._drawn = (), 0
+        new = [self._view(e) for e in entries[self._drawn:]]
+        children = [c for c in self.log.children if c is not self.partial] + new
+        self._drawn = len(entries)
+        if self.session.partial:
+            self.partial.value = _bubble("Agent", "#1b5e20", html.escape(self.session.partial) + " …")
+            children.append(self.partial)
+        if tuple(children) != self.log.children:
+            self.log.children = tuple(children)
+
     def refresh(self, problem: str | None = None) -> None:
         """Redraw new transcript entries, the buttons, the status line and the footer.
 
         Example: chat.session.send("Can I join late?"); chat.refresh()
         """
-        entries = self.session.transcript
-        if len(entries) < self._drawn:  # the session was reset behind our back
-            self.log.children, self._drawn = (), 0
-        new = [self._view(e) for e in entries[self._drawn:]]
-        if new:
-            self.log.children = (*self.log.children, *new)
-            self._drawn = len(entries)
+        self._draw_log()
         busy = self.session.busy
         self.send_button.disabled = busy
         self.step_button.disabled = self.finish_button.disabled = not busy
@@ -320,8 +395,7 @@ class ChatWidget:
             note = f" <small>({html.escape(usage_line(e))})</small>"
             if e.stop_reason != "answered":
                 note += f" <small>[stopped: {html.escape(e.stop_reason)}]</small>"
-        return w.HTML(f'<div style="white-space:pre-wrap;margin:4px 0"><b style="color:{color}">{who}:</b> '
-                      f"{html.escape(e.text)}{note}</div>")
+        return w.HTML(_bubble(who, color, html.escape(e.text) + note))
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.box._repr_mimebundle_(**kwargs)
@@ -331,6 +405,13 @@ class ChatWidget:
 
     def __repr__(self) -> str:
         return f"ChatWidget({len(self.session.transcript)} entries)"
+
+
+def _bubble(who: str, color: str, body_html: str) -> str:
+    """One chat line as HTML. Example: _bubble("You", "#1a4d8f", "Can I join late?") -> '<div ...>...</div>'"""
+    # line-height: an ipywidgets HTML inherits the height of one row of controls, far too loose for prose.
+    return (f'<div style="white-space:pre-wrap;line-height:1.4;margin:4px 0"><b style="color:{color}">{who}:</b> '
+            f"{body_html}</div>")
 
 
 def _pretty(arguments: str) -> str:

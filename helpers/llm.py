@@ -12,8 +12,10 @@ What it does:
   (see helpers/cassette.py);
 - never prints, logs or stores an API key: the one line it prints names the provider and model only.
 
-What it leaves out on purpose: the presets' data (helpers.providers), async clients, streaming helpers, and
-any wrapper around the SDK's calls. Lessons call `client.responses.create(...)` themselves; hiding that call
+`make_async_client` is the same choice as an `openai.AsyncOpenAI` client, for the agent frameworks of
+lesson 11, which are async.
+
+What it leaves out on purpose: the presets' data (helpers.providers), streaming helpers, and any wrapper around the SDK's calls. Lessons call `client.responses.create(...)` themselves; hiding that call
 would hide the lesson.
 """
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
+import anyio
 import httpx
 import openai
 
@@ -181,12 +184,82 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
     Example: client, model = make_client() -> (<openai.OpenAI>, "offline-rules-v1")
     """
     s = resolve(provider, env_file=env_file)
+    record_path = _record_path(s, record)
+    transport = _transport_for(s, record_path)
+    http_client = httpx.Client(transport=transport, timeout=TIMEOUT_S) if transport is not None else None
+    client = openai.OpenAI(
+        api_key=s.api_key or "no-key-needed",  # the SDK insists on a value; keyless servers ignore it
+        base_url=s.base_url,
+        max_retries=MAX_RETRIES,
+        timeout=TIMEOUT_S,
+        http_client=http_client,
+    )
+    if verbose:
+        print(_describe(s, record_path))
+    return client, s.model
+
+
+def make_async_client(provider: str | None = None, *, env_file=None, record=None, verbose: bool = True):
+    """Return `(async_client, model)`: make_client's twin for agent frameworks, which call the API with
+    `openai.AsyncOpenAI` (lesson 11). Same provider choice, model, retries, timeout and recording.
+
+    Example: client, model = make_async_client() -> (<openai.AsyncOpenAI>, "offline-rules-v1")
+    """
+    s = resolve(provider, env_file=env_file)
+    record_path = _record_path(s, record)
+    transport = _transport_for(s, record_path)
+    http_client = None
+    if transport is not None:
+        http_client = httpx.AsyncClient(transport=ThreadedTransport(transport), timeout=TIMEOUT_S)
+    client = openai.AsyncOpenAI(api_key=s.api_key or "no-key-needed", base_url=s.base_url,
+                                max_retries=MAX_RETRIES, timeout=TIMEOUT_S, http_client=http_client)
+    if verbose:
+        print(_describe(s, record_path))
+    return client, s.model
+
+
+class ThreadedTransport(httpx.AsyncBaseTransport):
+    """Serve an async client's requests with a sync transport (the offline model, a cassette), each in a
+    worker thread so the event loop never blocks. The reply is read whole before it is handed back:
+    fine for the offline model and cassettes, which have it at once; a real provider without recording
+    gets the SDK's own async transport, which streams as the bytes arrive.
+
+    Example: httpx.AsyncClient(transport=ThreadedTransport(OfflineTransport()))
+    """
+
+    def __init__(self, inner: httpx.BaseTransport):
+        self.inner = inner
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        # anyio, not asyncio: httpx (and so the SDK) also runs under trio.
+        return await anyio.to_thread.run_sync(self._send, request)
+
+    def _send(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        try:
+            content = response.read()  # decoded: drop the headers that describe the encoded bytes
+        finally:
+            response.close()
+        headers = [(k, v) for k, v in response.headers.multi_items()
+                   if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        return httpx.Response(response.status_code, headers=headers, content=content, request=request,
+                              extensions={k: v for k, v in response.extensions.items() if k == "http_version"})
+
+    async def aclose(self) -> None:
+        await anyio.to_thread.run_sync(self.inner.close)
+
+
+def _record_path(s: Settings, record) -> Path | None:
     record = record or _env("LLM_RECORD")
     record_path = _data_path(record) if record else None
     if record_path is not None and s.provider.name == "replay":
         raise ProviderError("Recording a replay would copy a cassette into itself. Unset LLM_RECORD (or "
                             "record=) when LLM_PROVIDER=replay.")
+    return record_path
 
+
+def _transport_for(s: Settings, record_path: Path | None):
+    """The httpx transport a provider needs (offline model, replay, recording), or None for plain HTTP."""
     transport = None
     if s.provider.name == "offline":
         try:
@@ -204,18 +277,7 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
 
         inner = transport or httpx.HTTPTransport(retries=0)
         transport = RecordingTransport(inner, record_path, base_url=s.base_url)
-
-    http_client = httpx.Client(transport=transport, timeout=TIMEOUT_S) if transport is not None else None
-    client = openai.OpenAI(
-        api_key=s.api_key or "no-key-needed",  # the SDK insists on a value; keyless servers ignore it
-        base_url=s.base_url,
-        max_retries=MAX_RETRIES,
-        timeout=TIMEOUT_S,
-        http_client=http_client,
-    )
-    if verbose:
-        print(_describe(s, record_path))
-    return client, s.model
+    return transport
 
 
 def _norm(url) -> str:

@@ -16,10 +16,15 @@ which is lowered to the time left when `max_seconds` is set.
 It speaks both API flavours: the Responses API (default) and Chat Completions (`api="chat"`, lesson 08).
 `AgentRun.step()` runs one iteration at a time (the chat widget's Step button); `agent_loop()` runs to the end.
 
-Left out on purpose: streaming, parallel tool execution, and memory beyond the message list. Each would hide
-the loop this course wants you to see.
+Streaming is one optional hook: `on_text=callable` gets each piece of the answer's text as it arrives (the
+chat widget of lesson 10 draws it). The call is then streamed, and the stream is put back together into
+the same response object the plain call returns, so the history, usage, cost and trace don't change. Without
+the hook nothing is streamed.
 
-Why one module of about 450 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
+Left out on purpose: streaming tool-call arguments, parallel tool execution, and memory beyond the message
+list. Each would hide the loop this course wants you to see.
+
+Why one module of about 500 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
 body, each safety net is a short named method below it, and `explain_api_error` holds the words the last net
 says, long because each message says what to do. Split up, a reader of the loop would have to open a second
 file to see what its `except` branch tells the student.
@@ -32,6 +37,8 @@ import time
 from dataclasses import dataclass, field
 
 import openai
+from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.types.chat import ChatCompletion
 
 from helpers.cost import CallRecord, record_call
 from helpers.tools import make_call, make_chat_call, preview
@@ -82,7 +89,8 @@ class AgentRun:
                  instructions: str | None = None, messages: list | None = None, api: str = "responses",
                  max_iterations: int = 10, max_tokens: int | None = None, max_cost: float | None = None,
                  max_seconds: float | None = None, verbose: bool = True, trace=None, meter=None,
-                 provider: str | None = None, price_as: str | None = None, extra_headers: dict | None = None):
+                 provider: str | None = None, price_as: str | None = None, extra_headers: dict | None = None,
+                 on_text=None):
         if api not in ("responses", "chat"):
             raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
         if max_iterations < 1:
@@ -94,6 +102,7 @@ class AgentRun:
             max_iterations, max_tokens, max_cost, max_seconds)
         self.verbose, self.trace, self.meter, self.price_as = verbose, trace, meter, price_as
         self.extra_headers = extra_headers
+        self.on_text = on_text  # when set, calls are streamed and each text delta goes to on_text(delta)
         self.provider = provider or _provider_name(client)
         self.messages = list(messages or [])
         if api == "chat" and instructions and not any(_role(m) == "system" for m in self.messages):
@@ -155,7 +164,9 @@ class AgentRun:
         try:
             # The SDK retries 429s, 5xx and timeouts itself (max_retries on the client, with backoff);
             # an exception here means those retries were used up, or the error is not worth retrying.
-            if self.api == "responses":
+            if self.on_text is not None:
+                response = self._stream(client, kwargs)
+            elif self.api == "responses":
                 response = client.responses.create(**kwargs)
             else:
                 response = client.chat.completions.create(**kwargs)
@@ -164,6 +175,36 @@ class AgentRun:
             return None
         self._record(response, latency=time.monotonic() - started)
         return response
+
+    def _stream(self, client, kwargs: dict):
+        """The same call, streamed: each piece of text goes to on_text as it arrives, and what comes back is
+        the response the plain call returns (the history, usage and cost are read from it as usual).
+
+        Example: AgentRun(client, model, "Hi", tools, on_text=print).run()  # prints the answer piece by piece
+        """
+        if self.api == "responses":
+            # The Responses API ends a stream with an event carrying the whole response, exactly what
+            # responses.create() returns without stream=True.
+            with client.responses.create(**kwargs, stream=True) as events:
+                for event in events:
+                    if event.type == "response.output_text.delta":
+                        self.on_text(event.delta)
+                    elif event.type in ("response.completed", "response.incomplete", "response.failed"):
+                        return event.response
+            raise _cut_short(events, "no response.completed event")
+        # Chat Completions sends only deltas; the SDK's own accumulator adds them up. include_usage asks for
+        # a last chunk with the token counts, which the cost accounting needs.
+        state, finished = ChatCompletionStreamState(), False
+        with client.chat.completions.create(**kwargs, stream=True, stream_options={"include_usage": True}) as chunks:
+            for chunk in chunks:
+                state.handle_chunk(chunk)
+                for choice in chunk.choices:
+                    finished = finished or choice.finish_reason is not None
+                    if choice.delta.content:
+                        self.on_text(choice.delta.content)
+        if not finished:
+            raise _cut_short(chunks, "no finish_reason")
+        return _as_plain_completion(state.get_final_completion())
 
     def _request(self, tools_enabled: bool) -> dict:
         kwargs: dict = {"model": self.model}
@@ -341,7 +382,7 @@ class AgentRun:
 def agent_loop(client, model: str, question: str, tools, **options) -> LoopResult:
     """Run the agent loop to the end. `tools` is a helpers.tools.Tools registry, or {name: function} plus
     `schemas=[...]`. Options: instructions, messages (to continue a conversation), api, max_iterations,
-    max_tokens, max_cost, max_seconds, verbose, trace, meter, price_as.
+    max_tokens, max_cost, max_seconds, verbose, trace, meter, price_as, on_text (stream the answer's text).
 
     Example: agent_loop(client, model, "How do I run Olama locally?", {"search": s}, schemas=[SEARCH_TOOL]).answer
              -> "According to the FAQ entry 'Ollama: How to install Ollama?' ..."
@@ -388,6 +429,32 @@ def explain_api_error(exc: Exception, provider=None) -> str:
     if isinstance(exc, openai.APIStatusError):
         return f"The provider refused the request ({exc.status_code}): {preview(str(exc), 300)}"
     return f"{exc.__class__.__name__}: {exc}"
+
+
+def _cut_short(stream, missing: str) -> openai.APIError:
+    """The error for a stream that ended before the response was whole (a dropped connection, a proxy).
+
+    Example: raise _cut_short(events, "no response.completed event")
+    """
+    return openai.APIError(f"The streamed response ended before it was complete ({missing}). Try again; if it "
+                           "keeps happening, run without streaming.", stream.response.request, body=None)
+
+
+def _as_plain_completion(parsed) -> ChatCompletion:
+    """The SDK's accumulated stream as the ChatCompletion a plain call returns: without the fields its
+    structured-output parsing adds (`parsed`, `parsed_arguments`) or the `index` each tool-call delta carries,
+    which would otherwise go back to the provider in the history.
+
+    Example: _as_plain_completion(state.get_final_completion()).choices[0].message.content -> "Yes, ..."
+    """
+    data = parsed.to_dict()
+    for choice in data.get("choices", []):
+        message = choice.get("message", {})
+        message.pop("parsed", None)
+        for call in message.get("tool_calls") or []:
+            call.pop("index", None)
+            call.get("function", {}).pop("parsed_arguments", None)
+    return ChatCompletion.model_validate(data)
 
 
 def _schemas_of(tools, api: str) -> list[dict]:

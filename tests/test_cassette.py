@@ -129,3 +129,30 @@ def test_recorded_model_reads_the_first_request(tmp_path):
     path = tmp_path / "c.jsonl"
     path.write_text(json.dumps(_entry({"model": "gpt-x", "input": "a"}, 200, "ok")) + "\n")
     assert cas.recorded_model(path) == "gpt-x"
+
+
+async def run_lesson_async(client, model):
+    ids = [m.id async for m in client.models.list()]
+    first = await client.responses.create(model=model, input="How do I run Ollama locally?", tools=[SEARCH])
+    chat = await client.chat.completions.create(model=model, messages=[{"role": "user", "content": "Hi there"}])
+    return ids, first.model_dump(), chat.model_dump()
+
+
+def test_async_client_records_and_replays_like_the_sync_one(clean_env, monkeypatch, capsys):
+    """make_async_client (lesson 11's frameworks) chooses, records and replays exactly as make_client does."""
+    import asyncio
+
+    path = clean_env / "cassettes" / "async.jsonl"
+    client, model = llm.make_async_client("offline", record=path)
+    assert isinstance(client, openai.AsyncOpenAI) and "recording to" in capsys.readouterr().out
+    recorded = asyncio.run(run_lesson_async(client, model))
+    assert recorded == run_lesson(*llm.make_client("offline", verbose=False))  # same answers as the sync client
+    assert len(path.read_text().splitlines()) == 3
+
+    monkeypatch.setenv("LLM_PROVIDER", "replay")
+    monkeypatch.setenv("LLM_CASSETTE", str(path))
+    client, model = llm.make_async_client()
+    assert llm.provider_of(client).name == "replay"
+    assert asyncio.run(run_lesson_async(client, model)) == recorded
+    with pytest.raises(cas.CassetteMiss):  # an unseen request fails at once, as with the sync client
+        asyncio.run(client.responses.create(model=model, input="Something never recorded"))

@@ -278,3 +278,101 @@ def test_the_widget_redraws_a_session_changed_from_code():
     chat.session.reset()
     chat.refresh()
     assert chat.log.children == ()
+
+
+# --- streaming and Enter --------------------------------------------------------------------------------
+
+
+def watched_session(**options):
+    """A streaming session that records what a view would see at each update: entry kinds and partial text."""
+    seen = []
+    chat = session(stream=True, **options)
+    chat.on_update = lambda: seen.append((kinds(chat), chat.partial))
+    return chat, seen
+
+
+def test_a_streaming_session_shows_the_question_then_tool_calls_then_the_answer_as_it_arrives():
+    chat, seen = watched_session()
+    chat.send(OLLAMA)
+    assert seen[0] == (["user"], "")  # the question, before any model call
+    first_tool = next(i for i, (k, _) in enumerate(seen) if "tool" in k)
+    first_text = next(i for i, (_, partial) in enumerate(seen) if partial)
+    assert first_tool < first_text  # the search card is drawn before the answer starts
+    partials = [partial for k, partial in seen if partial]
+    assert len(partials) > 1 and all(b.startswith(a) for a, b in zip(partials, partials[1:], strict=False))
+    assert "assistant" not in seen[first_text][0]  # text arrives while the answer isn't in the transcript yet
+    assert seen[-1] == (kinds(chat), "") and kinds(chat)[-1] == "assistant"
+    assert partials[-1] == chat.transcript[-1].text  # the streamed text is the answer
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_streaming_gives_the_same_conversation_as_not_streaming(api):
+    plain, (streamed, _) = session(api=api), watched_session(api=api)
+    for chat in (plain, streamed):
+        chat.send(OLLAMA)
+        chat.send("How do I run a different model?")
+    assert streamed.as_text() == plain.as_text()
+    assert [e.to_dict() | {"latency_s": None} for e in streamed.transcript] == [
+        e.to_dict() | {"latency_s": None} for e in plain.transcript]
+
+
+def test_step_mode_streams_each_step():
+    chat, seen = watched_session()
+    chat.step_mode = True
+    chat.send(OLLAMA)
+    while not chat.step():
+        pass
+    assert any(partial for _, partial in seen) and chat.partial == ""
+    assert "Step mode" in chat.status or chat.status.startswith("Ready")
+
+
+def test_on_text_is_the_sessions_own_business():
+    with pytest.raises(TypeError, match="stream=True"):
+        session(on_text=print)
+
+
+def press_enter(chat: ChatWidget, text: str) -> None:
+    """What the browser does on Enter: the value is already synced (continuous_update), then a submit event."""
+    chat.text.value = text
+    chat.text._handle_custom_msg({"event": "submit"}, [])
+
+
+def test_enter_in_the_text_box_sends_and_clears_it():
+    chat = ChatWidget(session())
+    press_enter(chat, OLLAMA)
+    assert chat.text.value == ""
+    assert kinds(chat.session)[0] == "user" and kinds(chat.session)[-1] == "assistant"
+    press_enter(chat, "How do I run a different model?")
+    assert kinds(chat.session).count("user") == 2
+    press_enter(chat, "   ")
+    assert "empty" in chat.status.value
+
+
+def test_the_widget_draws_while_the_loop_runs():
+    chat = ChatWidget(session())
+    assert chat.session.stream  # the widget turns streaming on
+    drawn = []
+    redraw = chat.session.on_update
+
+    def watch():
+        redraw()
+        drawn.append([c.value if c is chat.partial else type(c).__name__ for c in chat.log.children])
+
+    chat.session.on_update = watch
+    type_and_send(chat, OLLAMA)
+    assert drawn[0] == ["HTML"]  # the question is on screen before the model answers
+    assert any("Accordion" in d and len(d) < len(chat.session.transcript) for d in drawn)  # a card, mid-run
+    streamed = [d[-1] for d in drawn if isinstance(d[-1], str) and "Agent:" in d[-1]]
+    assert streamed and streamed[0].endswith(" …</div>")  # a partial answer drawn under the entries
+    assert chat.partial not in chat.log.children  # ... and replaced by the answer at the end
+    assert len(chat.log.children) == len(chat.session.transcript)
+
+
+def test_the_log_keeps_its_newest_entry_in_view():
+    chat = ChatWidget(session())
+    # A scrolling box with a reversed flex direction stays pinned to its bottom (checked in a real browser by
+    # tests/ui/); here, that the log is inside one, in transcript order.
+    assert chat.scroller.layout.flex_flow == "column-reverse" and chat.scroller.layout.overflow == "auto"
+    assert chat.scroller.children == (chat.log,) and chat.scroller.layout.max_height
+    type_and_send(chat, OLLAMA)
+    assert "You:" in chat.log.children[0].value and "Agent:" in chat.log.children[-1].value

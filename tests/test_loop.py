@@ -420,3 +420,68 @@ def test_a_404_on_responses_from_an_unknown_server_names_both_causes():
     error = NotFoundError("Not found", response=httpx.Response(404, request=request), body=None)
     message = explain_api_error(error)
     assert "Responses API" in message and "LLM_MODEL" in message
+
+
+# --- streaming: the on_text hook (lesson 10's chat widget) ---------------------------------------------
+
+
+def _without_ids(value):
+    """A history or trace body with the ids blanked: the offline model derives them from the request,
+    and a streamed request differs from a plain one by its `stream` field. An empty `annotations` list is
+    None: a Chat Completions stream doesn't send the empty list a plain reply carries (and the history
+    doesn't keep it)."""
+    if isinstance(value, dict):
+        return {k: "<id>" if k in ("id", "call_id", "tool_call_id") else
+                None if k == "annotations" and not v else _without_ids(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_ids(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_on_text_streams_the_answer_and_changes_nothing_else(api, tmp_path):
+    plain_trace, streamed_trace = Trace(tmp_path / "plain.jsonl"), Trace(tmp_path / "streamed.jsonl")
+    plain = run(api=api, trace=plain_trace)
+    deltas = []
+    streamed = run(api=api, trace=streamed_trace, on_text=deltas.append)
+    assert len(deltas) > 1 and "".join(deltas) == streamed.answer == plain.answer  # piece by piece
+    assert streamed.stop_reason == plain.stop_reason == "answered"
+    assert _without_ids(streamed.messages) == _without_ids(plain.messages)
+    assert [(c.input_tokens, c.output_tokens, c.cost_usd) for c in streamed.calls] == [
+        (c.input_tokens, c.output_tokens, c.cost_usd) for c in plain.calls]
+    # The trace holds the same requests and responses (the SDK object a plain call returns, not a stream).
+    def bodies(trace):
+        return [(e["kind"], _without_ids(e["body"])) for e in load_trace(trace)]
+    assert bodies(streamed_trace) == bodies(plain_trace)
+
+
+def test_on_text_streams_the_last_call_without_tools_too():
+    deltas = []
+    result = run(max_iterations=1, on_text=deltas.append)
+    assert result.stop_reason == "iteration_limit"
+    assert "".join(deltas).endswith(result.answer) and result.answer
+
+
+def _sse(*events: dict) -> bytes:
+    return b"".join(f"data: {json.dumps(event)}\n\n".encode() for event in events)
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_a_stream_that_ends_early_stops_the_run_with_an_error(api):
+    if api == "responses":
+        body = _sse({"type": "response.output_text.delta", "delta": "Half an ans", "item_id": "m", "output_index": 0,
+                     "content_index": 0, "sequence_number": 1, "logprobs": []})
+    else:
+        body = _sse({"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                     "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Half an ans"}}]})
+
+    def cut_off(request):
+        assert json.loads(request.content)["stream"] is True
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    flaky = OpenAI(api_key="x", base_url="http://provider.invalid/v1", max_retries=0,
+                   http_client=httpx.Client(transport=httpx.MockTransport(cut_off)))
+    deltas = []
+    result = agent_loop(flaky, "m", "hi", {}, api=api, verbose=False, on_text=deltas.append)
+    assert deltas == ["Half an ans"]
+    assert result.stop_reason == "error" and "ended before it was complete" in result.error

@@ -46,6 +46,22 @@ def test_plain_text_failures_of_other_tools_are_reported_too():
     assert "next_departures" in after.text and "Connection refused" in after.text and "again later" in after.text
 
 
+def test_a_failure_worded_as_a_sentence_is_a_failure_too():
+    # Frameworks word a tool's failure as a sentence (hiding the exception), or wrap it in a retry request.
+    question = "How do I replace the toner cartrige?"
+    first = step(question, [DOCS])
+    args = json.loads(first.calls[0][1])
+    for message in ["Something went wrong. The lookup could not reach its server, so try again in a minute.",
+                    "We were unable to read the manual index.\n\nPlease retry."]:
+        after = step(question, [DOCS], [("lookup_manual", args, message)])
+        assert not after.calls and "lookup_manual" in after.text and "again later" in after.text, message
+    # A short result that only mentions a failure later on, or a long text, stays a result.
+    for result in ["Open the front cover. If the printer shows an error, restart it.",
+                   "Open the front cover and pull the cartridge out. " * 8 + "It cannot jam then."]:
+        after = step(question, [DOCS], [("lookup_manual", args, result)])
+        assert "again later" not in (after.text or ""), result
+
+
 def test_an_error_to_a_malformed_call_is_the_models_mistake_and_it_tries_again():
     # A call to a tool that was not offered is the model's own mistake: it corrects the call.
     bad = ("lookup_manual_v2", {"query": "toner"}, json.dumps({"error": "unknown tool 'lookup_manual_v2'"}))
@@ -248,3 +264,31 @@ def test_a_refusal_names_the_scope_the_instructions_give(instructions, scope):
     answer = offline_client().responses.create(model="offline-rules-v1", input="Write me a haiku about autumn",
                                                instructions=instructions).output_text
     assert answer == f"Sorry, I can only help with questions about {scope}. Could you ask a question about {scope}?"
+
+
+# --- tool outputs in any textual form, and the answer through a reply tool ---------------------------------
+
+def test_a_python_repr_result_of_another_tool_reads_like_its_json():
+    # The Agents SDK sends a tool's dict as str() of it: single quotes, False, None.
+    result = {"station": "Groningen", "platform": 3, "delay_min": 4, "cancelled": False, "note": None}
+    question = "When does the next train leave Groningen?"
+    as_json = step(question, [TRAINS], [("next_departures", {"station": "Groningen"}, json.dumps(result))])
+    as_repr = step(question, [TRAINS], [("next_departures", {"station": "Groningen"}, str(result))])
+    assert as_repr.text == as_json.text and "4 min" in as_repr.text
+
+
+def test_an_offered_reply_tool_takes_the_answer_instead_of_text():
+    # A tool named as the place for the answer is not searched with; the answer goes into it.
+    reply = Tool("submit_reply", "Hand the final reply to the user.",
+                 {"type": "object", "properties": {"message": {"type": "string"},
+                                                   "manual_page": {"type": ["string", "null"],
+                                                                   "description": "reference of the page used"}},
+                  "required": ["message", "manual_page"], "additionalProperties": False})
+    question = "How do I replace the toner?"
+    first = step(question, [DOCS, reply])
+    assert [name for name, _ in first.calls] == ["lookup_manual"]
+    pages = json.dumps([{"id": "p42", "question": "Replacing the toner", "answer": "Open the front cover and pull."}])
+    after = step(question, [DOCS, reply], [("lookup_manual", json.loads(first.calls[0][1]), pages)])
+    ((name, arguments),) = after.calls
+    args = json.loads(arguments)
+    assert name == "submit_reply" and args["manual_page"] == "p42" and "front cover" in args["message"]

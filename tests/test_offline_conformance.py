@@ -1,6 +1,7 @@
 """Conformance of the offline model: its JSON validates against the official OpenAI OpenAPI schemas, the
 openai SDK parses it in strict mode, and equal requests give byte-identical bodies."""
 
+import functools
 import json
 from pathlib import Path
 
@@ -68,25 +69,51 @@ ERROR_REQUESTS = [
     ("POST", "/v1/nowhere", b"{}"),
     ("GET", "/v1/responses", b""),
     ("POST", "/v1/chat/completions", b'{"model": "m", "messages": [{"role": "tool", "tool_call_id": "x", "content": "1"}]}'),
+    ("POST", "/v1/chat/completions", b'{"model": "m", "messages": [], "stream": true}'),  # errors stay JSON when streamed
+    ("POST", "/v1/responses", b'{"model": "m", "input": "hi", "stream_options": {"include_obfuscation": false}}'),
 ]
 
 
-@pytest.fixture(scope="module")
-def validators():
-    spec_file = spec_path()
-    from jsonschema import Draft202012Validator
+def _nullable_as_json_schema(node):
+    """OpenAPI 3.0's `nullable: true` in JSON Schema terms (a JSON Schema validator ignores the keyword):
+    {"type": "string", "nullable": true} becomes {"anyOf": [{"type": "string"}, {"type": "null"}]}."""
+    if isinstance(node, list):
+        return [_nullable_as_json_schema(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _nullable_as_json_schema(value) for key, value in node.items()}
+    if node.pop("nullable", None) is True:
+        return {"anyOf": [node, {"type": "null"}]}
+    return node
+
+
+@functools.cache
+def _spec_and_registry():
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader reads the 3 MB file in ~1 s
-    spec = yaml.load(spec_file.read_text(encoding="utf-8"), Loader=loader)
-    registry = Registry().with_resource("urn:openai-spec", Resource(contents=spec, specification=DRAFT202012))
+    spec = _nullable_as_json_schema(yaml.load(spec_path().read_text(encoding="utf-8"), Loader=loader))
+    return spec, Registry().with_resource("urn:openai-spec", Resource(contents=spec, specification=DRAFT202012))
 
-    def validator(name):
-        assert name in spec["components"]["schemas"], f"{name} is not in the spec"
-        return Draft202012Validator({"$ref": f"urn:openai-spec#/components/schemas/{name}"}, registry=registry)
 
-    return {name: validator(name) for name in
+def spec_schemas() -> dict:
+    """The spec's components.schemas (read once per test run; skips or fails as spec_path says)."""
+    return _spec_and_registry()[0]["components"]["schemas"]
+
+
+def schema_validator(name: str):
+    """A validator for one schema of the spec, by name (e.g. "Response", "ResponseTextDeltaEvent")."""
+    from jsonschema import Draft202012Validator
+
+    assert name in spec_schemas(), f"{name} is not in the spec"
+    return Draft202012Validator({"$ref": f"urn:openai-spec#/components/schemas/{name}"},
+                                registry=_spec_and_registry()[1])
+
+
+@pytest.fixture(scope="module")
+def validators():
+    return {name: schema_validator(name) for name in
             ("Response", "CreateChatCompletionResponse", "ListModelsResponse", "ErrorResponse", "Model")}
 
 

@@ -2,7 +2,7 @@
 
 Valid Responses and Chat Completions bodies are mutated by hypothesis (values swapped for other JSON
 types, fields dropped, extra fields, deep nesting, odd Unicode with lone surrogates, huge numbers, JSON
-strings where objects belong) and sent to `app.handle`, through the openai SDK in-process, over HTTP
+strings where objects belong; streamed requests among them) and sent to `app.handle`, through the openai SDK in-process, over HTTP
 with httpx (also as broken bytes), and through the SDK over HTTP; request heads (methods, versions,
 framing headers) are mutated over raw sockets. Every answer must be a 200 or a 4xx with the error
 JSON; never a 5xx, an exception, a retry or a dropped connection.
@@ -72,7 +72,12 @@ CHAT = [
          {"role": "assistant", "content": [{"type": "text", "text": "Yes."}]},
          {"role": "user", "content": "Compare the weather in Berlin and Madrid"}]},
 ]
-BASES = [("/v1/responses", b) for b in RESPONSES] + [("/v1/chat/completions", b) for b in CHAT]
+# Streamed requests too: mutations then hit `stream` and `stream_options` (dropped, swapped, nulled).
+STREAMED = [("/v1/responses", {**RESPONSES[0], "stream": True}),
+            ("/v1/responses", {**RESPONSES[1], "stream": True, "stream_options": {"include_obfuscation": False}}),
+            ("/v1/chat/completions", {**CHAT[0], "stream": True, "stream_options": {"include_usage": True}}),
+            ("/v1/chat/completions", {**CHAT[1], "stream": True})]
+BASES = [("/v1/responses", b) for b in RESPONSES] + [("/v1/chat/completions", b) for b in CHAT] + STREAMED
 
 # --- mutations ---------------------------------------------------------------------------------------------
 
@@ -155,9 +160,15 @@ def encode(body) -> bytes:
     return json.dumps(body).encode()  # ensure_ascii: a lone surrogate travels as a \udXXX escape, valid JSON
 
 
-def assert_answer(status: int, content: bytes, route: str) -> None:
-    """A 200 with the API's object, or a 4xx with exactly OpenAI's error fields; never a 5xx."""
+def assert_answer(status: int, content: bytes | list[bytes], route: str, content_type: str = "") -> None:
+    """A 200 with the API's object (or its server-sent events), or a 4xx with exactly OpenAI's error fields;
+    never a 5xx."""
+    streamed = not isinstance(content, bytes) or content_type.startswith("text/event-stream")
+    content = content if isinstance(content, bytes) else b"".join(content)
     assert status < 500, content[:500]
+    if status == 200 and streamed:
+        assert_events(content, route)
+        return
     data = json.loads(content)
     if status == 200:
         assert data["object"] == ("response" if route.endswith("responses") else "chat.completion")
@@ -167,12 +178,27 @@ def assert_answer(status: int, content: bytes, route: str) -> None:
     assert isinstance(data["error"]["message"], str) and data["error"]["message"]
 
 
+def assert_events(content: bytes, route: str) -> None:
+    """A whole SSE body: JSON events, ending with the final Response (Responses) or `[DONE]` (Chat)."""
+    assert content.endswith(b"\n\n")
+    datas = [line[len(b"data: "):] for frame in content[:-2].split(b"\n\n") for line in frame.split(b"\n")
+             if line.startswith(b"data: ")]
+    if route.endswith("responses"):
+        last = json.loads(datas[-1])
+        assert last["type"] in ("response.completed", "response.incomplete") and last["response"]["output"]
+    else:
+        assert datas[-1] == b"[DONE]" and json.loads(datas[-2])["object"] == "chat.completion.chunk"
+    for data in datas[:-1]:
+        json.loads(data)
+
+
 # --- in-process -------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("route,body", BASES)
 def test_the_bodies_before_mutation_are_valid(route, body):
     status, _, content = handle("POST", route, {}, encode(body))
     assert status == 200, content
+    assert_answer(status, content, route)
 
 
 
@@ -236,7 +262,7 @@ def test_server_answers_every_mutated_body(pooled, case):
     route, body = case
     response = pooled.post(route.removeprefix("/v1"), content=encode(body),
                          headers={"content-type": "application/json"})
-    assert_answer(response.status_code, response.content, route)
+    assert_answer(response.status_code, response.content, route, response.headers["content-type"])
 
 
 @settings(FUZZ, max_examples=300)
@@ -248,7 +274,7 @@ def test_server_answers_broken_bytes(pooled, case, damage, at):
     raw = {"truncate": raw[:at], "garbage": raw[:at] + b"\x00}{][" + raw[at:],
            "bad_utf8": raw[:at] + b"\xed\xa0\x80\xff" + raw[at:]}[damage]
     response = pooled.post(route.removeprefix("/v1"), content=raw)
-    assert_answer(response.status_code, response.content, route)
+    assert_answer(response.status_code, response.content, route, response.headers["content-type"])
 
 
 # Request heads: methods, paths, versions and framing headers, valid or not, over raw sockets.

@@ -335,7 +335,9 @@ def test_responses_call_without_its_output_is_a_400(client):
     ({"input": "hi"}, "model"),
     ({"model": OFFLINE_MODEL}, "input"),
     ({"model": OFFLINE_MODEL, "input": "hi", "previous_response_id": "resp_1"}, "previous_response_id"),
-    ({"model": OFFLINE_MODEL, "input": "hi", "stream": True}, "stream"),
+    ({"model": OFFLINE_MODEL, "input": "hi", "stream": "yes"}, "stream"),  # streaming is honoured; a bad type isn't
+    ({"model": OFFLINE_MODEL, "input": "hi", "tools": [{"type": "function", "name": "search"}],
+      "tool_choice": {"type": "function", "name": "lookup"}}, "tool_choice"),
     ({"model": OFFLINE_MODEL, "input": "hi", "tools": [{"type": "web_search"}]}, "tools[0].type"),
 ])
 def test_request_errors_name_the_parameter(kind, server, kwargs, param):

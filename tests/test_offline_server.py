@@ -369,3 +369,16 @@ def test_sdk_pool_reuses_connections_across_errors_and_idle_closes(impatient):
         assert client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}]).choices
     time.sleep(0.8)  # longer than the server's read_timeout (0.5 s): it has closed the idle pooled connection
     assert client.models.list().data  # the pool notices and opens a new one, without an error
+
+
+def test_a_malformed_streamed_request_gets_bad_request_error_once(sdk):
+    # Errors come before the stream starts, as JSON: the SDK raises at once, as it does for OpenAI.
+    client, sent = sdk
+    before = len(sent)
+    with pytest.raises(openai.BadRequestError, match=r"tools\[0\]\.parameters"):
+        client.responses.create(model="m", input=QUESTION, tools=[{**SEARCH, "parameters": "{}"}], stream=True)
+    with pytest.raises(openai.BadRequestError, match="only allowed when 'stream' is enabled"):
+        client.chat.completions.create(**chat(), stream_options={"include_usage": True})
+    assert len(sent) - before == 2  # not retried
+    events = list(client.responses.create(model="m", input=QUESTION, stream=True))  # and streaming still works
+    assert events[-1].type == "response.completed"

@@ -3,6 +3,7 @@
     from helpers.offline import offline_client
     client = offline_client()          # an openai.OpenAI client answered in-process, no key, no network
     client.responses.create(model=OFFLINE_MODEL, input="Can I still join the course?")
+    client = async_offline_client()    # the same as an openai.AsyncOpenAI client (for agent frameworks)
 
 Or as a server for any client (curl, other SDKs): `python -m helpers.offline serve --port 8765`.
 See README.md in this folder for what it can and cannot do.
@@ -12,11 +13,11 @@ from helpers.offline.app import handle
 from helpers.offline.engine import Conversation, Decision, decide
 from helpers.offline.faults import FAULT_MODES
 from helpers.offline.server import OfflineServer, serve
-from helpers.offline.transport import OFFLINE_BASE_URL, OfflineTransport
+from helpers.offline.transport import OFFLINE_BASE_URL, AsyncOfflineTransport, OfflineTransport
 from helpers.offline.wire import OFFLINE_MODEL
 
-__all__ = ["FAULT_MODES", "OFFLINE_BASE_URL", "OFFLINE_MODEL", "Conversation", "Decision", "OfflineServer",
-           "OfflineTransport", "decide", "handle", "offline_client", "serve"]
+__all__ = ["FAULT_MODES", "OFFLINE_BASE_URL", "OFFLINE_MODEL", "AsyncOfflineTransport", "Conversation", "Decision",
+           "OfflineServer", "OfflineTransport", "async_offline_client", "decide", "handle", "offline_client", "serve"]
 
 
 def offline_client(faults=None, **kwargs):
@@ -31,3 +32,17 @@ def offline_client(faults=None, **kwargs):
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
     return OpenAI(http_client=httpx.Client(transport=OfflineTransport(faults)), **kwargs)
+
+
+def async_offline_client(faults=None, **kwargs):
+    """An openai.AsyncOpenAI client answered by the offline model in-process, for async code and agent
+    frameworks (OpenAI Agents SDK, PydanticAI). `kwargs` go to AsyncOpenAI(...).
+
+    Example: (await async_offline_client().models.list()).data[0].id -> "offline-rules-v1"
+    """
+    import httpx
+    from openai import AsyncOpenAI
+
+    kwargs.setdefault("api_key", "offline")
+    kwargs.setdefault("base_url", OFFLINE_BASE_URL)
+    return AsyncOpenAI(http_client=httpx.AsyncClient(transport=AsyncOfflineTransport(faults)), **kwargs)

@@ -21,9 +21,10 @@ import re
 from helpers.offline.conversation import (
     Call,
     Conversation,
+    Decision,
     first_string_arg,
     parse_documents,
-    parse_json,
+    read_output,
     to_json,
     tool_error,
 )
@@ -56,12 +57,20 @@ def answer_without_tools(conv: Conversation, vocab: Vocabulary) -> str:
 
     Example: answer_without_tools(Conversation(question="Can I join?"), vocab) -> "I am the offline ..."
     """
+    return reply_without_tools(conv, vocab).text or ""
+
+
+def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
+    """`answer_without_tools` as a Decision: the text, the FAQ entries it cites, whether it found an answer.
+
+    Example: reply_without_tools(Conversation(question="Can I join?"), vocab).found -> False
+    """
     if conv.calls:
         searchy_outputs = [c for c in conv.calls if parse_documents(c.output or "") and
                            any(d["title"] for d in parse_documents(c.output or ""))]
         if searchy_outputs:
-            return grounded_answer(conv, vocab)
-        return combine_results(conv)
+            return grounded_reply(conv, vocab)
+        return Decision(text=combine_results(conv))
     pasted = split_context(conv.question)
     if pasted is not None:
         # The prompt carries its own reference material (a RAG prompt): answer from it exactly as from
@@ -69,21 +78,22 @@ def answer_without_tools(conv: Conversation, vocab: Vocabulary) -> str:
         question, documents = pasted
         as_results = Call(PASTED, "{}", PASTED, 0, to_json(documents))
         instructions = f"{conv.instructions}\n{conv.question[: conv.question.find(question)]}"
-        return grounded_answer(Conversation(instructions=instructions, question=question, calls=[as_results]),
-                                vocab)
+        return grounded_reply(Conversation(instructions=instructions, question=question, calls=[as_results]),
+                              vocab)
     labels = label_choice(conv.instructions) or label_choice(conv.question)
     if labels:
         text = conv.question
         if label_choice(conv.question) and not label_choice(conv.instructions):
             # The label instruction is inside the user's text: classify the rest of it.
             text = " ".join(s for s in re.split(r"(?<=[.!?\n])\s+", text) if not label_choice(s))
-        return labels[0] if vocab.topic_score(text) >= TOPIC_THRESHOLD else labels[1]
+        on_topic = vocab.topic_score(text) >= TOPIC_THRESHOLD
+        return Decision(text=labels[0] if on_topic else labels[1], found=on_topic)
     small = small_talk(conv.question)
     if small:
-        return small
+        return Decision(text=small)
     if has_guardrail(conv.instructions) and vocab.topic_score(conv.question) < TOPIC_THRESHOLD:
-        return _refusal(conv)
-    return no_knowledge(conv.question, vocab)
+        return Decision(text=_refusal(conv), found=False)
+    return Decision(text=no_knowledge(conv.question, vocab), found=False)
 
 
 def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
@@ -113,24 +123,21 @@ def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
     Example: grounded_answer(conv_with_ollama_results, vocab)
              -> 'According to the FAQ entry "How to install Ollama?" [1d0b969028]: ...'
     """
+    return grounded_reply(conv, vocab).text or ""
+
+
+def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
+    """`grounded_answer` as a Decision: the text, the id and title of the entry it quotes, and whether it
+    found one (False for "found nothing" and refusals).
+
+    Example: grounded_reply(conv_with_ollama_results, vocab).cited -> ["1d0b969028"]
+    """
     terms, _ = corrected_terms(question_terms(conv, vocab), conv, vocab)
     best, score = best_result(conv, terms, vocab)
     if best is None or score < RELEVANT and (
             score < ANSWERABLE or vocab.topic_score(conv.question) < TOPIC_THRESHOLD
             or not has_key_word(conv, terms, vocab)):
-        if has_guardrail(conv.instructions):
-            return _refusal(conv)
-        if all(c.name == PASTED for c in conv.calls):
-            return ("The material I was given doesn't answer your question, so I can't answer it from there. "
-                    "It may need other documents.")
-        queries = [q for c in conv.calls if (q := first_string_arg(c))]
-        tried = ", ".join(f'"{q}"' for q in dict.fromkeys(queries)) or "your question"
-        if vocab.topic_score(conv.question) < TOPIC_THRESHOLD:
-            # Not about what the tool searches, and nothing limits the scope: a real model would answer
-            # from what it knows. The stand-in knows nothing, and says so.
-            return no_knowledge(conv.question, vocab, f"I searched ({tried}) and found nothing relevant. ")
-        return (f"I searched the FAQ ({tried}) but found nothing relevant to your question, so I can't "
-                f"answer it from the FAQ. Try rephrasing it with other keywords.")
+        return Decision(text=_nothing_found(conv, vocab), found=False)
     name = best["title"] or "the search result"
     source = f' [{best["id"]}]' if best["id"] else ""
     own = terms[: len(keywords(conv.question))]
@@ -141,7 +148,24 @@ def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
     if wants_follow_up(conv.instructions):
         topic = next((t for t in sorted(terms, key=lambda t: -vocab.idf(t))), "this")
         text += f" Would you like to know more about {topic}, or is there anything else about the course I can help with?"
-    return text
+    return Decision(text=text, cited=[best["id"]] if best["id"] else [], titles=[best["title"]] if best["title"] else [])
+
+
+def _nothing_found(conv: Conversation, vocab: Vocabulary) -> str:
+    """"Found nothing": a refusal under scope instructions, else what was tried and what to do."""
+    if has_guardrail(conv.instructions):
+        return _refusal(conv)
+    if all(c.name == PASTED for c in conv.calls):
+        return ("The material I was given doesn't answer your question, so I can't answer it from there. "
+                "It may need other documents.")
+    queries = [q for c in conv.calls if (q := first_string_arg(c))]
+    tried = ", ".join(f'"{q}"' for q in dict.fromkeys(queries)) or "your question"
+    if vocab.topic_score(conv.question) < TOPIC_THRESHOLD:
+        # Not about what the tool searches, and nothing limits the scope: a real model would answer
+        # from what it knows. The stand-in knows nothing, and says so.
+        return no_knowledge(conv.question, vocab, f"I searched ({tried}) and found nothing relevant. ")
+    return (f"I searched the FAQ ({tried}) but found nothing relevant to your question, so I can't "
+            f"answer it from the FAQ. Try rephrasing it with other keywords.")
 
 
 # "Only answer questions about the courses, using ..." -> "the courses": the scope is whatever the instructions
@@ -176,7 +200,8 @@ def failure_answer(failed: list[Call]) -> str:
     reports = {}
     for call in failed:
         reports.setdefault(call.name, tool_error(call.output))
-    what = "; ".join(f'the tool {name} failed with the error "{error}"' for name, error in reports.items())
+    # The error's own closing full stop goes: the sentence that quotes it ends with one already.
+    what = "; ".join(f'the tool {name} failed with the error "{error.rstrip(". ")}"' for name, error in reports.items())
     return (f"I couldn't get an answer: {what}. This is a problem with the tool, not with your question, so "
             f"trying again later may help.")
 
@@ -295,7 +320,7 @@ def _sentence(label: str, data: dict) -> str:
 def _summarise_output(output: str, label: str = "") -> str:
     if tool_error(output) is not None:
         return f"{label}: the tool failed with the error \"{tool_error(output)}\"".lstrip(": ")
-    data = parse_json(output) if output else None
+    data = read_output(output) if output else None
     if isinstance(data, dict):
         return _sentence(label or "the result", data)
     if isinstance(data, list):
@@ -342,7 +367,7 @@ def combine_results(conv: Conversation) -> str:
         if call.output is None:
             continue
         parts.append(_summarise_output(call.output, label))
-        data = parse_json(call.output)
+        data = read_output(call.output)
         if isinstance(data, dict) and tool_error(call.output) is None:
             results.append((label, data))
             for key, value in data.items():

@@ -7,7 +7,13 @@ Routes: POST /v1/responses, POST /v1/chat/completions, GET /v1/models, GET /v1/m
 (the /v1 prefix is optional; HEAD works wherever GET does). Anything else gets the OpenAI error JSON
 with status 404 or 405.
 
-Every request gets a JSON answer: a body over MAX_BODY_BYTES a 413, a malformed body a 400 naming the
+Streaming: a valid request with `"stream": true` is decided and rendered exactly as without it, then
+answered as server-sent events (`content-type: text/event-stream`, the frames built by stream.py): the
+body is then a list of frames instead of bytes, so the HTTP server can send them one at a time.
+`stream_options` without `stream` gets the real API's 400. Errors, including the HTTP faults, are
+answered before any event, as plain JSON, as real servers do; the model faults stream their broken answer.
+
+Every other request gets a JSON answer: a body over MAX_BODY_BYTES a 413, a malformed body a 400 naming the
 bad field (see body.py and shapes.py), and, as a last resort, an unexpected exception a 500 that says it is a bug
 of the offline model (the engine should never see a body it cannot read, so this is not expected).
 
@@ -19,11 +25,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
+from functools import partial
 
 from helpers.offline.body import load_request
 from helpers.offline.engine import decide
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
+from helpers.offline.stream import SSE_HEADERS, chat_frames, response_frames
 from helpers.offline.wire import (
     OFFLINE_MODEL,
     model_object,
@@ -61,17 +70,23 @@ def resolve_fault(plan: FaultPlan | None, headers: dict) -> str | None:
                        param=None, code="invalid_value") from None
 
 
-def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None = None) -> tuple[int, dict, bytes]:
-    """Serve one request. `fault` is the already-resolved fault mode (see `resolve_fault`).
+def handle(method: str, path: str, headers: dict, body: bytes,
+           fault: str | None = None) -> tuple[int, dict, bytes | list[bytes]]:
+    """Serve one request. `fault` is the already-resolved fault mode (see `resolve_fault`). The content is
+    bytes for a JSON answer, or, for a request with `"stream": true`, the list of its server-sent event
+    frames (`b"".join(frames)` is the whole body), so a server can send them one by one.
 
     Example: handle("GET", "/v1/models", {}, b"")[0] -> 200
     """
     try:
         if len(body) > MAX_BODY_BYTES:
             raise body_too_large(len(body))
-        status, data = _route(method, path, body, fault)
+        status, data, streamed = _route(method, path, body, fault)
         seed = request_hash(path, data) if status == 200 else ""
-        return status, {**JSON_HEADERS, "x-request-id": f"req_{seed[:24] or 'error'}"}, _encode(data)
+        request_id = {"x-request-id": f"req_{seed[:24] or 'error'}"}
+        if streamed is not None:  # the events are built here, inside the try: a bug in them is still a JSON 500
+            return status, {**SSE_HEADERS, **request_id}, streamed(data)
+        return status, {**JSON_HEADERS, **request_id}, _encode(data)
     except ApiError as error:
         return error_response(error)
     except Exception as exc:  # a bug in the offline model: still a JSON answer, and a traceback in the log
@@ -101,7 +116,37 @@ def error_response(error: ApiError) -> tuple[int, dict, bytes]:
     return error.status, {**JSON_HEADERS, **error.headers}, _encode(error.body())
 
 
-def _route(method: str, path: str, body: bytes, fault: str | None) -> tuple[int, dict]:
+StreamWriter = Callable[[dict], list[bytes]]  # the final object in, its SSE frames out (see stream.py)
+_JSON_KINDS = {str: "a string", int: "an integer", float: "a number", list: "an array", dict: "an object"}
+
+
+def is_stream(content: bytes | list[bytes]) -> bool:
+    """Whether `handle` answered with server-sent event frames rather than one JSON body.
+
+    Example: is_stream(handle("GET", "/v1/models", {}, b"")[2]) -> False
+    """
+    return not isinstance(content, bytes | bytearray)
+
+
+def _stream_choice(request: dict) -> tuple[bool, bool]:
+    """(stream, include_usage) of a request whose shape is checked; 400 for stream_options without stream."""
+    options = request.get("stream_options")
+    if options is None:
+        return request.get("stream") is True, False
+    if request.get("stream") is not True:
+        # The real API's words (param "stream_options", no code), for both APIs.
+        raise ApiError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+                       param="stream_options")
+    for name in ("include_usage", "include_obfuscation"):
+        value = options.get(name)
+        if value is not None and not isinstance(value, bool):
+            raise ApiError(400, f"Invalid type for 'stream_options.{name}': expected a boolean, but got "
+                                f"{_JSON_KINDS.get(type(value), 'another type')} instead.",
+                           param=f"stream_options.{name}", code="invalid_type")
+    return True, options.get("include_usage") is True
+
+
+def _route(method: str, path: str, body: bytes, fault: str | None) -> tuple[int, dict, StreamWriter | None]:
     route = path.split("?", 1)[0].rstrip("/")
     if route.startswith("/v1/") or route == "/v1":
         route = route[3:]
@@ -113,24 +158,29 @@ def _route(method: str, path: str, body: bytes, fault: str | None) -> tuple[int,
     if method != expected and not (method == "HEAD" and expected == "GET"):  # HEAD: GET's headers, no body
         raise ApiError(405, f"Invalid method for URL ({method} {path}): use {expected}.",
                        headers={"allow": "GET, HEAD" if expected == "GET" else expected})
-    if fault in HTTP_FAULTS:
+    if fault in HTTP_FAULTS:  # before any event: a real server answers these as plain JSON errors too
         raise _http_fault(fault)
     if route == "/models":
-        return 200, models_list()
+        return 200, models_list(), None
     if route.startswith("/models/"):
         model = route[len("/models/"):]
         if model != OFFLINE_MODEL:
             raise ApiError(404, f"The model '{model}' does not exist. The offline model serves only "
                                 f"'{OFFLINE_MODEL}'.", param="model", code="model_not_found")
-        return 200, model_object()
+        return 200, model_object(), None
 
     request = load_request(body)
     seed = request_hash(route, request, fault)
     if route == "/responses":
         conv, texts, tools = parse_responses(request, fault)
-        return 200, render_response(request, conv, decide(conv), texts, tools, seed)
+        stream, _ = _stream_choice(request)
+        # Streamed or not, the answer is decided and rendered whole first; stream.py only replays it as events.
+        return 200, render_response(request, conv, decide(conv), texts, tools, seed), \
+            (response_frames if stream else None)
     conv, texts, tools = parse_chat(request, fault)
-    return 200, render_chat(request, decide(conv), texts, tools, seed)
+    stream, include_usage = _stream_choice(request)
+    completion = render_chat(request, decide(conv), texts, tools, seed)
+    return 200, completion, (partial(chat_frames, include_usage=include_usage) if stream else None)
 
 
 def _http_fault(fault: str) -> ApiError:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
+from helpers.offline.structured import name_words, role_scores
 from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
 
 NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more than one in its description
@@ -69,6 +70,35 @@ def is_search_like(tool: Tool) -> bool:
     if _QUERY_PARAM.search(name) or _QUERY_PARAM.search(description):
         return True
     return bool(_SEARCHY.search(f"{tool.name} {tool.description}")) and not _ENTITY_PARAM.search(name)
+
+
+# A tool named like this is where an answer is delivered ("final_result", "submit_answer", "respond"),
+# not a source of information: general English for "the end of the conversation". "answer" counts only
+# in a name that doesn't read like a search ("search_answers" looks answers up).
+_REPLY_TOOL_WORDS = frozenset(stem(w) for w in word_list("final respond reply submit finish conclude"))
+
+
+def is_reply_tool(tool: Tool) -> bool:
+    """True for a tool whose name says it takes the final answer (PydanticAI's `final_result`).
+
+    Example: is_reply_tool(Tool("final_result", "The final response which ends this conversation")) -> True
+    """
+    said = {stem(w) for w in name_words(tool.name)}
+    return bool(said & _REPLY_TOOL_WORDS) or (stem("answer") in said and not _SEARCHY.search(tool.name))
+
+
+def answer_fit(tool: Tool) -> float:
+    """How well a tool takes an answer: its name says so, and its parameters read like an answer or
+    its source. Used to choose the tool to call when a call is forced and the rules would answer in text.
+
+    Example: answer_fit(Tool("final_result", "", {"properties": {"answer": {"type": "string"}}})) -> 13.0
+    """
+    props = (tool.parameters or {}).get("properties") or {}
+    fit = 10.0 if is_reply_tool(tool) else 0.0
+    for name, schema in props.items():
+        scores = role_scores(name, str(schema.get("description") or "") if isinstance(schema, dict) else "")
+        fit += scores["answer"] + scores["source"]
+    return fit
 
 
 def _tool_words(tool: Tool) -> tuple[set[str], set[str]]:

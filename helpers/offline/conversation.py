@@ -4,8 +4,11 @@
   questions, this turn's tool calls and their outputs, the tools offered), whatever the wire format.
 - `Decision`: the answer, either text or tool calls.
 - `parse_json` / `to_json`: the one JSON reader and the one writer the rules use.
+- `read_output`: a tool output as data: JSON, else a Python literal (the Agents SDK's `str()` of a
+  list of dicts, read safely with `ast.literal_eval`), else the text itself;
 - `parse_documents` / `all_documents`: tool outputs read as documents (title, answer, id), whether they
-  are a JSON list of FAQ entries, some other JSON, or plain text.
+  are a list of FAQ entries (JSON or Python literal), some other data, "key: value" text records, or
+  plain text.
 
 What it leaves out on purpose: the wire formats themselves (wire.py turns Responses and Chat
 Completions requests into a `Conversation`) and every decision (engine.py).
@@ -13,6 +16,7 @@ Completions requests into a `Conversation`) and every decision (engine.py).
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -52,17 +56,24 @@ class Conversation:
     said: list[str] = field(default_factory=list)  # the assistant's earlier text answers, oldest first
     calls: list[Call] = field(default_factory=list)  # calls after the last user message, in order
     tools: list[Tool] = field(default_factory=list)
-    tool_choice: str | dict = "auto"
+    tool_choice: str | dict = "auto"  # "auto" | "none" | "required" | {"type": "function", "name": ...}
+    allowed: list[str] | None = None  # tool_choice "allowed_tools": the names the model may call
+    output_format: dict | None = None  # text.format / response_format: {"type": "json_schema", "schema": ...}
     parallel_tool_calls: bool = True
     fault: str | None = None  # "bad_arguments" | "unknown_tool" | "never_stop" | None
 
 
 @dataclass
 class Decision:
-    """What the model does: say `text`, or make `calls` (a list of (tool name, arguments JSON))."""
+    """What the model does: say `text`, or make `calls` (a list of (tool name, arguments JSON)). With a
+    text, what it rests on: the FAQ entries it quotes (`cited` ids, their `titles`) and whether it found
+    an answer at all (`found` is False for "found nothing", a refusal, a failure, "no knowledge")."""
 
     text: str | None = None
     calls: list[tuple[str, str]] = field(default_factory=list)
+    cited: list[str] = field(default_factory=list)
+    titles: list[str] = field(default_factory=list)
+    found: bool = True
 
 
 def parse_json(text: str, default=None):
@@ -96,6 +107,12 @@ def first_string_arg(call: Call) -> str:
 
 # Plain-text tool output that reports a failure: "Error: ...", a traceback, or "ConnectionError: ...".
 _FAILURE_TEXT = re.compile(r"^\s*(?:error|exception|traceback|failed)\b|^\s*\w*(?:Error|Exception):", re.IGNORECASE)
+# Or a short message whose first sentence says something went wrong, the way frameworks word a tool's
+# failure ("An error occurred while running the tool.", "The search failed: ..."). Short, because a long
+# text is a result that may mention an error, not a report of one.
+_FAILURE_WORDS = re.compile(r"\b(?:errors?|exceptions?|failed|fails|failure|unreachable|timed out|could not|"
+                            r"cannot|unable to|went wrong)\b", re.IGNORECASE)
+MAX_FAILURE_MESSAGE_CHARS = 300
 
 
 def tool_error(output: str | None) -> str | None:
@@ -106,13 +123,18 @@ def tool_error(output: str | None) -> str | None:
     """
     if not output:
         return None
-    data = parse_json(output, default=output)
+    data = read_output(output)
     if isinstance(data, dict) and "error" in data and len(data) <= ERROR_REPORT_KEYS:
         error = data["error"]
         return error.get("message", str(error)) if isinstance(error, dict) else str(error)
-    if isinstance(data, str) and _FAILURE_TEXT.match(data):
+    if isinstance(data, str) and (_FAILURE_TEXT.match(data) or _reports_failure(data)):
         return " ".join(data.split())
     return None
+
+
+def _reports_failure(text: str) -> bool:
+    first_sentence = re.split(r"(?<=[.!?])\s|\n", text.strip(), maxsplit=1)[0]
+    return len(text) <= MAX_FAILURE_MESSAGE_CHARS and bool(_FAILURE_WORDS.search(first_sentence))
 
 
 def well_formed(call: Call, tools: list[Tool]) -> bool:
@@ -135,13 +157,63 @@ def failed_calls(conv: Conversation) -> list[Call]:
     return failed if failed and len(failed) == len(answered) else []
 
 
+# A Python literal longer than this is not read as one: literal_eval's cost grows with the text.
+MAX_LITERAL_CHARS = 1_000_000
+_RECORD_LINE = re.compile(r"^[ \t-]*([A-Za-z][\w ]{0,20}?)[ \t]*:[ \t]*(.*)$")
+
+
+def read_output(output: str):
+    """A tool output as data: JSON; else a Python literal (the Agents SDK sends a tool's `list[dict]` as
+    `str()` of it: single quotes, True, None), read safely with `ast.literal_eval`; else the text.
+
+    Example: read_output("[{'id': 'a1', 'ok': True}]") -> [{"id": "a1", "ok": True}]
+    """
+    data = parse_json(output, default=output)
+    if isinstance(data, str) and data is output and len(output) <= MAX_LITERAL_CHARS \
+            and output.lstrip()[:1] in ("[", "{", "("):
+        try:
+            data = ast.literal_eval(output.strip())
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            data = output
+        if isinstance(data, tuple):
+            data = list(data)
+    return data
+
+
+def text_records(text: str) -> list[dict]:
+    """"key: value" records in plain text (a record starts each time its first key comes again; lines
+    without a key continue the field before). Records with fewer than two fields are dropped.
+
+    Example: text_records("id: a1\nquestion: Q?\nanswer: A.") -> [{"id": "a1", "question": "Q?", "answer": "A."}]
+    """
+    records: list[dict] = []
+    first, current, last = None, None, None
+    for line in text.splitlines():
+        match = _RECORD_LINE.match(line)
+        key = match.group(1).strip().lower().replace(" ", "_") if match else None
+        if key is not None and (first is None or key == first or current is not None and key not in current):
+            first = first or key
+            if key == first or current is None:
+                current = {}
+                records.append(current)
+            current[key] = match.group(2).strip()
+            last = key
+        elif current is not None and last is not None and line.strip():
+            current[last] += "\n" + line.strip()
+    return [r for r in records if len(r) >= 2]
+
+
 def parse_documents(output: str) -> list[dict]:
-    """Tool output (normally a JSON list of FAQ entries, but any JSON or plain text) as a list of
-    documents {"title", "text", "answer", "id", "section", "course"}.
+    """Tool output (normally a JSON list of FAQ entries, but any JSON, a Python literal, "key: value"
+    records or plain text) as a list of documents {"title", "text", "answer", "id", "section", "course"}.
 
     Example: parse_documents('[{"question": "Q?", "answer": "A."}]') -> [{"title": "Q?", "answer": "A.", ...}]
     """
-    data = parse_json(output, default=output)
+    data = read_output(output)
+    if isinstance(data, str):
+        records = text_records(data)
+        if records and any(k in r for r in records for k in ("question", "title", "answer", "text")):
+            data = records
     if isinstance(data, dict):
         if "error" in data and len(data) <= ERROR_REPORT_KEYS:
             return []

@@ -19,13 +19,21 @@ person would read it, with simple rules:
    for an off-topic question without them, the plain "no general knowledge" answer of rule 1).
 4. Other tools: fill string arguments from names in the question (capitalised words, quoted text,
    enum values), numbers for numeric parameters; one call per name, one per turn; then combine results.
+5. A forced call (`tool_choice` "required", a named function, `allowed_tools` with mode "required") is
+   made on every turn: where rules 0-4 would answer in text, the answer becomes the arguments of the
+   forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
+   A tool named as the place for the answer ("final_result") is never a source; when one is offered,
+   the answer is given through it.
+6. A response format (`text.format` / `response_format` json_schema or json_object, or a JSON schema
+   written into the instructions): the text answer is written as JSON that fits it (structured.py).
 
 The rules live in one module per concern; this one only puts them in order:
 - conversation.py: `Conversation` (what the rules read), `Decision` (what they produce), JSON reading;
 - instructions.py: what the instructions ask for (several searches, a scope, a follow-up, a label);
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and the names that fill its arguments;
-- answers.py: every text the model says; small_talk.py: greetings, thanks and arithmetic.
+- answers.py: every text the model says; small_talk.py: greetings, thanks and arithmetic;
+- structured.py: an answer written as JSON that fits a schema (response formats, forced tools).
 
 What it leaves out on purpose: language understanding. It does not know what words mean, only which
 words match. Its answers are extracts, never new text. Every decision depends only on the request, so
@@ -35,19 +43,22 @@ the same request always gets the same decision.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 from helpers.offline import knowledge
 from helpers.offline.answers import (
-    answer_without_tools,
     combine_results,
     failure_answer,
-    grounded_answer,
+    grounded_reply,
+    reply_without_tools,
 )
 from helpers.offline.arguments import (
     DESCRIPTION_WORD_WEIGHT,
     NAME_WORD_WEIGHT,
+    answer_fit,
     entities_for,
     fill_arguments,
+    is_reply_tool,
     is_search_like,
     next_entity_call,
     required_string_params,
@@ -58,6 +69,7 @@ from helpers.offline.instructions import label_choice, wants_follow_up
 from helpers.offline.knowledge import Vocabulary, faq_vocabulary
 from helpers.offline.search_policy import keyword_query, keywords, next_searches, question_terms
 from helpers.offline.small_talk import small_talk
+from helpers.offline.structured import Facts, SchemaError, fill, schema_in_text, structured_text
 from helpers.offline.text import words
 
 WITHOUT_FAQ = ("offline model: running without the course FAQ's vocabulary, so it cannot repair misspelled words "
@@ -79,15 +91,80 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
             _warn_without_faq()
     choice = conv.tool_choice
     callable_tools = [] if choice == "none" else list(conv.tools)
+    if conv.allowed is not None:  # tool_choice "allowed_tools": only these may be called
+        callable_tools = [t for t in callable_tools if t.name in conv.allowed]
     forced = None
-    if isinstance(choice, dict):
+    if isinstance(choice, dict) and choice.get("type") == "function":
         name = choice.get("name") or (choice.get("function") or {}).get("name")
-        callable_tools = [t for t in callable_tools if t.name == name] or callable_tools
+        callable_tools = [t for t in callable_tools if t.name == name]  # wire.py made sure it is offered
         forced = callable_tools[0] if callable_tools else None
     must_call = bool(callable_tools) and (choice == "required" or forced is not None)
 
     decision = _close_with_question(conv, _decide(conv, callable_tools, must_call, vocab))
+    reply_tools = [t for t in callable_tools if is_reply_tool(t)]
+    if decision.text is not None and (must_call or reply_tools):
+        # A call is forced on every turn, also after the tool results, and an offered tool that takes
+        # the final answer is how the answer is given: the answer goes into a call.
+        decision = _forced_call(conv, decision, callable_tools if must_call else reply_tools, vocab)
+    elif decision.text is not None:
+        decision = _formatted(conv, decision)
     return _apply_fault(conv, decision, callable_tools, vocab)
+
+
+def _formatted(conv: Conversation, decision: Decision) -> Decision:
+    """A text answer in the format asked for: JSON that fits the `text.format` / `response_format`
+    schema, or that fits a JSON schema the instructions give ("respond with a JSON object compatible with
+    this schema: ..."), which also shapes a plain `json_object` answer. Otherwise the text as it is.
+
+    Example: _formatted(Conversation(output_format={"type": "json_object"}), Decision(text="Yes."))
+             -> Decision(text='{"answer": "Yes."}')
+    """
+    facts = Facts(decision.text or "", decision.cited, decision.titles, decision.found)
+    kind = (conv.output_format or {}).get("type")
+    if kind == "json_schema":
+        return replace(decision, text=structured_text(conv.output_format, facts))
+    prompted = schema_in_text(conv.instructions)
+    if prompted is not None:
+        # Only text in the prompt: a schema the filler can't meet leaves the answer as it is.
+        try:
+            return replace(decision, text=to_json(fill(prompted, facts)))
+        except (SchemaError, RecursionError):
+            pass
+    if kind == "json_object":
+        return replace(decision, text=structured_text(conv.output_format, facts))
+    return decision
+
+
+def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool], vocab: Vocabulary) -> Decision:
+    """The call to make when a call is forced but the rules would answer in text: the forced tool, or
+    (for "required") the offered tool not yet used that best takes an answer, with arguments filled
+    from the answer by the schema filler (structured.py). A search tool gets a keyword query instead.
+
+    Example: _forced_call(conv_after_search, Decision(text="Yes ...", cited=["74eb249bbf"]), [search, final], v)
+             -> Decision(calls=[("final_result", '{"answer": "Yes ...", "source": "74eb249bbf"}')])
+    """
+    used = {c.name for c in conv.calls}
+    fresh = [t for t in tools if t.name not in used] or tools
+    tool = max(fresh, key=answer_fit)  # max keeps the first of equals: the caller's order breaks ties
+    if is_search_like(tool) and not is_reply_tool(tool):
+        return Decision(calls=[(tool.name, to_json(_search_args(conv, tool)))])
+    facts = Facts(answer.text or "", answer.cited, answer.titles, answer.found)
+    try:
+        args = fill(tool.parameters or {"type": "object", "properties": {}}, facts)
+    except (SchemaError, RecursionError):  # a tool schema the filler can't meet: plain argument filling
+        found = entities_for(tool, conv.question)
+        args = fill_arguments(tool, conv.question, found[0] if found else None, found[1:])
+    if not isinstance(args, dict):
+        args = {}
+    return Decision(calls=[(tool.name, to_json(args))])
+
+
+def _search_args(conv: Conversation, tool: Tool) -> dict:
+    """A search's arguments when one must be made anyway: the question's keywords, rotated each turn so
+    that repeated forced searches differ."""
+    terms = keywords(conv.question) or words(conv.question) or [conv.question.strip() or "?"]
+    rotation = len({c.batch for c in conv.calls}) % max(len(terms), 1)
+    return {required_string_params(tool)[0]: keyword_query(terms[rotation:] + terms[:rotation])}
 
 
 def _close_with_question(conv: Conversation, decision: Decision) -> Decision:
@@ -115,11 +192,13 @@ def _decide(conv: Conversation, tools: list[Tool], must_call: bool, vocab: Vocab
     failed = failed_calls(conv)
     if failed:
         # The tools failed: say so. Searching again or repairing a typo would treat it as an empty result.
-        return Decision(text=failure_answer(failed))
+        return Decision(text=failure_answer(failed), found=False)
     if not tools or (small_talk(question) and not must_call and not conv.calls):
-        return Decision(text=answer_without_tools(conv, vocab))
-    searchy = [t for t in tools if is_search_like(t)]
-    others = [t for t in tools if t not in searchy]
+        return reply_without_tools(conv, vocab)
+    # A tool that takes the final answer ("final_result") is not a source: it is called with the answer.
+    sources = [t for t in tools if not is_reply_tool(t)]
+    searchy = [t for t in sources if is_search_like(t)]
+    others = [t for t in sources if t not in searchy]
 
     # A tool already used in this turn keeps the lead; otherwise the question's words pick one:
     # its name must be mentioned, or its description and the question must name something.
@@ -135,15 +214,15 @@ def _decide(conv: Conversation, tools: list[Tool], must_call: bool, vocab: Vocab
     search = next((t for t in searchy if t.name in used), searchy[0] if searchy else None)
     if search is not None and (question_terms(conv, vocab) or must_call):
         return _search_step(conv, search, vocab)
-    if must_call:
-        return _entity_step(conv, tools[0], must_call=True)
-    return Decision(text=answer_without_tools(conv, vocab))
+    if must_call and sources and entities_for(sources[0], question):
+        return _entity_step(conv, sources[0], must_call=True)
+    return reply_without_tools(conv, vocab)  # a forced call gets this answer as its arguments (decide)
 
 
 def _search_step(conv: Conversation, tool: Tool, vocab: Vocabulary) -> Decision:
     """Search (again), or answer from the results once the search policy has no query left to try."""
     calls = next_searches(conv, tool, vocab)
-    return Decision(calls=calls) if calls else Decision(text=grounded_answer(conv, vocab))
+    return Decision(calls=calls) if calls else grounded_reply(conv, vocab)
 
 
 def _entity_step(conv: Conversation, tool: Tool, must_call: bool = False) -> Decision:

@@ -23,8 +23,14 @@ connection or an HTML page:
 Why the standard library's ThreadingHTTPServer, hardened, and not a server library (uvicorn, hypercorn):
 no new dependency for students; every framing error can be answered in OpenAI's JSON (h11-based
 servers answer those themselves, in plain text); and streamed responses (server-sent events) fit it
-as they are: the handler thread writes `Transfer-Encoding: chunked` events as the model produces them.
+as they are: the handler thread writes the events as `Transfer-Encoding: chunked`, one event per chunk.
 One thread per connection is plenty for a local test double.
+
+Streaming (`"stream": true`): the answer is a `text/event-stream` sent in chunks, one event per chunk,
+ended by the zero-length chunk; the connection then stays open for the next request (an HTTP/1.0 client
+gets the events unchunked and the connection closes). A request that fails is answered before the
+stream starts, as JSON with a Content-Length. A client that hangs up mid-stream costs nothing: the
+write fails, the connection closes, and nothing is logged.
 
 What it leaves out on purpose: TLS, authentication, listening on other interfaces than 127.0.0.1 by
 default, and a total time limit per request (the read timeout counts from the last bytes received).
@@ -43,7 +49,14 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
 
-from helpers.offline.app import MAX_BODY_BYTES, body_too_large, error_response, handle, resolve_fault
+from helpers.offline.app import (
+    MAX_BODY_BYTES,
+    body_too_large,
+    error_response,
+    handle,
+    is_stream,
+    resolve_fault,
+)
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FaultPlan
 
@@ -173,11 +186,13 @@ class _Handler(BaseHTTPRequestHandler):
                 raise bad("the trailer is cut off")
         raise bad("the trailer has too many lines")
 
-    def _reply(self, status: int, headers: dict, content: bytes, close: bool = False) -> None:
+    def _reply(self, status: int, headers: dict, content: bytes | list[bytes], close: bool = False) -> None:
         try:
             self.send_response(status)
             for key, value in headers.items():
                 self.send_header(key, value)
+            if is_stream(content):
+                return self._send_events(content)
             self.send_header("content-length", str(len(content)))
             if close:
                 self.send_header("connection", "close")  # also sets self.close_connection
@@ -187,6 +202,25 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.write(content)
         except OSError:  # the client hung up
             self.close_connection = True
+
+    def _send_events(self, frames: list[bytes]) -> None:
+        """Send server-sent events, one frame per write, so a client reads each event as soon as it is sent.
+        HTTP/1.1 gets them as `Transfer-Encoding: chunked` (one chunk per event; the connection stays open
+        for the next request); HTTP/1.0 knows no chunks, so its body ends when the connection closes.
+        A client that hangs up mid-stream raises OSError, which `_reply` turns into a quiet close."""
+        chunked = self.request_version == "HTTP/1.1"
+        if chunked:
+            self.send_header("transfer-encoding", "chunked")
+        else:
+            self.send_header("connection", "close")  # also sets self.close_connection
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        for frame in frames:
+            # wfile is unbuffered (StreamRequestHandler.wbufsize = 0) and Nagle is off: each write leaves at once.
+            self.wfile.write(b"%x\r\n%b\r\n" % (len(frame), frame) if chunked else frame)
+        if chunked:
+            self.wfile.write(b"0\r\n\r\n")  # the last chunk: the response is complete, keep-alive goes on
 
     # --- errors http.server finds itself, and closing -------------------------------------------------
 

@@ -18,11 +18,13 @@ the one field at fault, in the words the real API uses.
 What it leaves out on purpose: fields the offline model neither reads nor echoes are checked for their
 JSON type only (the `_IGNORED_*` tables); unknown fields are accepted, so parameters added by a newer
 SDK still work; limits that matter only to a real model (string lengths, how many tools) are not
-checked. Features the offline model lacks (streaming, stored responses, built-in tools) are refused
-later, in wire.py, with their own messages.
+checked. Features the offline model lacks (stored responses, built-in tools) are refused later, in
+wire.py, with their own messages; so is a response-format schema it can't fill (structured.py).
 """
 
 from __future__ import annotations
+
+import re
 
 from helpers.offline.body import shown
 from helpers.offline.errors import ApiError
@@ -204,11 +206,72 @@ def _tool_choice(value: object, named) -> None:
     elif isinstance(value, dict):
         kind = _required(value, "type", "tool_choice.type")
         _expect(kind, "tool_choice.type", "string")
+        if kind == "allowed_tools":
+            _allowed_tools(value, named)
+            return
         if kind != "function":
-            raise ApiError(400, f"The offline model supports tool_choice 'auto', 'none', 'required' or one "
-                                f"function, not tool_choice of type {shown(kind)}.", param="tool_choice.type",
-                           code="unsupported_value")
+            raise ApiError(400, f"The offline model supports tool_choice 'auto', 'none', 'required', one "
+                                f"function or 'allowed_tools', not tool_choice of type {shown(kind)}.",
+                           param="tool_choice.type", code="unsupported_value")
         named(value)
+
+
+def _allowed_tools(value: dict, named) -> None:
+    """{"type": "allowed_tools", "mode": "auto" | "required", "tools": [...]} (Chat nests mode and tools
+    in an "allowed_tools" object); each tool is a function named the API's way, checked by `named`."""
+    nested = named is _chat_named_choice
+    at = "tool_choice.allowed_tools" if nested else "tool_choice"
+    spec = _required(value, "allowed_tools", at) if nested else value
+    _expect(spec, at, "object")
+    mode = _required(spec, "mode", f"{at}.mode")
+    if mode not in ("auto", "required"):
+        raise ApiError(400, f"Invalid value for '{at}.mode': {shown(mode)}. Use 'auto' or 'required'.",
+                       param=f"{at}.mode", code="invalid_value")
+    tools = _required(spec, "tools", f"{at}.tools")
+    _expect(tools, f"{at}.tools", "array")
+    for i, tool in enumerate(tools):
+        _expect(tool, f"{at}.tools[{i}]", "object")
+        if tool.get("type") != "function":
+            raise ApiError(400, f"The offline model allows only function tools; '{at}.tools[{i}].type' is "
+                                f"{shown(tool.get('type'))}.", param=f"{at}.tools[{i}].type", code="unsupported_value")
+        try:
+            named(tool)
+        except ApiError as error:
+            raise ApiError(400, error.message.replace("tool_choice", f"{at}.tools[{i}]"),
+                           param=(error.param or "").replace("tool_choice", f"{at}.tools[{i}]"),
+                           code=error.code) from None
+
+
+_FORMAT_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def _output_format(value: object, at: str, nested: bool) -> None:
+    """A response format: {"type": "text"}, {"type": "json_object"} or {"type": "json_schema", ...} with a
+    name (letters, digits, _ and -, at most 64) and a schema object; Chat nests name and schema in a
+    "json_schema" object (`nested`)."""
+    _expect(value, at, "object", nullable=True)
+    if value is None:
+        return
+    kind = _required(value, "type", f"{at}.type")
+    if kind not in ("text", "json_object", "json_schema"):
+        raise ApiError(400, f"Invalid value for '{at}.type': {shown(kind)}. Supported values are: 'text', "
+                            f"'json_object' and 'json_schema'.", param=f"{at}.type", code="invalid_value")
+    if kind != "json_schema":
+        return
+    spec = value
+    if nested:
+        spec = _required(value, "json_schema", f"{at}.json_schema")
+        _expect(spec, f"{at}.json_schema", "object")
+        at = f"{at}.json_schema"
+    name = _required(spec, "name", f"{at}.name")
+    _expect(name, f"{at}.name", "string")
+    if not _FORMAT_NAME.match(name):
+        raise ApiError(400, f"Invalid '{at}.name': {shown(name)}. Use letters, digits, underscores and dashes, "
+                            f"at most 64 characters.", param=f"{at}.name", code="invalid_value")
+    schema = spec.get("schema") if nested else _required(spec, "schema", f"{at}.schema")
+    _expect(schema, f"{at}.schema", "object", nullable=nested)
+    _text(spec, "description", f"{at}.description")
+    _expect(spec.get("strict"), f"{at}.strict", "boolean", nullable=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -219,7 +282,7 @@ _IGNORED_RESPONSES = {
     "store": ("boolean",), "background": ("boolean",), "user": ("string",), "safety_identifier": ("string",),
     "prompt_cache_key": ("string",), "prompt_cache_retention": ("string",), "service_tier": ("string",),
     "truncation": ("string",), "top_logprobs": ("integer",), "max_tool_calls": ("integer",),
-    "text": ("object",), "reasoning": ("object",), "prompt": ("object",), "stream_options": ("object",),
+    "reasoning": ("object",), "prompt": ("object",), "stream_options": ("object",),
     "prompt_cache_options": ("object",), "moderation": ("object",), "include": ("array",),
     "context_management": ("array",), "conversation": ("string", "object"),
 }
@@ -242,6 +305,9 @@ def check_responses(request: dict) -> None:
     _common(request)
     _count(request.get("max_output_tokens"), "max_output_tokens", 16)
     _text(request, "previous_response_id", "previous_response_id")
+    _expect(request.get("text"), "text", "object", nullable=True)
+    _output_format((request.get("text") or {}).get("format"), "text.format", nested=False)
+    _text(request.get("text") or {}, "verbosity", "text.verbosity")
     _typed(request, _IGNORED_RESPONSES)
 
 
@@ -299,7 +365,7 @@ _IGNORED_CHAT = {
     "prompt_cache_key": ("string",), "prompt_cache_retention": ("string",), "service_tier": ("string",),
     "verbosity": ("string",), "reasoning_effort": ("string",), "top_logprobs": ("integer",),
     "seed": ("integer",), "modalities": ("array",), "stop": ("string", "array"), "logit_bias": ("object",),
-    "response_format": ("object",), "web_search_options": ("object",), "audio": ("object",),
+    "web_search_options": ("object",), "audio": ("object",),
     "prediction": ("object",), "stream_options": ("object",), "prompt_cache_options": ("object",),
     "moderation": ("object",), "function_call": ("string", "object"), "functions": ("array",),
 }
@@ -324,6 +390,7 @@ def check_chat(request: dict) -> None:
     _count(request.get("max_completion_tokens"), "max_completion_tokens", 1)
     for name in ("frequency_penalty", "presence_penalty"):
         _in_range(request.get(name), name, -2, 2)
+    _output_format(request.get("response_format"), "response_format", nested=True)
     _typed(request, _IGNORED_CHAT)
 
 

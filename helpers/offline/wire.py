@@ -9,9 +9,12 @@ What it does:
   parses in strict mode and that validates against the official OpenAPI schemas;
 - derives every id from a hash of the request, and uses a fixed `created` time, so the same request
   always gets byte-identical JSON back;
-- estimates token usage (see `usage_estimate`).
+- estimates token usage (see `usage_estimate`);
+- reads `tool_choice` (also `allowed_tools`; a tool name not offered is the real API's 400) and the
+  response format (`text.format`, Chat's `response_format`, checked by structured.py), and echoes the
+  format in the Response's `text`.
 
-What it leaves out on purpose: streaming, stored responses (`previous_response_id`, `conversation`),
+What it leaves out on purpose: stored responses (`previous_response_id`, `conversation`),
 built-in tools (web search, file search), several choices (`n`). Each gets a clear 400 error instead.
 Images, audio and files in message content are skipped: the rules read text only.
 """
@@ -25,6 +28,7 @@ from helpers.offline.body import shown
 from helpers.offline.conversation import Call, Conversation, Decision, Tool
 from helpers.offline.errors import ApiError
 from helpers.offline.shapes import check_chat, check_responses
+from helpers.offline.structured import check_format
 from helpers.offline.text import estimate_tokens
 
 OFFLINE_MODEL = "offline-rules-v1"
@@ -62,12 +66,6 @@ def usage_estimate(inputs: list[str], tools: list, outputs: list[str]) -> tuple[
 # ---------------------------------------------------------------------------------------------------
 # Shared checks
 
-def _refuse_streaming(body: dict) -> None:
-    if body.get("stream"):
-        raise ApiError(400, "The offline model does not support streaming. Call it without stream=True "
-                            "(a real provider supports it).", param="stream", code="unsupported_parameter")
-
-
 def _text_of(content: object) -> str:
     """Text of a message's content: a string, or a list of parts with "text" (images are skipped)."""
     if isinstance(content, str):
@@ -91,7 +89,6 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
     Example: parse_responses({"model": "m", "input": "Hi"})[0].question -> "Hi"
     """
     check_responses(body)
-    _refuse_streaming(body)
     for name in ("previous_response_id", "conversation"):
         if body.get(name):
             raise ApiError(400, f"The offline model is stateless: it keeps no earlier responses or conversations, "
@@ -104,8 +101,12 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
         else raw_input
 
     tools, normalised = _responses_tools(body.get("tools") or [])
-    conv = Conversation(instructions=instructions or "", tools=tools, fault=fault,
-                        tool_choice=_tool_choice(body.get("tool_choice")),
+    choice, allowed = _tool_choice(body.get("tool_choice"), tools)
+    output_format = (body.get("text") or {}).get("format")
+    if output_format:
+        check_format(output_format, "text.format", str(output_format.get("name", "")))
+    conv = Conversation(instructions=instructions or "", tools=tools, fault=fault, tool_choice=choice,
+                        allowed=allowed, output_format=output_format,
                         parallel_tool_calls=body.get("parallel_tool_calls") is not False)
     texts = [instructions] if instructions else []
     calls: dict[str, Call] = {}  # this turn's calls, by call_id
@@ -169,9 +170,32 @@ def _responses_tools(raw: list) -> tuple[list[Tool], list[dict]]:
     return tools, normalised
 
 
-def _tool_choice(choice: str | dict | None) -> str | dict:
-    """The engine's tool_choice: "auto", "none", "required" or the named-function object (shape checked)."""
-    return "auto" if choice is None else choice
+def _tool_choice(choice: str | dict | None, tools: list[Tool]) -> tuple[str | dict, list[str] | None]:
+    """The engine's (tool_choice, allowed tool names): "auto", "none", "required" or the named-function
+    object, and for an "allowed_tools" choice its mode with the names it allows (either API's shape).
+    A choice naming a tool that is not offered gets the real API's 400. The shape was checked before.
+
+    Example: _tool_choice({"type": "function", "name": "search"}, [search]) -> ({"type": ..., "name": "search"}, None)
+    """
+    if choice is None:
+        return "auto", None
+    if isinstance(choice, str):
+        return choice, None
+    offered = {t.name for t in tools}
+    if choice["type"] == "allowed_tools":
+        spec = choice.get("allowed_tools") or choice  # Chat nests it; Responses doesn't
+        names = [t.get("name") or (t.get("function") or {}).get("name") for t in spec["tools"]]
+        for name in names:
+            _offered(name, offered)
+        return spec["mode"], [n for n in names if n]
+    _offered(choice.get("name") or choice["function"]["name"], offered)
+    return choice, None
+
+
+def _offered(name: str | None, offered: set[str]) -> None:
+    if name not in offered:
+        raise ApiError(400, f"Tool choice '{name}' not found in 'tools' parameter.", param="tool_choice",
+                       code="invalid_value")
 
 
 def render_response(body: dict, conv: Conversation, decision: Decision, texts: list[str], tools: list[dict],
@@ -219,7 +243,8 @@ def render_response(body: dict, conv: Conversation, decision: Decision, texts: l
         "service_tier": "default",
         "store": False,
         "temperature": body.get("temperature", 1.0),
-        "text": {"format": {"type": "text"}, "verbosity": "medium"},
+        "text": {"format": (body.get("text") or {}).get("format") or {"type": "text"},
+                 "verbosity": (body.get("text") or {}).get("verbosity") or "medium"},
         "tool_choice": choice,
         "tools": tools,
         "top_p": body.get("top_p", 1.0),
@@ -241,7 +266,6 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
     Example: parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question -> "Hi"
     """
     check_chat(body)
-    _refuse_streaming(body)
     messages = body["messages"]
     if not messages:
         raise ApiError(400, "Invalid 'messages': expected a non-empty array of messages.", param="messages",
@@ -262,7 +286,9 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
         function = tool["function"]
         tools.append(Tool(name=function["name"], description=str(function.get("description") or ""),
                           parameters=function.get("parameters") or {"type": "object", "properties": {}}))
-    conv = Conversation(tools=tools, fault=fault, tool_choice=_tool_choice(body.get("tool_choice")),
+    choice, allowed = _tool_choice(body.get("tool_choice"), tools)
+    conv = Conversation(tools=tools, fault=fault, tool_choice=choice, allowed=allowed,
+                        output_format=_chat_format(body.get("response_format")),
                         parallel_tool_calls=body.get("parallel_tool_calls") is not False)
     texts: list[str] = []
     calls: dict[str, Call] = {}
@@ -311,6 +337,18 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
     if pending:
         _missing_tool_messages(pending, pending_index)
     return conv, texts, raw_tools
+
+
+def _chat_format(response_format: dict | None) -> dict | None:
+    """Chat's response_format in the Responses shape ({"type": "json_schema", "name", "schema", ...}), checked."""
+    if not response_format or response_format.get("type") == "text":
+        return None
+    if response_format["type"] == "json_object":
+        return {"type": "json_object"}
+    spec = response_format["json_schema"]
+    output_format = {"type": "json_schema", **spec, "schema": spec.get("schema") or {}}
+    check_format(output_format, "response_format.json_schema", str(spec.get("name", "")))
+    return output_format
 
 
 def _missing_tool_messages(pending: set[str], index: int) -> None:
