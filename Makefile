@@ -60,9 +60,8 @@ endif
 # widget: model not found" once reopened. This settings file, inside .venv (nothing outside the course changes),
 # makes every JupyterLab started from .venv save it; the widgets then reopen as they were last drawn.
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.d/agent-loop-course.json
-$(LAB_SETTINGS): | $(STAMP)
-	@mkdir -p $(@D)
-	@echo '{"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": true}}' > $@
+$(LAB_SETTINGS): helpers/maint/lab_settings.py | $(STAMP)
+	@$(BIN)/python -m helpers.maint.lab_settings
 
 install: $(STAMP) $(LAB_SETTINGS)
 

@@ -239,3 +239,16 @@ def test_make_help_lists_every_target():
                          check=True).stdout
     listed = set(re.findall(r"^\s*make ([a-z][a-z-]*)", out, re.M))
     assert makefile_targets() - {"help"} == listed
+
+
+def test_lab_settings_turn_on_widget_state_inside_the_environment(tmp_path):
+    """JupyterLab reads overrides.d in the environment's share/jupyter/lab/settings; saveState keeps lesson 10's
+    widgets in saved notebooks (the browser test checks the effect)."""
+    import json
+
+    from helpers.maint import lab_settings
+
+    path = lab_settings.write_settings(tmp_path)
+    assert path == tmp_path / "share" / "jupyter" / "lab" / "settings" / "overrides.d" / "agent-loop-course.json"
+    assert json.loads(path.read_text()) == {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+    assert lab_settings.write_settings(tmp_path) == path  # writing again is harmless

@@ -1,0 +1,45 @@
+"""Make JupyterLab save the state of widgets in the notebooks it saves (lesson 10's chat), for this environment.
+
+JupyterLab saves no widget state by default. A lesson-10 notebook it has saved then shows "Error displaying
+widget: model not found" once reopened without a running kernel. With the `saveState` setting on, the widgets
+reopen as they were last drawn (marked as not connected until the cells run again).
+
+    python -m helpers.maint.lab_settings      # `make install` runs it; the pip-only set-up in the README too
+
+What it does: writes one settings file in this Python environment's `share/jupyter/lab/settings/overrides.d/`,
+which every JupyterLab started from the environment reads. Nothing outside the environment changes, and a
+setting you change in JupyterLab's Settings editor still wins.
+What it leaves out on purpose: VS Code and other notebook front ends, which keep their own settings.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+SETTINGS = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+FILE_NAME = "agent-loop-course.json"
+
+
+def settings_path(prefix: str | Path = sys.prefix) -> Path:
+    """Where the settings file goes for the environment at `prefix`.
+
+    Example: settings_path("/repo/.venv") -> Path("/repo/.venv/share/jupyter/lab/settings/overrides.d/agent-loop-course.json")
+    """
+    return Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.d" / FILE_NAME
+
+
+def write_settings(prefix: str | Path = sys.prefix) -> Path:
+    """Write the settings file (again) and return its path.
+
+    Example: write_settings() -> Path(".../.venv/share/jupyter/lab/settings/overrides.d/agent-loop-course.json")
+    """
+    path = settings_path(prefix)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(SETTINGS, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+if __name__ == "__main__":
+    print(f"JupyterLab will save widget state: {write_settings()}")
