@@ -6,17 +6,18 @@ Two layers, kept apart on purpose:
   iteration, `reset()` forgets everything. The transcript is a list of `Entry` records (user question, each
   tool call, the answer), so tests and notebook cells can drive a conversation and check it without a browser.
   Every question continues the previous messages, so a follow-up can refer to an earlier answer.
-  With `stream=True` the answer's text arrives piece by piece in `partial` (AgentRun's `on_text` hook), and
-  `on_update()`, if set, is called whenever the transcript or `partial` changes, so a view can redraw mid-run.
+  With `stream=True` the answer's text arrives piece by piece in `partial` (AgentRun's `on_text` hook), each
+  tool call enters the transcript as soon as it has run (its `on_tool` hook), and `on_update()`, if set, is
+  called whenever the transcript or `partial` changes, so a view can redraw mid-run.
 - `ChatWidget` only draws a session and turns clicks into calls: a text box (Enter sends) with Send, Step and
   Reset buttons, a "step mode" switch, each tool call as a collapsible card, and a running token/cost footer.
-  It streams: the question, each iteration's tool cards and the answer's text show up as they happen, in a
-  log that keeps its newest entry in view.
+  It streams: the question, each tool card and the answer's text show up as they happen, in a log that keeps
+  its newest entry in view.
 
 The loop itself is `helpers.loop.AgentRun`, with all its limits; this module adds no loop logic of its own.
 Left out on purpose: running the loop in a background thread (a click blocks the kernel until the model
-answers; the view still updates while it waits), showing a tool call before its tool has run (cards appear
-once per iteration), markdown rendering, and saving conversations.
+answers; the view still updates while it waits), a card for a tool call before its tool has finished (a slow
+tool shows its card when it returns), markdown rendering, and saving conversations.
 """
 
 from __future__ import annotations
@@ -75,9 +76,9 @@ class ChatSession:
     def __init__(self, client, model: str, tools, *, schemas: list[dict] | None = None,
                  instructions: str | None = None, api: str | None = None, stream: bool = False,
                  on_update=None, **loop_options):
-        if {"messages", "verbose", "on_text"} & set(loop_options):
+        if {"messages", "verbose", "on_text", "on_tool"} & set(loop_options):
             raise TypeError("ChatSession keeps the messages itself, never prints, and streams with stream=True; "
-                            "drop messages=, verbose= and on_text=.")
+                            "drop messages=, verbose=, on_text= and on_tool=.")
         if schemas is None and tools and not hasattr(tools, "responses_schemas"):
             raise ValueError("A dict of tools needs schemas=[...] (their JSON schemas); or pass a "
                              "helpers.tools.Tools registry, which makes them for you.")
@@ -119,7 +120,7 @@ class ChatSession:
         self.run = AgentRun(self.client, self.model, text, self.tools, schemas=self.schemas,
                             instructions=self.instructions, messages=self.messages, api=self.api,
                             verbose=False, meter=self.meter, on_text=self._on_text if self.stream else None,
-                            **self.loop_options)
+                            on_tool=self._on_tool, **self.loop_options)
         self._updated()  # the question shows before the model has answered
         if self.step_mode:
             return None
@@ -134,19 +135,13 @@ class ChatSession:
         if self.run is None:
             raise RuntimeError("Nothing to step: send a question first.")
         run = self.run
-        calls_before, tools_before = len(run.calls), len(run.tool_calls)
+        calls_before = len(run.calls)
         self.partial = ""  # a new model call: whatever the last one streamed is in the transcript or dropped
         done = run.step()
         self.partial = ""
-        # The tool calls of this step were asked for by the model call this step made.
+        # The tool calls of this step are in the transcript already (_on_tool); the answer, if any, comes now.
         record = run.calls[-1] if len(run.calls) > calls_before else None
         call_number = len(self.meter) if record is not None else 0
-        for tool_call in run.tool_calls[tools_before:]:
-            self.transcript.append(Entry(
-                "tool", name=tool_call["name"], arguments=_as_text(tool_call["arguments"]),
-                output=tool_call["output"], iteration=tool_call["iteration"], call=call_number,
-                tokens=record.total_tokens if record else 0, cost_usd=record.cost_usd if record else None,
-                latency_s=record.latency_s if record else None))
         if done:
             self._finish_question(record, call_number)
         self._updated()
@@ -164,6 +159,17 @@ class ChatSession:
         finally:
             self._running = False
         return self.transcript[-1] if self.transcript else None
+
+    def _on_tool(self, tool_call: dict) -> None:
+        # Called by the loop as each tool call finishes, so its card shows before the next one runs. The
+        # model call that asked for it is the last one recorded.
+        record = self.run.calls[-1] if self.run is not None and self.run.calls else None
+        self.transcript.append(Entry(
+            "tool", name=tool_call["name"], arguments=_as_text(tool_call["arguments"]), output=tool_call["output"],
+            iteration=tool_call["iteration"], call=len(self.meter) if record is not None else 0,
+            tokens=record.total_tokens if record else 0, cost_usd=record.cost_usd if record else None,
+            latency_s=record.latency_s if record else None))
+        self._updated()
 
     def _on_text(self, delta: str) -> None:
         self.partial += delta

@@ -90,7 +90,7 @@ class AgentRun:
                  max_iterations: int = 10, max_tokens: int | None = None, max_cost: float | None = None,
                  max_seconds: float | None = None, verbose: bool = True, trace=None, meter=None,
                  provider: str | None = None, price_as: str | None = None, extra_headers: dict | None = None,
-                 on_text=None):
+                 on_text=None, on_tool=None):
         if api not in ("responses", "chat"):
             raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
         if max_iterations < 1:
@@ -103,6 +103,7 @@ class AgentRun:
         self.verbose, self.trace, self.meter, self.price_as = verbose, trace, meter, price_as
         self.extra_headers = extra_headers
         self.on_text = on_text  # when set, calls are streamed and each text delta goes to on_text(delta)
+        self.on_tool = on_tool  # when set, on_tool(record) hears of each tool call as soon as it has run
         self.provider = provider or _provider_name(client)
         self.messages = list(messages or [])
         if api == "chat" and instructions and not any(_role(m) == "system" for m in self.messages):
@@ -262,6 +263,8 @@ class AgentRun:
         self.messages.append(output)
         self.tool_calls.append({"iteration": self.iterations, "name": name, "arguments": arguments,
                                 "output": text})
+        if self.on_tool is not None:  # a chat view shows each call at once, not when the whole turn is done
+            self.on_tool(self.tool_calls[-1])
         if self.verbose:
             print(f"iteration {self.iterations}: {name}({preview(arguments, 80)}) -> {preview(text, 90)}")
 
@@ -382,7 +385,8 @@ class AgentRun:
 def agent_loop(client, model: str, question: str, tools, **options) -> LoopResult:
     """Run the agent loop to the end. `tools` is a helpers.tools.Tools registry, or {name: function} plus
     `schemas=[...]`. Options: instructions, messages (to continue a conversation), api, max_iterations,
-    max_tokens, max_cost, max_seconds, verbose, trace, meter, price_as, on_text (stream the answer's text).
+    max_tokens, max_cost, max_seconds, verbose, trace, meter, price_as, on_text (stream the answer's text),
+    on_tool (hear of each tool call as it runs).
 
     Example: agent_loop(client, model, "How do I run Olama locally?", {"search": s}, schemas=[SEARCH_TOOL]).answer
              -> "According to the FAQ entry 'Ollama: How to install Ollama?' ..."

@@ -305,6 +305,26 @@ def test_a_streaming_session_shows_the_question_then_tool_calls_then_the_answer_
     assert partials[-1] == chat.transcript[-1].text  # the streamed text is the answer
 
 
+def test_each_tool_card_shows_as_soon_as_its_tool_has_run():
+    """Several searches in one model response: the view hears of each one before the next tool runs."""
+    ran, seen = [], []
+
+    def search_logged(query: str) -> list[dict]:
+        """Search the course FAQ."""
+        ran.append(query)
+        seen_tools = [e for e in chat.transcript if e.kind == "tool"]
+        assert len(seen_tools) == len(ran) - 1  # every earlier call of this turn is drawn already
+        return search(query)
+
+    client = offline.offline_client()
+    chat = ChatSession(client, offline.OFFLINE_MODEL, Tools(search_logged), on_update=lambda: seen.append(kinds(chat)),
+                       instructions=INSTRUCTIONS + " Perform several searches at once, then more searches.")
+    chat.send(OLLAMA)
+    assert len(ran) > 1
+    tool_counts = [k.count("tool") for k in seen]
+    assert tool_counts[: len(ran) + 1] == list(range(len(ran) + 1))  # one redraw per card, in order
+
+
 @pytest.mark.parametrize("api", ["responses", "chat"])
 def test_streaming_gives_the_same_conversation_as_not_streaming(api):
     plain, (streamed, _) = session(api=api), watched_session(api=api)
