@@ -187,3 +187,27 @@ def test_toyaikit_plain_and_structured(faq, server, api):
         assert_grounded(plain.last_message, entry)
         assert_structured(typed.last_message, entry)
         assert typed.last_message.reply in plain.last_message, label
+
+
+def test_lesson_11_runs_unchanged_on_a_provider_reached_over_http(server, tmp_path, monkeypatch):
+    """What a student with a key runs: not the in-process offline transport but the plain SDK clients over a real
+    socket (here to the offline server, standing in for the provider), streaming included. No cell may fail."""
+    import shutil
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    from helpers.llm import ROOT
+
+    for name, value in {"LLM_PROVIDER": "openai", "OPENAI_API_KEY": "sk-test-not-a-key", "LLM_RECORD": "",
+                        "OPENAI_BASE_URL": server.base_url, "LLM_MODEL": OFFLINE_MODEL}.items():
+        monkeypatch.setenv(name, value)
+    copy = tmp_path / "11-frameworks.ipynb"
+    shutil.copy(ROOT / "notebooks" / "11-frameworks.ipynb", copy)
+    notebook = nbformat.read(copy, as_version=4)
+    NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    first_output = notebook.cells[2].outputs[0]["text"]
+    assert "LLM: openai" in first_output and server.base_url in first_output  # really not the offline transport
+    errors = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs
+              if o.output_type == "error"]
+    assert not errors
