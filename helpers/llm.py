@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
-import anyio
 import httpx
 import openai
 
@@ -209,44 +208,15 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
     record_path = _record_path(s, record)
     transport = _transport_for(s, record_path)
     http_client = None
-    if transport is not None:
+    if transport is not None:  # the offline model or a cassette: sync transports, served from a worker thread
+        from helpers.offline.transport import ThreadedTransport
+
         http_client = httpx.AsyncClient(transport=ThreadedTransport(transport), timeout=TIMEOUT_S)
     client = openai.AsyncOpenAI(api_key=s.api_key or "no-key-needed", base_url=s.base_url,
                                 max_retries=MAX_RETRIES, timeout=TIMEOUT_S, http_client=http_client)
     if verbose:
         print(_describe(s, record_path))
     return client, s.model
-
-
-class ThreadedTransport(httpx.AsyncBaseTransport):
-    """Serve an async client's requests with a sync transport (the offline model, a cassette), each in a
-    worker thread so the event loop never blocks. The reply is read whole before it is handed back:
-    fine for the offline model and cassettes, which have it at once; a real provider without recording
-    gets the SDK's own async transport, which streams as the bytes arrive.
-
-    Example: httpx.AsyncClient(transport=ThreadedTransport(OfflineTransport()))
-    """
-
-    def __init__(self, inner: httpx.BaseTransport):
-        self.inner = inner
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        # anyio, not asyncio: httpx (and so the SDK) also runs under trio.
-        return await anyio.to_thread.run_sync(self._send, request)
-
-    def _send(self, request: httpx.Request) -> httpx.Response:
-        response = self.inner.handle_request(request)
-        try:
-            content = response.read()  # decoded: drop the headers that describe the encoded bytes
-        finally:
-            response.close()
-        headers = [(k, v) for k, v in response.headers.multi_items()
-                   if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
-        return httpx.Response(response.status_code, headers=headers, content=content, request=request,
-                              extensions={k: v for k, v in response.extensions.items() if k == "http_version"})
-
-    async def aclose(self) -> None:
-        await anyio.to_thread.run_sync(self.inner.close)
 
 
 def _record_path(s: Settings, record) -> Path | None:

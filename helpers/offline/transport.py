@@ -12,7 +12,8 @@ HTTP answer (a malformed body a 400 naming the bad field, see app.py), never a P
 response whose body yields one server-sent event per chunk, which the SDK's `Stream` iterates.
 
 `AsyncOfflineTransport` is the same for `httpx.AsyncClient` / `openai.AsyncOpenAI`, which agent frameworks
-(OpenAI Agents SDK, PydanticAI) use.
+(OpenAI Agents SDK, PydanticAI) use: `ThreadedTransport` around `OfflineTransport`. `ThreadedTransport` serves
+any sync transport to an async client (helpers.llm.make_async_client uses it for cassettes too).
 
 What it leaves out on purpose: sleeping and pacing. The "timeout" fault raises httpx.ReadTimeout at once
 instead of making you wait for the timeout, and a stream's events are all ready at once (the answer is
@@ -34,7 +35,7 @@ OFFLINE_BASE_URL = "http://offline.invalid/v1"  # .invalid never resolves, so no
 
 
 class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
-    """A response body made of server-sent event frames, handed out one frame per chunk (sync or async).
+    """A response body made of chunks (server-sent event frames, say), handed out one per chunk, sync or async.
 
     Example: b"".join(EventFrames([b"data: 1\\n\\n", b"data: [DONE]\\n\\n"])) -> b"data: 1\\n\\ndata: [DONE]\\n\\n"
     """
@@ -51,7 +52,7 @@ class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
 
 
 def _answer(plan: FaultPlan, request: httpx.Request, body: bytes) -> httpx.Response:
-    """The response to a request whose body is read: shared by the sync and the async transport."""
+    """The response to a request whose body is read (the async transport runs the sync one in a thread)."""
     try:
         fault = resolve_fault(plan, dict(request.headers))
     except ApiError as error:  # an unknown mode in the X-Offline-Fault header
@@ -88,7 +89,41 @@ class OfflineTransport(httpx.BaseTransport):
         return _answer(self.faults, request, request.read())
 
 
-class AsyncOfflineTransport(httpx.AsyncBaseTransport):
+class ThreadedTransport(httpx.AsyncBaseTransport):
+    """Serve an async client (httpx.AsyncClient, openai.AsyncOpenAI) with a sync transport: the offline model,
+    or helpers.cassette's replay and recording. Each request runs in a worker thread, so the event loop never
+    waits on it (the offline model's first request reads the FAQ's vocabulary: about half a second). The
+    reply's body is read in that thread and handed back in the chunks it came in, so a stream's events still
+    arrive one by one. Fine for answers that are ready at once; a real provider without recording gets the
+    SDK's own async transport, which passes bytes on as they arrive.
+
+    Example: httpx.AsyncClient(transport=ThreadedTransport(OfflineTransport()))
+    """
+
+    def __init__(self, inner: httpx.BaseTransport):
+        self.inner = inner
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await request.aread()  # the body, read once here: the sync transport's request.read() gets it back
+        # anyio, not asyncio: httpx (and so the SDK) also runs under trio.
+        return await anyio.to_thread.run_sync(self._send, request)
+
+    def _send(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        try:
+            chunks = list(response.iter_bytes())  # decoded: drop the headers that describe the encoded bytes
+        finally:
+            response.close()
+        headers = [(k, v) for k, v in response.headers.multi_items()
+                   if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        return httpx.Response(response.status_code, headers=headers, stream=EventFrames(chunks), request=request,
+                              extensions={k: v for k, v in response.extensions.items() if k == "http_version"})
+
+    async def aclose(self) -> None:
+        await anyio.to_thread.run_sync(self.inner.close)
+
+
+class AsyncOfflineTransport(ThreadedTransport):
     """The same as OfflineTransport, for httpx.AsyncClient (and so openai.AsyncOpenAI).
 
     Example: (await httpx.AsyncClient(transport=AsyncOfflineTransport()).get("http://x/v1/models")).status_code
@@ -96,10 +131,4 @@ class AsyncOfflineTransport(httpx.AsyncBaseTransport):
     """
 
     def __init__(self, faults: str | list | None = None):
-        self.faults = FaultPlan(faults)
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        body = await request.aread()
-        # The rules run in a worker thread, so the event loop never waits on them (the first request reads
-        # the FAQ's vocabulary: about half a second). anyio, not asyncio: httpx runs under trio as well.
-        return await anyio.to_thread.run_sync(_answer, self.faults, request, body)
+        super().__init__(OfflineTransport(faults))
