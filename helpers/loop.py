@@ -17,14 +17,14 @@ It speaks both API flavours: the Responses API (default) and Chat Completions (`
 `AgentRun.step()` runs one iteration at a time (the chat widget's Step button); `agent_loop()` runs to the end.
 
 Streaming is one optional hook: `on_text=callable` gets each piece of the answer's text as it arrives (the
-chat widget of lesson 10 draws it). The call is then streamed, and the stream is put back together into
-the same response object the plain call returns, so the history, usage, cost and trace don't change. Without
-the hook nothing is streamed.
+chat widget of lesson 10 draws it). The call is then streamed (helpers.streaming), and the stream is put back
+together into the same response object the plain call returns, so the history, usage, cost and trace don't
+change. Without the hook nothing is streamed. `on_tool=callable` hears of each tool call as soon as it has run.
 
 Left out on purpose: streaming tool-call arguments, parallel tool execution, and memory beyond the message
 list. Each would hide the loop this course wants you to see.
 
-Why one module of about 500 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
+Why one module of about 480 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
 body, each safety net is a short named method below it, and `explain_api_error` holds the words the last net
 says, long because each message says what to do. Split up, a reader of the loop would have to open a second
 file to see what its `except` branch tells the student.
@@ -37,10 +37,9 @@ import time
 from dataclasses import dataclass, field
 
 import openai
-from openai.lib.streaming.chat import ChatCompletionStreamState
-from openai.types.chat import ChatCompletion
 
 from helpers.cost import CallRecord, record_call
+from helpers.streaming import create_streamed
 from helpers.tools import make_call, make_chat_call, preview
 
 STOP_REASONS = ("answered", "iteration_limit", "token_budget", "cost_budget", "time_limit", "error", "interrupted")
@@ -166,7 +165,7 @@ class AgentRun:
             # The SDK retries 429s, 5xx and timeouts itself (max_retries on the client, with backoff);
             # an exception here means those retries were used up, or the error is not worth retrying.
             if self.on_text is not None:
-                response = self._stream(client, kwargs)
+                response = create_streamed(client, self.api, kwargs, self.on_text)
             elif self.api == "responses":
                 response = client.responses.create(**kwargs)
             else:
@@ -176,36 +175,6 @@ class AgentRun:
             return None
         self._record(response, latency=time.monotonic() - started)
         return response
-
-    def _stream(self, client, kwargs: dict):
-        """The same call, streamed: each piece of text goes to on_text as it arrives, and what comes back is
-        the response the plain call returns (the history, usage and cost are read from it as usual).
-
-        Example: AgentRun(client, model, "Hi", tools, on_text=print).run()  # prints the answer piece by piece
-        """
-        if self.api == "responses":
-            # The Responses API ends a stream with an event carrying the whole response, exactly what
-            # responses.create() returns without stream=True.
-            with client.responses.create(**kwargs, stream=True) as events:
-                for event in events:
-                    if event.type == "response.output_text.delta":
-                        self.on_text(event.delta)
-                    elif event.type in ("response.completed", "response.incomplete", "response.failed"):
-                        return event.response
-            raise _cut_short(events, "no response.completed event")
-        # Chat Completions sends only deltas; the SDK's own accumulator adds them up. include_usage asks for
-        # a last chunk with the token counts, which the cost accounting needs.
-        state, finished = ChatCompletionStreamState(), False
-        with client.chat.completions.create(**kwargs, stream=True, stream_options={"include_usage": True}) as chunks:
-            for chunk in chunks:
-                state.handle_chunk(chunk)
-                for choice in chunk.choices:
-                    finished = finished or choice.finish_reason is not None
-                    if choice.delta.content:
-                        self.on_text(choice.delta.content)
-        if not finished:
-            raise _cut_short(chunks, "no finish_reason")
-        return _as_plain_completion(state.get_final_completion())
 
     def _request(self, tools_enabled: bool) -> dict:
         kwargs: dict = {"model": self.model}
@@ -433,32 +402,6 @@ def explain_api_error(exc: Exception, provider=None) -> str:
     if isinstance(exc, openai.APIStatusError):
         return f"The provider refused the request ({exc.status_code}): {preview(str(exc), 300)}"
     return f"{exc.__class__.__name__}: {exc}"
-
-
-def _cut_short(stream, missing: str) -> openai.APIError:
-    """The error for a stream that ended before the response was whole (a dropped connection, a proxy).
-
-    Example: raise _cut_short(events, "no response.completed event")
-    """
-    return openai.APIError(f"The streamed response ended before it was complete ({missing}). Try again; if it "
-                           "keeps happening, run without streaming.", stream.response.request, body=None)
-
-
-def _as_plain_completion(parsed) -> ChatCompletion:
-    """The SDK's accumulated stream as the ChatCompletion a plain call returns: without the fields its
-    structured-output parsing adds (`parsed`, `parsed_arguments`) or the `index` each tool-call delta carries,
-    which would otherwise go back to the provider in the history.
-
-    Example: _as_plain_completion(state.get_final_completion()).choices[0].message.content -> "Yes, ..."
-    """
-    data = parsed.to_dict()
-    for choice in data.get("choices", []):
-        message = choice.get("message", {})
-        message.pop("parsed", None)
-        for call in message.get("tool_calls") or []:
-            call.pop("index", None)
-            call.get("function", {}).pop("parsed_arguments", None)
-    return ChatCompletion.model_validate(data)
 
 
 def _schemas_of(tools, api: str) -> list[dict]:
