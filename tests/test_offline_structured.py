@@ -15,7 +15,9 @@ from pydantic import BaseModel, Field
 from test_offline_conformance import assert_valid, validators  # noqa: F401 - a fixture, used by name
 
 from helpers.offline import OFFLINE_MODEL, handle, offline_client
-from helpers.offline.structured import Facts, SchemaError, fill, name_words, schema_in_text
+from helpers.offline.field_roles import name_words
+from helpers.offline.instructions import schema_in_text
+from helpers.offline.structured import Facts, SchemaError, fill
 
 JOIN_QUESTION = "I just found out about the course. Can I still join?"
 JOIN_ENTRY = "74eb249bbf"  # the FAQ entry "I just discovered the course. Can I still join?"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
-from helpers.offline.structured import name_words, role_scores
+from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
 
 NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more than one in its description

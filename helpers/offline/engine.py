@@ -29,11 +29,12 @@ person would read it, with simple rules:
 
 The rules live in one module per concern; this one only puts them in order:
 - conversation.py: `Conversation` (what the rules read), `Decision` (what they produce), JSON reading;
-- instructions.py: what the instructions ask for (several searches, a scope, a follow-up, a label);
+- instructions.py: what the instructions ask for (several searches, a scope, a follow-up, a label, a schema);
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and the names that fill its arguments;
 - answers.py: every text the model says; small_talk.py: greetings, thanks and arithmetic;
-- structured.py: an answer written as JSON that fits a schema (response formats, forced tools).
+- structured.py: an answer written as JSON that fits a schema (response formats, forced tools); which
+  field takes what is field_roles.py.
 
 What it leaves out on purpose: language understanding. It does not know what words mean, only which
 words match. Its answers are extracts, never new text. Every decision depends only on the request, so
@@ -65,11 +66,11 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
-from helpers.offline.instructions import label_choice, wants_follow_up
+from helpers.offline.instructions import label_choice, schema_in_text, wants_follow_up
 from helpers.offline.knowledge import Vocabulary, faq_vocabulary
 from helpers.offline.search_policy import keyword_query, keywords, next_searches, question_terms
 from helpers.offline.small_talk import small_talk
-from helpers.offline.structured import Facts, SchemaError, fill, schema_in_text, structured_text
+from helpers.offline.structured import Facts, SchemaError, fill, structured_text
 from helpers.offline.text import words
 
 WITHOUT_FAQ = ("offline model: running without the course FAQ's vocabulary, so it cannot repair misspelled words "

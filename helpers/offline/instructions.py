@@ -8,6 +8,8 @@
 - `label_choice`: the two labels of a "reply with exactly one word: ALLOW or BLOCK" instruction.
 - `split_context`: reference material pasted into the prompt (a RAG prompt's "CONTEXT:" block), as
   the question plus a list of documents.
+- `schema_in_text`: a JSON schema the answer should follow, written into the instructions (PydanticAI's
+  prompted output).
 
 What it leaves out on purpose: any meaning beyond these phrasings. An instruction worded in a way the
 patterns don't cover is simply not followed, as a weaker real model would miss it.
@@ -15,6 +17,7 @@ patterns don't cover is simply not followed, as a weaker real model would miss i
 
 from __future__ import annotations
 
+import json
 import re
 
 from helpers.offline.conversation import parse_documents
@@ -182,3 +185,34 @@ def _documents_in(material: str) -> list[dict]:
                  "answer": (r.get("answer") or r.get("text") or r.get("content") or "").strip()} for r in records]
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", stripped) if p.strip()]
     return [{"id": "", "question": "", "answer": p} for p in paragraphs]
+
+
+_JSON_CUE = re.compile(r"\bjson\b", re.IGNORECASE)
+_SCHEMA_CUE = re.compile(r"\bschema\b", re.IGNORECASE)
+
+
+def schema_in_text(text: str) -> dict | None:
+    """A JSON schema that instructions ask the answer to follow ("Always respond with a JSON object
+    that's compatible with this schema: {...}", PydanticAI's prompted output): the first top-level JSON
+    object in a text that says both "JSON" and "schema", when it reads as an object schema ("type":
+    "object", or "properties" / "$ref" / "anyOf"). None when there is none. Objects nested in other
+    JSON (a tool definition's "parameters") don't count: they describe something else.
+
+    Example: schema_in_text('Reply in JSON with this schema: {"type": "object", "properties": {}}')
+             -> {"type": "object", "properties": {}}
+    """
+    if not text or not _JSON_CUE.search(text) or not _SCHEMA_CUE.search(text):
+        return None
+    decoder = json.JSONDecoder()
+    position = 0
+    while (start := text.find("{", position)) != -1:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except ValueError:
+            position = start + 1
+            continue
+        if isinstance(value, dict) and (value.get("type") == "object" or "type" not in value and any(
+                k in value for k in ("properties", "$ref", "anyOf"))):
+            return value
+        position = end  # skip what this object holds
+    return None

@@ -5,11 +5,9 @@ Used for Responses `text.format` / Chat `response_format` ({"type": "json_schema
 rules would have answered in text (PydanticAI's `final_result` output tool, for instance).
 
 What goes where is decided by the schema alone, never by one caller's field names:
-- a field's *role* comes from the words of its name (snake_case, camelCase, kebab-case split) and of
-  its description, the first words of the description counting most (its head noun). Words that mean
-  "where it came from" (source, id, reference, citation, url, ...) make a source field, and it gets the
-  cited FAQ entry id; words that mean "what is said" (answer, text, reply, summary, ...) make the answer
-  field. The one string field of an object that reads most like an answer gets the answer text (the
+- a field's *role* (field_roles.py) comes from the words of its name and of its description, the first
+  words of the description counting most. A source field gets the cited FAQ entry id; the answer field
+  (the words "what is said": answer, text, reply, summary, ...) gets the answer text. The one string field of an object that reads most like an answer gets the answer text (the
   first string field when none does); other string fields get the cited entry's title, else the text;
 - booleans say whether something was found, inverted when the field's name or its description's first
   clause is negative ("not", "missing", "off", "refused", ...);
@@ -25,6 +23,11 @@ What it leaves out on purpose: inference. The values are extracts of what the ru
 (the answer text, the cited id, found or not), never facts worked out from the question. A `pattern` is
 met only when an extract already matches it; `not`, `if/then/else`, `contains`, `patternProperties` and
 the like are refused with a clear error.
+
+Why one module of about 550 lines: filling is one recursive walk over a schema (`_Filler`), with one method
+per JSON-schema keyword family, and `check_format` / `strict_problem` are the same walk's two questions
+asked before the answer exists (can this schema be filled? does it meet strict mode?). Split, each keyword
+would be read in one file and checked in another.
 """
 
 from __future__ import annotations
@@ -35,26 +38,13 @@ import re
 from dataclasses import dataclass, field
 
 from helpers.offline.errors import ApiError
+from helpers.offline.field_roles import NEGATIVE_WORDS, field_role, name_words, role_scores
 from helpers.offline.text import stem
 
 SOFT_DEPTH = 6  # below this nesting, only what is required is filled (recursive schemas end here)
 HARD_DEPTH = 32  # a schema that still demands more nesting than this cannot be filled
-NAME_WEIGHT = 3.0  # a role word in the field's own name counts more than one in its description
-DESCRIPTION_DECAY = 0.3  # the description's n-th content word counts 1 / (1 + 0.3 n): its head noun counts most
 _NUMBER = re.compile(r"(?<![\w.\[-])-?\d+(?:\.\d+)?(?![\w\]])")
 
-# General English words for the two roles. They describe what a field is for, in any schema.
-_SOURCE_WORDS = {stem(w) for w in """source sources id ids identifier identifiers reference references ref refs
-    citation citations cite cited url urls uri link links entry entries document documents doc docs key origin
-    provenance""".split()}
-_ANSWER_WORDS = {stem(w) for w in """answer answers text response respond reply replies content summary message
-    body explanation explain output result solution advice details""".split()}
-_TITLE_WORDS = {stem(w) for w in "title question heading headline topic subject label".split()}
-NEGATIVE_WORDS = {stem(w) for w in """no not none never nothing missing unknown refuse refused refusal decline
-    declined reject rejected fail failed failure error off without unanswered unavailable irrelevant invalid
-    empty unrelated uncovered outside unsure insufficient""".split()}
-_FILLER = {"the", "a", "an", "of", "to", "for", "in", "on", "this", "that", "is", "was", "be", "and", "or",
-           "if", "whether", "when", "which", "what", "it", "its", "from", "with", "by", "as", "true", "false"}
 # Keywords whose meaning the filler cannot honour: refused with a clear error rather than ignored.
 UNSUPPORTED = ("not", "if", "then", "else", "contains", "minContains", "maxContains", "patternProperties",
                "propertyNames", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties",
@@ -86,44 +76,6 @@ class SchemaError(Exception):
     def __init__(self, path: str, message: str):
         super().__init__(f"{path}: {message}")
         self.path, self.message = path, message
-
-
-def name_words(name: str) -> list[str]:
-    """The words of a field name, whatever its case style.
-
-    Example: name_words("isCoveredBy_FAQ-entry") -> ["is", "covered", "by", "faq", "entry"]
-    """
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", name))
-    return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
-
-
-def role_scores(name: str, description: str) -> dict[str, float]:
-    """How much a field reads like a source, an answer, a title; and whether it is negative.
-
-    Example: role_scores("reference", "")["source"] -> 3.0
-    """
-    scores = {"source": 0.0, "answer": 0.0, "title": 0.0}
-    words_in_name = [stem(w) for w in name_words(name)]
-    described = [stem(w) for w in name_words(description) if w not in _FILLER]
-    for weight, word in [(NAME_WEIGHT, w) for w in words_in_name] + [
-            (1 / (1 + DESCRIPTION_DECAY * i), w) for i, w in enumerate(described)]:
-        for role, vocabulary in (("source", _SOURCE_WORDS), ("answer", _ANSWER_WORDS), ("title", _TITLE_WORDS)):
-            if word in vocabulary:
-                scores[role] += weight
-    first_clause = re.split(r"[,;.(]|\b(?:otherwise|else|false|or)\b", description.lower(), maxsplit=1)[0]
-    negative = any(w in NEGATIVE_WORDS for w in words_in_name) or any(
-        stem(w) in NEGATIVE_WORDS for w in name_words(first_clause))
-    scores["negative"] = 1.0 if negative else 0.0
-    return scores
-
-
-def _role(name: str, schema: dict) -> str:
-    scores = role_scores(name, str(schema.get("description") or "") + " " + str(schema.get("title") or ""))
-    if scores["source"] > max(scores["answer"], scores["title"]) and scores["source"] > 0:
-        return "source"
-    if scores["title"] > scores["answer"] and scores["title"] > 0:
-        return "title"
-    return "answer" if scores["answer"] > 0 else "other"
 
 
 class _Filler:
@@ -304,7 +256,7 @@ class _Filler:
                                                       f"while additionalProperties is false. Add it to properties.")
         names = list(props) if depth < SOFT_DEPTH else [n for n in props if n in required]
         names += [n for n in required if n not in props]
-        roles = {n: _role(n, props.get(n) if isinstance(props.get(n), dict) else {}) for n in names}
+        roles = {n: field_role(n, props.get(n) if isinstance(props.get(n), dict) else {}) for n in names}
         # The answer text goes to the one string field that reads most like an answer (or the first one).
         strings = [n for n in names if self._stringy(props.get(n, {}), f"{path}.properties.{n}")
                    and roles[n] not in ("source", "title")]
@@ -615,34 +567,3 @@ def check_format(output_format: dict, where: str, name: str) -> None:
         except RecursionError:
             raise ApiError(400, f"Invalid schema for response_format {name!r}: it nests too deeply to fill.",
                            param=f"{where}.schema", code="invalid_json_schema") from None
-
-
-_JSON_CUE = re.compile(r"\bjson\b", re.IGNORECASE)
-_SCHEMA_CUE = re.compile(r"\bschema\b", re.IGNORECASE)
-
-
-def schema_in_text(text: str) -> dict | None:
-    """A JSON schema that instructions ask the answer to follow ("Always respond with a JSON object
-    that's compatible with this schema: {...}", PydanticAI's prompted output): the first top-level JSON
-    object in a text that says both "JSON" and "schema", when it reads as an object schema ("type":
-    "object", or "properties" / "$ref" / "anyOf"). None when there is none. Objects nested in other
-    JSON (a tool definition's "parameters") don't count: they describe something else.
-
-    Example: schema_in_text('Reply in JSON with this schema: {"type": "object", "properties": {}}')
-             -> {"type": "object", "properties": {}}
-    """
-    if not text or not _JSON_CUE.search(text) or not _SCHEMA_CUE.search(text):
-        return None
-    decoder = json.JSONDecoder()
-    position = 0
-    while (start := text.find("{", position)) != -1:
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except ValueError:
-            position = start + 1
-            continue
-        if isinstance(value, dict) and (value.get("type") == "object" or "type" not in value and any(
-                k in value for k in ("properties", "$ref", "anyOf"))):
-            return value
-        position = end  # skip what this object holds
-    return None
