@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from helpers.homework.core import _Fail, _get
+from helpers.homework.core import _Fail, _get, _run
 
 
 def _snapshot(kwargs: dict) -> dict:
@@ -133,6 +133,31 @@ class ScriptedClient:
 
     def with_options(self, **options):
         return self
+
+
+SCRIPTED_ANSWER = "Install Docker Desktop."
+
+
+def two_searches_then_answer(loop, scripted, schemas: list[dict]):
+    """Run a student's loop `loop(client, model, question, tools, schemas) -> (answer, iterations)` on a scripted
+    model that asks for two searches in one reply, then answers SCRIPTED_ANSWER. `scripted` makes one reply of
+    its API (scripted_response or scripted_chat_completion). Returns (client, queries searched, answer,
+    iterations) for the API-specific checks; a result that is not a pair fails here.
+
+    Example: two_searches_then_answer(my_agent_loop, scripted_response, [SEARCH_TOOL])[1] -> ["docker", "install"]
+    """
+    ran = []
+
+    def fake_search(query: str) -> list:
+        ran.append(query)
+        return [{"question": f"about {query}", "answer": "..."}]
+
+    client = ScriptedClient([scripted(("search", {"query": "docker"}), ("search", {"query": "install"}), n=1),
+                             scripted(text=SCRIPTED_ANSWER, n=2)])
+    got = _run(loop, client, "scripted", "How do I install Docker?", {"search": fake_search}, schemas)
+    if not isinstance(got, tuple) or len(got) != 2:
+        raise _Fail("return a pair: (answer text, number of iterations).")
+    return client, ran, *got
 
 
 def offline_client(faults: str | list | None = None):

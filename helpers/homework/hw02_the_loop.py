@@ -8,7 +8,13 @@ response). Left out on purpose: a required number of searches, which depends on 
 from __future__ import annotations
 
 from helpers.homework.core import _check, _Fail, _get, _run, _Todo
-from helpers.homework.doubles import ScriptedClient, SpyClient, _request_items, scripted_response
+from helpers.homework.doubles import (
+    SCRIPTED_ANSWER,
+    SpyClient,
+    _request_items,
+    scripted_response,
+    two_searches_then_answer,
+)
 
 
 def _outputs_for(items, call_ids) -> dict:
@@ -144,20 +150,7 @@ def check_my_agent_loop(my_agent_loop, client, model):
     from helpers.search import SEARCH_TOOL, search
 
     # 1. A scripted model that asks for two searches in one response, then answers.
-    ran = []
-
-    def fake_search(query: str) -> list:
-        ran.append(query)
-        return [{"question": f"about {query}", "answer": "..."}]
-
-    script = [scripted_response(("search", {"query": "docker"}), ("search", {"query": "install"}), n=1),
-              scripted_response(text="Install Docker Desktop.", n=2)]
-    scripted = ScriptedClient(script)
-    got = _run(my_agent_loop, scripted, "scripted", "How do I install Docker?", {"search": fake_search},
-               [SEARCH_TOOL])
-    if not isinstance(got, tuple) or len(got) != 2:
-        raise _Fail("return a pair: (answer text, number of iterations).")
-    answer, iterations = got
+    scripted, ran, answer, iterations = two_searches_then_answer(my_agent_loop, scripted_response, [SEARCH_TOOL])
     if len(scripted.calls) == 1:
         raise _Fail(f"your loop stopped after 1 iteration; the model asked for 2 tool calls in that response "
                     f"(ran {len(ran)}). Keep calling the model until a response has no function call.")
@@ -172,7 +165,7 @@ def check_my_agent_loop(my_agent_loop, client, model):
     if not any(_get(i, "type") == "function_call" for i in second):
         raise _Fail("the second request has tool outputs but not the function calls they answer; append "
                     "response.output to the messages first (the model is stateless).")
-    if answer != "Install Docker Desktop.":
+    if answer != SCRIPTED_ANSWER:
         raise _Fail("the answer you returned is not the text of the last response; return response.output_text.")
     if iterations != 2:
         raise _Fail(f"you reported {iterations} iteration(s) for a run with 2 model calls; count one "

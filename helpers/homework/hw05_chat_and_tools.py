@@ -11,12 +11,13 @@ from collections import Counter
 
 from helpers.homework.core import _check, _Fail, _run, _Todo
 from helpers.homework.doubles import (
-    ScriptedClient,
+    SCRIPTED_ANSWER,
     SpyClient,
     _plain,
     _request_text,
     _without_responses_api,
     scripted_chat_completion,
+    two_searches_then_answer,
 )
 
 
@@ -32,22 +33,10 @@ def check_my_chat_loop(my_chat_loop, client, model):
     """
     from helpers.search import SEARCH_TOOL, search
 
-    schemas = [{"type": "function", "function": {"name": "search", "description": "Search the course FAQ.",
-                "parameters": {"type": "object", "properties": {"query": {"type": "string"}},
-                               "required": ["query"]}}}]
-    ran = []
-
-    def fake_search(query: str) -> list:
-        ran.append(query)
-        return [{"question": f"about {query}", "answer": "..."}]
-
-    script = [scripted_chat_completion(("search", {"query": "docker"}), ("search", {"query": "install"}), n=1),
-              scripted_chat_completion(text="Install Docker Desktop.", n=2)]
-    scripted = ScriptedClient(script)
-    got = _run(my_chat_loop, scripted, "scripted", "How do I install Docker?", {"search": fake_search}, schemas)
-    if not isinstance(got, tuple) or len(got) != 2:
-        raise _Fail("return a pair: (answer text, number of iterations).")
-    answer, iterations = got
+    # Chat Completions nests the same fields under "function".
+    chat_search = {"type": "function", "function": {k: v for k, v in SEARCH_TOOL.items() if k != "type"}}
+    scripted, ran, answer, iterations = two_searches_then_answer(my_chat_loop, scripted_chat_completion,
+                                                                 [chat_search])
     if len(scripted.calls) == 1:
         raise _Fail(f"your loop stopped after 1 iteration; the model asked for 2 tool calls in that message "
                     f"(ran {len(ran)}). Keep calling the model until a message has no tool_calls.")
@@ -63,14 +52,12 @@ def check_my_chat_loop(my_chat_loop, client, model):
     if not any(m.get("role") == "assistant" and m.get("tool_calls") for m in second[:first_tool]):
         raise _Fail("the tool messages don't follow the assistant message that asked for them (the trap of "
                     "lesson 08): append the model's message, with its tool_calls, before the tool results.")
-    if answer != "Install Docker Desktop.":
+    if answer != SCRIPTED_ANSWER:
         raise _Fail("the answer you returned is not the last message's content.")
     if iterations != 2:
         raise _Fail(f"you reported {iterations} iteration(s) for a run with 2 model calls; count model calls.")
 
     spy = SpyClient(client)
-    # Chat Completions nests the same fields under "function".
-    chat_search = {"type": "function", "function": {k: v for k, v in SEARCH_TOOL.items() if k != "type"}}
     answer, iterations = _run(my_chat_loop, spy, model, "How do I run Olama locally?", {"search": search},
                               [chat_search])
     if iterations != len(spy.calls):

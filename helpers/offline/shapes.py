@@ -15,6 +15,9 @@ one bad message lists why it fails every member of the union, and names no singl
 union is first narrowed by its discriminator (a message's `role`, an item's `type`), so the error names
 the one field at fault, in the words the real API uses.
 
+Why one module of about 460 lines: both APIs' gates stand on the same elementary checks (types, texts,
+tools, tool_choice, output formats); split by API, each half would import the other's.
+
 What it leaves out on purpose: fields the offline model neither reads nor echoes are checked for their
 JSON type only (the `_IGNORED_*` tables); unknown fields are accepted, so parameters added by a newer
 SDK still work; limits that matter only to a real model (string lengths, how many tools) are not
