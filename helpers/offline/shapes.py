@@ -456,6 +456,10 @@ def _chat_named_choice(choice: dict) -> None:
 
 def _common(request: dict) -> None:
     _expect(request.get("stream"), "stream", "boolean", nullable=True)
+    options = request.get("stream_options")
+    if isinstance(options, dict):  # the object itself is typed by the _IGNORED_* tables
+        for name in ("include_usage", "include_obfuscation"):
+            _expect(options.get(name), f"stream_options.{name}", "boolean", nullable=True)
     _expect(request.get("parallel_tool_calls"), "parallel_tool_calls", "boolean", nullable=True)
     _in_range(request.get("temperature"), "temperature", 0, 2)
     _in_range(request.get("top_p"), "top_p", 0, 1)
