@@ -120,7 +120,7 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
     Example: _formatted(Conversation(output_format={"type": "json_object"}), Decision(text="Yes."))
              -> Decision(text='{"answer": "Yes."}')
     """
-    facts = Facts(decision.text or "", decision.cited, decision.titles, decision.found)
+    facts = _facts(decision)
     kind = (conv.output_format or {}).get("type")
     if kind == "json_schema":
         return replace(decision, text=structured_text(conv.output_format, facts))
@@ -149,15 +149,25 @@ def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool], vocab:
     tool = max(fresh, key=answer_fit)  # max keeps the first of equals: the caller's order breaks ties
     if is_search_like(tool) and not is_reply_tool(tool):
         return Decision(calls=[(tool.name, to_json(_search_args(conv, tool)))])
-    facts = Facts(answer.text or "", answer.cited, answer.titles, answer.found)
+    facts = _facts(answer)
     try:
         args = fill(tool.parameters or {"type": "object", "properties": {}}, facts)
     except (SchemaError, RecursionError):  # a tool schema the filler can't meet: plain argument filling
-        found = entities_for(tool, conv.question)
-        args = fill_arguments(tool, conv.question, found[0] if found else None, found[1:])
+        args = _entity_args(conv, tool)
     if not isinstance(args, dict):
         args = {}
     return Decision(calls=[(tool.name, to_json(args))])
+
+
+def _entity_args(conv: Conversation, tool: Tool) -> dict:
+    """Arguments filled from the names in the question (arguments.py), for a call made without a plan."""
+    found = entities_for(tool, conv.question)
+    return fill_arguments(tool, conv.question, found[0] if found else None, found[1:])
+
+
+def _facts(decision: Decision) -> Facts:
+    """What a text decision rests on, for the schema filler."""
+    return Facts(decision.text or "", decision.cited, decision.titles, decision.found)
 
 
 def _search_args(conv: Conversation, tool: Tool) -> dict:
@@ -242,14 +252,7 @@ def _apply_fault(conv: Conversation, decision: Decision, tools: list[Tool], voca
     if not decision.calls:
         # The model should have answered; under these faults it calls a tool anyway.
         tool = next((t for t in tools if is_search_like(t)), tools[0])
-        if is_search_like(tool):
-            terms = keywords(conv.question) or words(conv.question) or [conv.question.strip() or "?"]
-            rotation = len({c.batch for c in conv.calls}) % max(len(terms), 1)
-            query = keyword_query(terms[rotation:] + terms[:rotation])
-            args = {required_string_params(tool)[0]: query}
-        else:
-            found = entities_for(tool, conv.question)
-            args = fill_arguments(tool, conv.question, found[0] if found else None, found[1:])
+        args = _search_args(conv, tool) if is_search_like(tool) else _entity_args(conv, tool)
         decision = Decision(calls=[(tool.name, to_json(args))])
     if fault == "bad_arguments":
         # Cut the JSON short, the way a model's output gets truncated: '{"query": "ollama ru'
