@@ -121,6 +121,19 @@ def test_the_answer_its_source_and_found_go_where_the_schema_says(client, faq, v
     assert "nothing relevant" in pick(off_data, answer_field)
 
 
+def test_a_closing_question_asked_for_keeps_what_the_answer_rests_on(client, faq):
+    # Instructions that want every answer to end with a question add words, not a found flag or a source.
+    schema, answer_field, source_field, found_field = VARIANTS["plain"]
+    fmt = {"format": {"type": "json_schema", "name": "faq_answer", "schema": schema, "strict": True}}
+    follow_up = "End every answer with a follow-up question."
+    off, _ = run_responses(client, faq, OFF_TOPIC, text=fmt, instructions=follow_up)
+    off_data = json.loads(off.output_text)
+    assert off_data[answer_field].endswith("?")
+    assert off_data[found_field] is False and off_data[source_field] is None
+    on, _ = run_responses(client, faq, JOIN_QUESTION, text=fmt, instructions=follow_up)
+    assert json.loads(on.output_text)[source_field] == JOIN_ENTRY
+
+
 def test_chat_response_format_gets_the_same_structured_answer(client, faq):
     schema, *_ = VARIANTS["synonyms"]
     fmt = {"type": "json_schema", "json_schema": {"name": "faq_answer", "schema": schema, "strict": True}}

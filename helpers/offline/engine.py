@@ -185,7 +185,8 @@ def _close_with_question(conv: Conversation, decision: Decision) -> Decision:
     if (text is None or not wants_follow_up(conv.instructions) or text.rstrip().endswith("?")
             or label_choice(conv.instructions) or label_choice(conv.question)):
         return decision
-    return Decision(text=f"{text.rstrip()} Is there anything else you would like to explore?")
+    # replace, not a new Decision: the closing question changes the words, not what the answer rests on.
+    return replace(decision, text=f"{text.rstrip()} Is there anything else you would like to explore?")
 
 
 def _warn_without_faq() -> None:
