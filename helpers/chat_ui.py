@@ -166,9 +166,7 @@ class ChatSession:
         record = self.run.calls[-1] if self.run is not None and self.run.calls else None
         self.transcript.append(Entry(
             "tool", name=tool_call["name"], arguments=_as_text(tool_call["arguments"]), output=tool_call["output"],
-            iteration=tool_call["iteration"], call=len(self.meter) if record is not None else 0,
-            tokens=record.total_tokens if record else 0, cost_usd=record.cost_usd if record else None,
-            latency_s=record.latency_s if record else None))
+            iteration=tool_call["iteration"], call=len(self.meter) if record is not None else 0, **_usage(record)))
         self._updated()
 
     def _on_text(self, delta: str) -> None:
@@ -189,8 +187,7 @@ class ChatSession:
             text = f"(no answer: the run stopped with {result.stop_reason})"
         self.transcript.append(Entry(
             kind, text=text, iteration=result.iterations, stop_reason=result.stop_reason, call=call_number,
-            tokens=record.total_tokens if record else 0, cost_usd=record.cost_usd if record else None,
-            latency_s=record.latency_s if record else None))
+            **_usage(record)))
 
     # --- reading the state --------------------------------------------------------------------------
 
@@ -263,8 +260,8 @@ class ChatWidget:
 
     The controls are attributes, so code can use them as a student would: set `chat.text.value` and call
     `chat.send_button.click()` (or `chat.submit()`, what Enter in the text box does). The widget turns on
-    the session's streaming and redraws while the loop runs: the question at once, the tool cards after
-    each iteration, the answer's text as it arrives.
+    the session's streaming and redraws while the loop runs: the question at once, each tool card as its
+    tool returns, the answer's text as it arrives.
     Example: chat = ChatWidget(ChatSession(client, model, tools)); chat  # then type and press Enter
     """
 
@@ -352,8 +349,7 @@ class ChatWidget:
                 return
             self._drawn_at = now
         self._draw_log()
-        self.status.value = f'<span style="color:#555">{html.escape(self.session.status)}</span>'
-        self.footer.value = f"<small>{html.escape(self.session.footer())}</small>"
+        self._draw_lines()
 
     def _draw_log(self) -> None:
         entries = self.session.transcript
@@ -377,6 +373,10 @@ class ChatWidget:
         busy = self.session.busy
         self.send_button.disabled = busy
         self.step_button.disabled = self.finish_button.disabled = not busy
+        self._draw_lines(problem)
+
+    def _draw_lines(self, problem: str | None = None) -> None:
+        """The status line (a problem in red instead, if there is one) and the token/cost footer."""
         status = html.escape(problem or self.session.status)
         color = "#b00020" if problem else "#555"
         self.status.value = f'<span style="color:{color}">{status}</span>'
@@ -411,6 +411,13 @@ class ChatWidget:
 
     def __repr__(self) -> str:
         return f"ChatWidget({len(self.session.transcript)} entries)"
+
+
+def _usage(record) -> dict:
+    """The Entry fields of the model call behind an entry (a helpers.cost CallRecord, or None)."""
+    if record is None:
+        return {"tokens": 0, "cost_usd": None, "latency_s": None}
+    return {"tokens": record.total_tokens, "cost_usd": record.cost_usd, "latency_s": record.latency_s}
 
 
 def _bubble(who: str, color: str, body_html: str) -> str:
