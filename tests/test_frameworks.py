@@ -107,15 +107,17 @@ def test_agents_sdk_plain_streamed_and_structured(faq, server, api):
 
 
 def test_agents_sdk_reads_python_repr_tool_output(faq):
-    """The SDK sends a tool's list[dict] as str(list): the answer must match the one from JSON output."""
+    """The SDK sends a tool's list[dict] as str(list): the plain and the typed answer must still be grounded."""
     from agents import Runner
 
     index, entry = faq
-    result = asyncio.run(Runner.run(sdk_agent(async_offline_client(), "responses", index), QUESTION))
-    sent = result.to_input_list()
-    output = next(item for item in sent if item.get("type") == "function_call_output")["output"]
-    assert output.startswith("[{'")  # a Python repr, not JSON: the case under test
-    assert_grounded(result.final_output, entry)
+    for options, check in [({}, assert_grounded), ({"output_type": Reply}, assert_structured)]:
+        agent = sdk_agent(async_offline_client(), "responses", index, **options)
+        result = asyncio.run(Runner.run(agent, QUESTION))
+        sent = result.to_input_list()
+        output = next(item for item in sent if item.get("type") == "function_call_output")["output"]
+        assert output.startswith("[{'")  # a Python repr, not JSON: the case under test
+        check(result.final_output, entry)
 
 
 # --- PydanticAI -------------------------------------------------------------------------------------------

@@ -455,54 +455,8 @@ def test_a_tool_choice_naming_a_tool_not_offered_is_a_400(client, faq):
                                        tool_choice={"type": "function", "function": {"name": "lookup"}})
 
 
-def test_pydantic_ai_tool_output_gets_its_final_result(faq):
-    # PydanticAI forces its output tool `final_result` (tool_choice "required") once the search is done.
-    from openai import AsyncOpenAI
-    from pydantic_ai import Agent
-    from pydantic_ai.models.openai import OpenAIResponsesModel
-    from pydantic_ai.providers.openai import OpenAIProvider
-
-    from helpers.offline import OfflineServer
-
-    with OfflineServer() as server:
-        provider = OpenAIProvider(openai_client=AsyncOpenAI(api_key="offline", base_url=server.base_url))
-        agent = Agent(OpenAIResponsesModel(OFFLINE_MODEL, provider=provider), output_type=FaqAnswer)
-        searched = []
-
-        @agent.tool_plain
-        def search(query: str) -> list[dict]:
-            """Search the course FAQ."""
-            searched.append(query)
-            return faq[1](query)
-
-        output = agent.run_sync(JOIN_QUESTION).output
-    assert searched and isinstance(output, FaqAnswer)
-    assert output.reference == JOIN_ENTRY and output.covered and "submit your project" in output.reply
-
-
-def test_the_agents_sdk_gets_its_typed_output_from_a_repr_tool_output(faq):
-    # The Agents SDK sends the search's list[dict] as str() of it and asks for output_type as a json_schema.
-    from agents import Agent, OpenAIResponsesModel, Runner, function_tool, set_tracing_disabled
-    from openai import AsyncOpenAI
-
-    from helpers.offline import OfflineServer
-
-    set_tracing_disabled(True)
-
-    @function_tool
-    def search(query: str) -> list[dict]:
-        """Search the course FAQ."""
-        return faq[1](query)
-
-    with OfflineServer() as server:
-        model = OpenAIResponsesModel(OFFLINE_MODEL, AsyncOpenAI(api_key="offline", base_url=server.base_url))
-        agent = Agent(name="faq", instructions="Answer from the FAQ.", tools=[search], output_type=FaqAnswer,
-                      model=model)
-        result = Runner.run_sync(agent, JOIN_QUESTION)
-    tool_outputs = [item.raw_item["output"] for item in result.new_items if item.type == "tool_call_output_item"]
-    assert tool_outputs and tool_outputs[0].startswith("[{'")  # a Python repr, not JSON
-    output = result.final_output
-    assert isinstance(output, FaqAnswer) and output.reference == JOIN_ENTRY and "submit your project" in output.reply
+# PydanticAI's forced `final_result` output tool and the Agents SDK's typed output over a Python-repr tool
+# output are run, with the frameworks themselves, in tests/test_frameworks.py.
 
 
 # --- 5. tool outputs of any textual form --------------------------------------------------------------------
