@@ -5,8 +5,8 @@ What the lessons import, in the order they meet it:
 - providers: each provider's preset and the documented facts behind it, re-exported by llm (lesson 00)
 - ingest: load the pinned DataTalksClub FAQ (lesson 01)
 - search: the minsearch index and the search tool's schema (lessons 01 and 03)
-- tools: run the tools a model asks for and serialize their output (lesson 04)
-- tool_registry: the @tool decorator and the Tools registry, re-exported by tools (lesson 09)
+- tools: a package; tools.dispatch runs the tools a model asks for and serializes their output (lesson 04),
+  tools.registry is the @tool decorator and the Tools registry (lesson 09); lessons import both from tools
 - loop: agent_loop and AgentRun, the lesson-04 loop with its safety nets (lessons 04 and 07)
 - cost: per-call usage records, a running meter and the run report (lesson 06)
 - prices: genai-prices prices at an explicit moment, re-exported by cost (lesson 06)
@@ -19,6 +19,7 @@ What the lessons import, in the order they meet it:
 What those build on:
 - offline: the deterministic offline model behind the real OpenAI wire format (no key, no network)
 - env: the settings of .env.example, read the same way everywhere
+- errors: ProviderError, the setup problem a student can fix, shared by llm and cassette
 - pinned: single files pinned to one commit (the ground truth, the OpenAI spec), fetched once
 - tokens: BPE token counts of a request and a provider's prompt cache
 - cassette: record a real run's HTTP traffic and replay it without a key

@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 import httpx
 import openai
 
-from helpers.llm import ProviderError
+from helpers.errors import ProviderError
 
 PREVIEW_CHARS = 300  # how much of an unseen request an error message shows
 TRANSIENT = {408, 409, 429, 500, 502, 503, 504}  # statuses the SDK retries; replay skips them when it can

@@ -30,6 +30,7 @@ import httpx
 import openai
 
 from helpers import ROOT, env  # noqa: F401 -- ROOT stays importable as llm.ROOT
+from helpers.errors import ProviderError  # re-exported: callers catch llm.ProviderError
 from helpers.providers import (  # noqa: F401 -- re-exported: lessons import the presets from helpers.llm
     FACTS_CHECKED,
     PRETTY_NAMES,
@@ -43,18 +44,6 @@ MAX_RETRIES = 3  # the SDK retries 429 and 5xx with exponential backoff (and hon
 TIMEOUT_S = 120.0  # long enough for a slow reasoning model; short enough that a dead server is noticed
 CHAT_LESSON = "lesson 08"  # the lesson written with Chat Completions, for providers without Responses
 MIN_OPENAI_SDK = "3.0"  # the SDK major version the course is tested with (see requirements.txt)
-
-
-class ProviderError(RuntimeError):
-    """A setup problem the student can fix: the message says what happened and what to do.
-
-    In a notebook, IPython shows only the message (via `_render_traceback_`), not a long traceback.
-    Example: raise ProviderError("GROQ_API_KEY is not set. Get a key at ... and put it in .env")
-    """
-
-    def _render_traceback_(self):
-        # IPython calls this instead of printing the traceback; a setup error has no useful stack.
-        return [f"{type(self).__name__}: {self}"]
 
 
 SWITCH_HINT = "put OPENAI_API_KEY in .env, or set LLM_PROVIDER=groq|github|ollama|deepseek; see .env.example"

@@ -1,10 +1,15 @@
-"""What every homework check shares: the task list, the result type and the decorator that turns a check
-body into a PASS / FAIL / NOT DONE YET result.
+"""What every homework check shares: the task list, the result type, and the API a check is written with.
 
-A check body raises `_Fail(hint)` when the work misses the task's criterion and `_Todo(hint)` when it is still
-a stub, and returns an optional note when it passes; `_check` turns that into a `CheckResult`, and records it
-for the runner when HOMEWORK_RESULTS names a file. `_run` calls student code with its prints hidden, so a
-crash becomes a hint instead of a traceback. Left out on purpose: anything about one homework's content.
+The checking API, which every hwNN module imports from here:
+- `@task_check(notebook, task)` turns a check body into a check that returns a `CheckResult` (PASS / FAIL /
+  NOT DONE YET) and records it for the runner when HOMEWORK_RESULTS names a file;
+- inside a body, `raise CheckFailed(hint)` when the work misses the task's criterion, `raise NotDoneYet(hint)`
+  when it is still a stub, and return an optional note when it passes;
+- `run_student_code(fn, *args)` calls student code with its prints hidden, so a stub becomes NotDoneYet and a
+  crash becomes a CheckFailed hint instead of a traceback;
+- `read_field(obj, key)` reads a field of an SDK object or a dict alike (students build both).
+
+Left out on purpose: anything about one homework's content, and the test doubles (helpers.homework.doubles).
 """
 
 from __future__ import annotations
@@ -80,12 +85,18 @@ class CheckResult:
         return f"{text}: {self.hint}" if self.hint else text
 
 
-class _Fail(Exception):
-    """Raised inside a check: the student's work misses the criterion; the message is the hint."""
+class CheckFailed(Exception):
+    """Raised inside a check: the student's work misses the criterion; the message is the hint.
+
+    Example: raise CheckFailed("count_entries counts every document; keep only the course's.")
+    """
 
 
-class _Todo(Exception):
-    """Raised inside a check: the task is still a stub."""
+class NotDoneYet(Exception):
+    """Raised inside a check: the task is still a stub; the message says what to fill in.
+
+    Example: raise NotDoneYet("write your instructions in the string above.")
+    """
 
 
 def _task_title(notebook: str, task: str) -> str:
@@ -100,8 +111,13 @@ def _record(result: CheckResult) -> None:
             f.write(json.dumps(asdict(result)) + "\n")
 
 
-def _check(notebook: str, task: str):
-    """Decorator: turn a check body (raises _Fail/_Todo, returns a pass note or None) into a CheckResult."""
+def task_check(notebook: str, task: str):
+    """Decorator: turn a check body (raises CheckFailed or NotDoneYet, returns a pass note or None) into a check
+    that returns a CheckResult and records it for the runner.
+
+    Example: @task_check("01-search-and-rag", "1.1")
+             def check_count_entries(count_entries, documents): ...  # -> CheckResult(task="1.1", ...)
+    """
 
     def wrap(body):
         def check(*args, **kwargs):
@@ -109,9 +125,9 @@ def _check(notebook: str, task: str):
             try:
                 note = body(*args, **kwargs)
                 result = CheckResult(notebook, task, title, "pass", note or "")
-            except _Todo as e:
+            except NotDoneYet as e:
                 result = CheckResult(notebook, task, title, "todo", str(e))
-            except _Fail as e:
+            except CheckFailed as e:
                 result = CheckResult(notebook, task, title, "fail", str(e))
             except Exception as e:  # noqa: BLE001 -- e.g. a result of an unexpected shape; still a hint
                 result = CheckResult(notebook, task, title, "fail",
@@ -126,26 +142,34 @@ def _check(notebook: str, task: str):
     return wrap
 
 
-def _run(fn, *args, what: str = "your function", allow_none: bool = False, **kwargs):
-    """Call student code quietly (its prints are hidden) and translate stubs and crashes into _Todo/_Fail."""
+def run_student_code(fn, *args, what: str = "your function", allow_none: bool = False, **kwargs):
+    """Call student code quietly (its prints are hidden); a stub raises NotDoneYet, a crash CheckFailed.
+
+    `what` names the call in the hint; `allow_none` accepts a None result (else it means a missing `return`).
+    Example: run_student_code(count_entries, documents, "llm-zoomcamp") -> 42
+    """
     if fn is None:
-        raise _Todo("define the function in the cell above, then run this cell again.")
+        raise NotDoneYet("define the function in the cell above, then run this cell again.")
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             value = fn(*args, **kwargs)
     except NotImplementedError:
-        raise _Todo("replace `raise NotImplementedError` with your code.") from None
-    except (_Todo, _Fail):
+        raise NotDoneYet("replace `raise NotImplementedError` with your code.") from None
+    except (NotDoneYet, CheckFailed):
         raise
     except Exception as e:  # noqa: BLE001 -- any crash in student code becomes a hint, never a traceback
-        raise _Fail(f"{what} raised {type(e).__name__}: {preview(str(e), 200)}. Run it on its own in a new "
+        raise CheckFailed(f"{what} raised {type(e).__name__}: {preview(str(e), 200)}. Run it on its own in a new "
                     f"cell to see the full traceback.") from None
     if value is None and not allow_none:
-        raise _Todo("your function returned None (did you forget `return`?).")
+        raise NotDoneYet("your function returned None (did you forget `return`?).")
     return value
 
 
-def _get(obj, key, default=None):
+def read_field(obj, key, default=None):
+    """A field of an SDK object (attribute) or of a dict (key), or `default` when it has none.
+
+    Example: read_field({"type": "function_call"}, "type") -> "function_call"
+    """
     if isinstance(obj, dict):
         return obj.get(key, default)
     return getattr(obj, key, default)

@@ -3,15 +3,16 @@
 `SpyClient` wraps the student's client and records every request and response, so a check can ask "did the
 prompt contain the results?" on any provider. `ScriptedClient` returns prepared responses in order, for the
 exact situations a real model can't be relied on to produce (two function calls in one response, a model that
-never stops). `offline_client` gives the offline model with injected faults. Left out on purpose: streaming
-(no homework task streams).
+never stops). `offline_client` gives the offline model with injected faults. The checks read what a recorded
+request sent with `request_items`, `request_text` and `plain_data`, and `without_responses_api` names a
+provider that a Responses API check can't run on. Left out on purpose: streaming (no homework task streams).
 """
 
 from __future__ import annotations
 
 import json
 
-from helpers.homework.core import _Fail, _get, _run
+from helpers.homework.core import CheckFailed, read_field, run_student_code
 
 
 def _snapshot(kwargs: dict) -> dict:
@@ -64,7 +65,7 @@ class SpyClient:
 
     def function_calls(self) -> list:
         """Every function_call item the model produced, across all recorded Responses API results."""
-        return [item for _, r in self.calls for item in (_get(r, "output") or []) if _get(item, "type") ==
+        return [item for _, r in self.calls for item in (read_field(r, "output") or []) if read_field(item, "type") ==
                 "function_call"]
 
 
@@ -112,7 +113,7 @@ class _ScriptedResponses:
 
     def create(self, **kwargs):
         if not self._script:
-            raise _Fail("your loop called the model again after it had already answered in plain text; stop "
+            raise CheckFailed("your loop called the model again after it had already answered in plain text; stop "
                         "when a response has no function_call items.")
         response = self._script.pop(0)
         self._log.append((_snapshot(kwargs), response))
@@ -154,9 +155,9 @@ def two_searches_then_answer(loop, scripted, schemas: list[dict]):
 
     client = ScriptedClient([scripted(("search", {"query": "docker"}), ("search", {"query": "install"}), n=1),
                              scripted(text=SCRIPTED_ANSWER, n=2)])
-    got = _run(loop, client, "scripted", "How do I install Docker?", {"search": fake_search}, schemas)
+    got = run_student_code(loop, client, "scripted", "How do I install Docker?", {"search": fake_search}, schemas)
     if not isinstance(got, tuple) or len(got) != 2:
-        raise _Fail("return a pair: (answer text, number of iterations).")
+        raise CheckFailed("return a pair: (answer text, number of iterations).")
     return client, ran, *got
 
 
@@ -171,8 +172,11 @@ def offline_client(faults: str | list | None = None):
     return make_offline(faults, max_retries=0)
 
 
-def _without_responses_api(client) -> str | None:
-    """The provider's name when it has no Responses API (GitHub Models), else None (also for test doubles)."""
+def without_responses_api(client) -> str | None:
+    """The provider's name when it has no Responses API (GitHub Models), else None (also for test doubles).
+
+    Example: without_responses_api(make_client("github")[0]) -> "GitHub Models"
+    """
     from helpers.llm import PRETTY_NAMES, provider_of
 
     try:
@@ -182,24 +186,35 @@ def _without_responses_api(client) -> str | None:
     return None if preset.responses_api else PRETTY_NAMES.get(preset.name, preset.name)
 
 
-def _request_items(kwargs: dict) -> list:
+def request_items(kwargs: dict) -> list:
+    """A Responses API request's `input` as a list of items (a plain string is one item).
+
+    Example: request_items({"input": "Can I join?"}) -> ["Can I join?"]
+    """
     items = kwargs.get("input")
     return items if isinstance(items, list) else ([] if items is None else [items])
 
 
-def _request_text(kwargs: dict) -> str:
-    """Everything a request sends as text (instructions and input), for "did the prompt contain X" checks."""
+def request_text(kwargs: dict) -> str:
+    """Everything a request sends as text (instructions and input), for "did the prompt contain X" checks.
+
+    Example: request_text({"instructions": "Be brief.", "input": "Hi"}) -> "Be brief.\nHi"
+    """
     parts = [str(kwargs.get("instructions") or "")]
-    for item in _request_items(kwargs):
-        parts.append(item if isinstance(item, str) else json.dumps(_plain(item), ensure_ascii=False))
+    for item in request_items(kwargs):
+        parts.append(item if isinstance(item, str) else json.dumps(plain_data(item), ensure_ascii=False))
     return "\n".join(parts)
 
 
-def _plain(item):
+def plain_data(item):
+    """SDK objects, dicts and lists turned into plain JSON-ready data (None fields dropped from SDK objects).
+
+    Example: plain_data([response.output[0]]) -> [{"type": "function_call", "name": "search", ...}]
+    """
     if hasattr(item, "model_dump"):
         return item.model_dump(mode="json", exclude_none=True)
     if isinstance(item, dict):
-        return {k: _plain(v) for k, v in item.items()}
+        return {k: plain_data(v) for k, v in item.items()}
     if isinstance(item, list):
-        return [_plain(v) for v in item]
+        return [plain_data(v) for v in item]
     return item

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from helpers.homework.core import _check, _Fail, _run
-from helpers.homework.doubles import SpyClient, _request_text
+from helpers.homework.core import CheckFailed, run_student_code, task_check
+from helpers.homework.doubles import SpyClient, request_text
 from helpers.tools import preview
 
 
-@_check("01-search-and-rag", "1.1")
+@task_check("01-search-and-rag", "1.1")
 def check_count_entries(count_entries, documents):
     """Check `count_entries(documents, course) -> int` on two courses.
 
@@ -21,21 +21,21 @@ def check_count_entries(count_entries, documents):
     """
     counts = Counter(d["course"] for d in documents)
     for course in ("llm-zoomcamp", "mlops-zoomcamp"):
-        got = _run(count_entries, documents, course)
+        got = run_student_code(count_entries, documents, course)
         if not isinstance(got, int):
-            raise _Fail(f"count_entries(documents, {course!r}) returned a {type(got).__name__}; return a whole "
+            raise CheckFailed(f"count_entries(documents, {course!r}) returned a {type(got).__name__}; return a whole "
                         f"number (len(...) of a list gives one).")
         if got == len(documents):
-            raise _Fail(f"count_entries(documents, {course!r}) counts every document in the FAQ; keep only "
+            raise CheckFailed(f"count_entries(documents, {course!r}) counts every document in the FAQ; keep only "
                         f"those whose 'course' field equals the course you were given.")
         if got != counts[course]:
             side = "high" if got > counts[course] else "low"
-            raise _Fail(f"count_entries(documents, {course!r}) = {got} is too {side}. Compare each document's "
+            raise CheckFailed(f"count_entries(documents, {course!r}) = {got} is too {side}. Compare each document's "
                         f"'course' field with the argument exactly (no substring match).")
     return "right for llm-zoomcamp and mlops-zoomcamp."
 
 
-@_check("01-search-and-rag", "1.2")
+@task_check("01-search-and-rag", "1.2")
 def check_biggest_section(biggest_section, documents):
     """Check `biggest_section(documents, course) -> str` (the section name with the most entries).
 
@@ -43,15 +43,15 @@ def check_biggest_section(biggest_section, documents):
     """
     for course in ("llm-zoomcamp", "data-engineering-zoomcamp"):
         sizes = Counter(d["section"] for d in documents if d["course"] == course)
-        got = _run(biggest_section, documents, course)
+        got = run_student_code(biggest_section, documents, course)
         if not isinstance(got, str):
-            raise _Fail(f"biggest_section(documents, {course!r}) returned a {type(got).__name__}; return the "
+            raise CheckFailed(f"biggest_section(documents, {course!r}) returned a {type(got).__name__}; return the "
                         f"section's name as a string (Counter.most_common(1) gives [(name, count)]).")
         if got not in sizes:
-            raise _Fail(f"{preview(got)!r} is not a section of {course!r}: count sections only among that "
+            raise CheckFailed(f"{preview(got)!r} is not a section of {course!r}: count sections only among that "
                         f"course's entries.")
         if sizes[got] != max(sizes.values()):
-            raise _Fail(f"in {course!r}, section {got!r} has {sizes[got]} entries, but another section has "
+            raise CheckFailed(f"in {course!r}, section {got!r} has {sizes[got]} entries, but another section has "
                         f"more. Count every section before picking the largest.")
     return "right for two courses."
 
@@ -59,7 +59,7 @@ def check_biggest_section(biggest_section, documents):
 _SECTION_INDEX: dict = {}
 
 
-@_check("01-search-and-rag", "1.3")
+@task_check("01-search-and-rag", "1.3")
 def check_search_section(search_section, documents):
     """Check `search_section(query, section) -> list[dict]`: search one course's section, with the boosts.
 
@@ -71,17 +71,17 @@ def check_search_section(search_section, documents):
 
     cases = [("openai api key", "Module 1: Introduction"), ("run ollama", "Workshops: Agents")]
     for query, section in cases:
-        got = _run(search_section, query, section)
+        got = run_student_code(search_section, query, section)
         if not isinstance(got, list) or not all(isinstance(d, dict) for d in got):
-            raise _Fail(f"search_section({query!r}, {section!r}) must return a list of FAQ documents (dicts), "
+            raise CheckFailed(f"search_section({query!r}, {section!r}) must return a list of FAQ documents (dicts), "
                         f"as index.search() does.")
         if not got:
-            raise _Fail(f"search_section({query!r}, {section!r}) found nothing. Is 'section' one of the "
+            raise CheckFailed(f"search_section({query!r}, {section!r}) found nothing. Is 'section' one of the "
                         f"index's keyword_fields, and spelled exactly like the documents' section names?")
         wrong = [d for d in got if d.get("section") != section or d.get("course") != DEFAULT_COURSE]
         if wrong:
             d = wrong[0]
-            raise _Fail(f"a result comes from section {d.get('section')!r} of {d.get('course')!r}. Filter on "
+            raise CheckFailed(f"a result comes from section {d.get('section')!r} of {d.get('course')!r}. Filter on "
                         f"both keyword fields: filter_dict={{'course': ..., 'section': ...}}.")
         if id(documents) not in _SECTION_INDEX:  # built once per session: fitting takes about a second
             _SECTION_INDEX.clear()
@@ -90,15 +90,15 @@ def check_search_section(search_section, documents):
         expected = _SECTION_INDEX[id(documents)].search(query, filter_dict={"course": DEFAULT_COURSE, "section": section},
                                     boost_dict=ZOOMCAMP_BOOST, num_results=5)
         if len(got) != len(expected):
-            raise _Fail(f"search_section({query!r}, {section!r}) returned {len(got)} results; return the top "
+            raise CheckFailed(f"search_section({query!r}, {section!r}) returned {len(got)} results; return the top "
                         f"5 (num_results=5), or all of them if the section has fewer matches.")
         if [d["id"] for d in got] != [d["id"] for d in expected]:
-            raise _Fail("the right section, but a different ranking. Search the same text fields as lesson 01 "
+            raise CheckFailed("the right section, but a different ranking. Search the same text fields as lesson 01 "
                         "(question, section, answer) with its boosts: question 3, section 0.5.")
     return "filtered on course and section, ranked with the course's boosts."
 
 
-@_check("01-search-and-rag", "1.4")
+@task_check("01-search-and-rag", "1.4")
 def check_build_prompt(build_prompt):
     """Check `build_prompt(question, results) -> str`: the question plus every result's question and answer.
 
@@ -108,25 +108,25 @@ def check_build_prompt(build_prompt):
 
     question = "How do I run Ollama locally?"
     results = search("Ollama", num_results=3)
-    prompt = _run(build_prompt, question, results)
+    prompt = run_student_code(build_prompt, question, results)
     if not isinstance(prompt, str):
-        raise _Fail(f"build_prompt returned a {type(prompt).__name__}; return one string the model can read.")
+        raise CheckFailed(f"build_prompt returned a {type(prompt).__name__}; return one string the model can read.")
     if question not in prompt:
-        raise _Fail("the prompt doesn't contain the student's question word for word; put it in.")
+        raise CheckFailed("the prompt doesn't contain the student's question word for word; put it in.")
     for i, doc in enumerate(results, 1):
         if doc["question"] not in prompt:
-            raise _Fail(f"result {i}'s FAQ question is missing from the prompt; include each entry's "
+            raise CheckFailed(f"result {i}'s FAQ question is missing from the prompt; include each entry's "
                         f"'question' so the model knows what the answer is about.")
         if doc["answer"].strip() not in prompt:
-            raise _Fail(f"result {i}'s answer is missing (or changed) in the prompt; include each entry's "
+            raise CheckFailed(f"result {i}'s answer is missing (or changed) in the prompt; include each entry's "
                         f"'answer' text in full.")
-    no_results = _run(build_prompt, question, [], what="build_prompt(question, [])")
+    no_results = run_student_code(build_prompt, question, [], what="build_prompt(question, [])")
     if not isinstance(no_results, str) or question not in no_results:
-        raise _Fail("with no search results, build_prompt should still return a prompt containing the question.")
+        raise CheckFailed("with no search results, build_prompt should still return a prompt containing the question.")
     return "question and every result are in the prompt."
 
 
-@_check("01-search-and-rag", "1.5")
+@task_check("01-search-and-rag", "1.5")
 def check_rag(rag, client, model):
     """Check `rag(client, model, question) -> str`: search, build a prompt, make exactly one model call.
 
@@ -136,19 +136,19 @@ def check_rag(rag, client, model):
 
     question = "How do I install Ollama?"
     spy = SpyClient(client)
-    answer = _run(rag, spy, model, question)
+    answer = run_student_code(rag, spy, model, question)
     if not spy.calls:
-        raise _Fail("rag() made no model call through the client it was given; use "
+        raise CheckFailed("rag() made no model call through the client it was given; use "
                     "client.responses.create(model=model, input=...) with the `client` argument.")
     if len(spy.calls) > 1:
-        raise _Fail(f"rag() made {len(spy.calls)} model calls; a fixed RAG pipeline makes exactly one.")
+        raise CheckFailed(f"rag() made {len(spy.calls)} model calls; a fixed RAG pipeline makes exactly one.")
     if not isinstance(answer, str) or not answer.strip():
-        raise _Fail("rag() must return the answer text (response.output_text), not the response object.")
-    sent = _request_text(spy.calls[0][0])
+        raise CheckFailed("rag() must return the answer text (response.output_text), not the response object.")
+    sent = request_text(spy.calls[0][0])
     top = search(question)[0]
     if question not in sent:
-        raise _Fail("the request doesn't contain the question; build the prompt from it.")
+        raise CheckFailed("the request doesn't contain the question; build the prompt from it.")
     if top["answer"].strip()[:60] not in sent:
-        raise _Fail("the request doesn't contain the best search result for the question: search with the "
+        raise CheckFailed("the request doesn't contain the best search result for the question: search with the "
                     "question first, then put the results into the prompt.")
     return "one call, with the question and the search results in it."

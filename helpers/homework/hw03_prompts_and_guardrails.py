@@ -7,7 +7,7 @@ exact refusal wording.
 
 from __future__ import annotations
 
-from helpers.homework.core import _check, _Fail, _run, _Todo
+from helpers.homework.core import CheckFailed, NotDoneYet, run_student_code, task_check
 from helpers.homework.doubles import SpyClient
 
 # A small labelled question set for the guardrail tasks: (question, is it about the course FAQ?).
@@ -27,7 +27,7 @@ LABELLED_QUESTIONS = [
 ]
 
 
-@_check("03-prompts-and-guardrails", "3.1")
+@task_check("03-prompts-and-guardrails", "3.1")
 def check_multi_search_instructions(instructions, client, model):
     """Check that `instructions` make the agent search at least twice, with different queries, before
     answering (2 of 3 questions): what a real model does when a prompt asks for more searches.
@@ -38,37 +38,37 @@ def check_multi_search_instructions(instructions, client, model):
     from helpers.search import SEARCH_TOOL, search
 
     if instructions is None or (isinstance(instructions, str) and not instructions.strip()):
-        raise _Todo("write your instructions in the string above.")
+        raise NotDoneYet("write your instructions in the string above.")
     if not isinstance(instructions, str):
-        raise _Fail("the instructions must be a string.")
+        raise CheckFailed("the instructions must be a string.")
     questions = [q for q, on_topic in LABELLED_QUESTIONS if on_topic][:3]
     searches = []
     for question in questions:
         result = agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
                             instructions=instructions, verbose=False)
         if result.stop_reason != "answered":
-            raise _Fail(f"the run for {question!r} stopped with {result.stop_reason!r}; the instructions "
+            raise CheckFailed(f"the run for {question!r} stopped with {result.stop_reason!r}; the instructions "
                         f"should lead to an answer, not endless searching.")
         # Different searches, as a real model given such a prompt makes: the same query twice finds nothing new.
         queries = {c["arguments"] for c in result.tool_calls if c["name"] == "search"}
         searches.append(len(queries))
     several = sum(n >= 2 for n in searches)
     if several < 2:
-        raise _Fail(f"only {several} of {len(questions)} runs searched more than once with different queries "
+        raise CheckFailed(f"only {several} of {len(questions)} runs searched more than once with different queries "
                     f"(different searches per run: {searches}). Ask for it plainly, e.g. how many searches and "
                     f"with what kind of keywords.")
     return f"different searches per question: {searches}."
 
 
 def _guard_verdict(is_on_topic, client, model, question) -> bool:
-    verdict = _run(is_on_topic, client, model, question, what=f"is_on_topic(..., {question!r})")
+    verdict = run_student_code(is_on_topic, client, model, question, what=f"is_on_topic(..., {question!r})")
     if not isinstance(verdict, bool):
-        raise _Fail(f"is_on_topic returned {type(verdict).__name__}; return True (allow) or False (block). "
+        raise CheckFailed(f"is_on_topic returned {type(verdict).__name__}; return True (allow) or False (block). "
                     f"Turn the model's reply into a bool yourself.")
     return verdict
 
 
-@_check("03-prompts-and-guardrails", "3.2")
+@task_check("03-prompts-and-guardrails", "3.2")
 def check_is_on_topic(is_on_topic, client, model):
     """Check the guardrail `is_on_topic(client, model, question) -> bool` on the labelled set.
 
@@ -81,23 +81,23 @@ def check_is_on_topic(is_on_topic, client, model):
         spy = SpyClient(client)
         verdict = _guard_verdict(is_on_topic, spy, model, question)
         if len(spy.calls) > 1:
-            raise _Fail(f"the guardrail made {len(spy.calls)} model calls for one question; a guardrail should "
+            raise CheckFailed(f"the guardrail made {len(spy.calls)} model calls for one question; a guardrail should "
                         f"be one cheap call (or none).")
         if spy.calls and spy.calls[0][0].get("tools"):
-            raise _Fail("the guardrail call offers tools; a classifier needs none, and each tool schema costs "
+            raise CheckFailed("the guardrail call offers tools; a classifier needs none, and each tool schema costs "
                         "input tokens.")
         if verdict != on_topic:
             (wrong_on if on_topic else wrong_off).append(question)
     if len(wrong_on) > 1:
-        raise _Fail(f"it blocked {len(wrong_on)} of 6 on-topic questions, e.g. {wrong_on[0]!r}. Check how you "
+        raise CheckFailed(f"it blocked {len(wrong_on)} of 6 on-topic questions, e.g. {wrong_on[0]!r}. Check how you "
                     f"read the model's reply (strip spaces, compare case-insensitively).")
     if len(wrong_off) > 1:
-        raise _Fail(f"it let through {len(wrong_off)} of 6 off-topic questions, e.g. {wrong_off[0]!r}. Say "
+        raise CheckFailed(f"it let through {len(wrong_off)} of 6 off-topic questions, e.g. {wrong_off[0]!r}. Say "
                     f"what the course covers and ask for exactly one word as the reply.")
     return f"{6 - len(wrong_on)}/6 on-topic allowed, {6 - len(wrong_off)}/6 off-topic blocked."
 
 
-@_check("03-prompts-and-guardrails", "3.3")
+@task_check("03-prompts-and-guardrails", "3.3")
 def check_measure_guardrail(measure_guardrail):
     """Check `measure_guardrail(guard, labelled) -> {"on_topic_allowed": n, "off_topic_blocked": m}`.
 
@@ -108,21 +108,21 @@ def check_measure_guardrail(measure_guardrail):
         return any(w in question.lower() for w in ("course", "docker", "movie"))
 
     labelled = LABELLED_QUESTIONS
-    got = _run(measure_guardrail, keyword_guard, labelled)
+    got = run_student_code(measure_guardrail, keyword_guard, labelled)
     if not isinstance(got, dict) or set(got) != {"on_topic_allowed", "off_topic_blocked"}:
-        raise _Fail("return a dict with exactly two keys: 'on_topic_allowed' and 'off_topic_blocked'.")
+        raise CheckFailed("return a dict with exactly two keys: 'on_topic_allowed' and 'off_topic_blocked'.")
     allowed = sum(keyword_guard(q) for q, on in labelled if on)
     blocked = sum(not keyword_guard(q) for q, on in labelled if not on)
     if got["on_topic_allowed"] != allowed:
-        raise _Fail("on_topic_allowed is off for a simple keyword guard. Count the questions labelled True "
+        raise CheckFailed("on_topic_allowed is off for a simple keyword guard. Count the questions labelled True "
                     "for which guard(question) is True.")
     if got["off_topic_blocked"] != blocked:
-        raise _Fail("off_topic_blocked is off for a simple keyword guard. Count the questions labelled False "
+        raise CheckFailed("off_topic_blocked is off for a simple keyword guard. Count the questions labelled False "
                     "for which guard(question) is False.")
     return "counts match for a test guard."
 
 
-@_check("03-prompts-and-guardrails", "3.4")
+@task_check("03-prompts-and-guardrails", "3.4")
 def check_guarded_answer(guarded_answer, client, model):
     """Check `guarded_answer(client, model, question) -> str`: guardrail first, the agent loop only if allowed.
 
@@ -130,20 +130,20 @@ def check_guarded_answer(guarded_answer, client, model):
     """
     off = "How do I win with the queen's gambit?"
     spy = SpyClient(client)
-    answer = _run(guarded_answer, spy, model, off)
+    answer = run_student_code(guarded_answer, spy, model, off)
     if not isinstance(answer, str) or not answer.strip():
-        raise _Fail("for a blocked question, return a short polite refusal (a non-empty string).")
+        raise CheckFailed("for a blocked question, return a short polite refusal (a non-empty string).")
     if spy.function_calls():
-        raise _Fail(f"for {off!r} the agent still searched the FAQ; run the guardrail first and return before "
+        raise CheckFailed(f"for {off!r} the agent still searched the FAQ; run the guardrail first and return before "
                     f"the loop when it says no.")
     if len(spy.calls) > 1:
-        raise _Fail(f"a blocked question cost {len(spy.calls)} model calls; it should cost only the guardrail's.")
+        raise CheckFailed(f"a blocked question cost {len(spy.calls)} model calls; it should cost only the guardrail's.")
     on = "Can I still join the course after it has started?"
     spy = SpyClient(client)
-    answer = _run(guarded_answer, spy, model, on)
+    answer = run_student_code(guarded_answer, spy, model, on)
     if not spy.function_calls():
-        raise _Fail(f"for the on-topic question {on!r} the agent never searched: when the guardrail allows it, "
+        raise CheckFailed(f"for the on-topic question {on!r} the agent never searched: when the guardrail allows it, "
                     f"run agent_loop with the search tool.")
     if not isinstance(answer, str) or not answer.strip():
-        raise _Fail("for an allowed question, return the loop's answer text (result.answer).")
+        raise CheckFailed("for an allowed question, return the loop's answer text (result.answer).")
     return "blocked before the loop, answered with the loop."

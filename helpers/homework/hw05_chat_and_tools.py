@@ -9,23 +9,23 @@ from __future__ import annotations
 
 from collections import Counter
 
-from helpers.homework.core import _check, _Fail, _run, _Todo
+from helpers.homework.core import CheckFailed, NotDoneYet, run_student_code, task_check
 from helpers.homework.doubles import (
     SCRIPTED_ANSWER,
     SpyClient,
-    _plain,
-    _request_text,
-    _without_responses_api,
+    plain_data,
+    request_text,
     scripted_chat_completion,
     two_searches_then_answer,
+    without_responses_api,
 )
 
 
 def _chat_messages(kwargs: dict) -> list:
-    return [_plain(m) for m in kwargs.get("messages") or []]
+    return [plain_data(m) for m in kwargs.get("messages") or []]
 
 
-@_check("05-chat-and-tools", "5.1")
+@task_check("05-chat-and-tools", "5.1")
 def check_my_chat_loop(my_chat_loop, client, model):
     """Check `my_chat_loop(client, model, question, functions, schemas) -> (answer, iterations)`.
 
@@ -38,40 +38,40 @@ def check_my_chat_loop(my_chat_loop, client, model):
     scripted, ran, answer, iterations = two_searches_then_answer(my_chat_loop, scripted_chat_completion,
                                                                  [chat_search])
     if len(scripted.calls) == 1:
-        raise _Fail(f"your loop stopped after 1 iteration; the model asked for 2 tool calls in that message "
+        raise CheckFailed(f"your loop stopped after 1 iteration; the model asked for 2 tool calls in that message "
                     f"(ran {len(ran)}). Keep calling the model until a message has no tool_calls.")
     if len(ran) < 2:
-        raise _Fail(f"the tool ran {len(ran)} time(s), but the model asked for 2 tool calls in one message — "
+        raise CheckFailed(f"the tool ran {len(ran)} time(s), but the model asked for 2 tool calls in one message — "
                     f"did you run all of them?")
     second = _chat_messages(scripted.calls[1][0])
     tool_ids = [m.get("tool_call_id") for m in second if m.get("role") == "tool"]
     if sorted(tool_ids) != ["call_1_0", "call_1_1"]:
-        raise _Fail("the second request needs one {\"role\": \"tool\"} message per tool call, each with that "
+        raise CheckFailed("the second request needs one {\"role\": \"tool\"} message per tool call, each with that "
                     "call's id as tool_call_id.")
     first_tool = next(i for i, m in enumerate(second) if m.get("role") == "tool")
     if not any(m.get("role") == "assistant" and m.get("tool_calls") for m in second[:first_tool]):
-        raise _Fail("the tool messages don't follow the assistant message that asked for them (the trap of "
+        raise CheckFailed("the tool messages don't follow the assistant message that asked for them (the trap of "
                     "lesson 08): append the model's message, with its tool_calls, before the tool results.")
     if answer != SCRIPTED_ANSWER:
-        raise _Fail("the answer you returned is not the last message's content.")
+        raise CheckFailed("the answer you returned is not the last message's content.")
     if iterations != 2:
-        raise _Fail(f"you reported {iterations} iteration(s) for a run with 2 model calls; count model calls.")
+        raise CheckFailed(f"you reported {iterations} iteration(s) for a run with 2 model calls; count model calls.")
 
     spy = SpyClient(client)
-    answer, iterations = _run(my_chat_loop, spy, model, "How do I run Olama locally?", {"search": search},
+    answer, iterations = run_student_code(my_chat_loop, spy, model, "How do I run Olama locally?", {"search": search},
                               [chat_search])
     if iterations != len(spy.calls):
-        raise _Fail(f"you reported {iterations} iteration(s) but the model was called {len(spy.calls)} time(s).")
+        raise CheckFailed(f"you reported {iterations} iteration(s) but the model was called {len(spy.calls)} time(s).")
     last = spy.calls[-1][1] if spy.calls else None
     if last is None or last.choices[0].message.tool_calls:
-        raise _Fail("your loop returned while the model still wanted a tool; stop only on a message without "
+        raise CheckFailed("your loop returned while the model still wanted a tool; stop only on a message without "
                     "tool_calls.")
     if not isinstance(answer, str) or not answer.strip():
-        raise _Fail("the answer is empty; return the last message's content.")
+        raise CheckFailed("the answer is empty; return the last message's content.")
     return f"ran every call, and answered the Olama question in {iterations} iteration(s)."
 
 
-@_check("05-chat-and-tools", "5.2")
+@task_check("05-chat-and-tools", "5.2")
 def check_count_tool(count_tool, documents):
     """Check `count_tool`, a `@tool` with parameters course (required) and section (optional), documented.
 
@@ -80,38 +80,38 @@ def check_count_tool(count_tool, documents):
     from helpers.tools import Tool, Tools
 
     if count_tool is None:
-        raise _Todo("define the function in the cell above, then run this cell again.")
+        raise NotDoneYet("define the function in the cell above, then run this cell again.")
     counts = Counter(d["course"] for d in documents)
     sections = Counter((d["course"], d["section"]) for d in documents)
-    got = _run(count_tool, course="llm-zoomcamp")
+    got = run_student_code(count_tool, course="llm-zoomcamp")
     if got != counts["llm-zoomcamp"]:
-        raise _Fail("count_faq_entries(course='llm-zoomcamp') gives a wrong count; count that course's entries.")
-    got = _run(count_tool, course="llm-zoomcamp", section="Workshops: Agents")
+        raise CheckFailed("count_faq_entries(course='llm-zoomcamp') gives a wrong count; count that course's entries.")
+    got = run_student_code(count_tool, course="llm-zoomcamp", section="Workshops: Agents")
     if got != sections[("llm-zoomcamp", "Workshops: Agents")]:
-        raise _Fail("with a section, count only that section's entries of the course.")
+        raise CheckFailed("with a section, count only that section's entries of the course.")
     if not isinstance(count_tool, Tool):
-        raise _Fail("the counts are right; now decorate the function with @tool (from helpers.tools), so it "
+        raise CheckFailed("the counts are right; now decorate the function with @tool (from helpers.tools), so it "
                     "carries its schema.")
     schema = count_tool.responses_schema()
     if len(schema.get("description") or "") < 15:
-        raise _Fail("the tool has no real description: write a docstring whose first line says what it does.")
+        raise CheckFailed("the tool has no real description: write a docstring whose first line says what it does.")
     props, required = schema["parameters"].get("properties", {}), schema["parameters"].get("required", [])
     if set(props) != {"course", "section"}:
-        raise _Fail(f"the schema's parameters are {sorted(props)}; the function should take course and section.")
+        raise CheckFailed(f"the schema's parameters are {sorted(props)}; the function should take course and section.")
     if required != ["course"]:
-        raise _Fail(f"required is {required}: course must be required and section optional (give it a default "
+        raise CheckFailed(f"required is {required}: course must be required and section optional (give it a default "
                     f"of None).")
     undocumented = [name for name, spec in props.items() if not spec.get("description")]
     if undocumented:
-        raise _Fail(f"parameter {undocumented[0]!r} has no description; describe each one in an Args: section of "
+        raise CheckFailed(f"parameter {undocumented[0]!r} has no description; describe each one in an Args: section of "
                     f"the docstring, with an example value.")
     reply = Tools(count_tool).call(count_tool.name, '{"course": 5}')
     if "error" not in reply:
-        raise _Fail("a call with course=5 was accepted; annotate course as str so the registry rejects it.")
+        raise CheckFailed("a call with course=5 was accepted; annotate course as str so the registry rejects it.")
     return "a documented tool whose schema the registry builds and checks."
 
 
-@_check("05-chat-and-tools", "5.3")
+@task_check("05-chat-and-tools", "5.3")
 def check_follow_up(follow_up, client, model):
     """Check `follow_up(client, model, result, question) -> LoopResult`: the second turn sees the first.
 
@@ -120,29 +120,29 @@ def check_follow_up(follow_up, client, model):
     from helpers.loop import agent_loop
     from helpers.search import SEARCH_TOOL, search
 
-    lacking = _without_responses_api(client)
+    lacking = without_responses_api(client)
     if lacking:
         # Not the student's mistake, so not a hint about their code: say which API is missing and what to do.
-        raise _Fail(f"this task continues a Responses API conversation, and {lacking} has no Responses API. Run "
+        raise CheckFailed(f"this task continues a Responses API conversation, and {lacking} has no Responses API. Run "
                     f"this notebook with LLM_PROVIDER=offline (or another provider with the Responses API) in .env, "
                     f"then restart the kernel.")
     first = "Can I still join the course after it has started?"
     result = agent_loop(client, model, first, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
     kept = len(result.messages)
     spy = SpyClient(client)
-    second = _run(follow_up, spy, model, result, "And will I get a certificate?")
+    second = run_student_code(follow_up, spy, model, result, "And will I get a certificate?")
     if not hasattr(second, "messages") or not hasattr(second, "stop_reason"):
-        raise _Fail("return the LoopResult of the second run, not only its answer.")
+        raise CheckFailed("return the LoopResult of the second run, not only its answer.")
     if not spy.calls:
-        raise _Fail("follow_up made no model call with the client it was given.")
-    sent = _request_text(spy.calls[0][0])
+        raise CheckFailed("follow_up made no model call with the client it was given.")
+    sent = request_text(spy.calls[0][0])
     if first not in sent:
-        raise _Fail("the model never saw the first question in the second turn: pass the first run's messages "
+        raise CheckFailed("the model never saw the first question in the second turn: pass the first run's messages "
                     "to agent_loop (messages=result.messages).")
     if "certificate" not in sent:
-        raise _Fail("the follow-up question is missing from the request.")
+        raise CheckFailed("the follow-up question is missing from the request.")
     if len(second.messages) <= kept:
-        raise _Fail("the second run's messages are not longer than the first's; it should add to the history.")
+        raise CheckFailed("the second run's messages are not longer than the first's; it should add to the history.")
     if second.stop_reason != "answered":
-        raise _Fail(f"the second turn stopped with {second.stop_reason!r} instead of answering.")
+        raise CheckFailed(f"the second turn stopped with {second.stop_reason!r} instead of answering.")
     return "the second turn carried the whole first conversation."

@@ -9,9 +9,9 @@ What it does:
   react to on its next turn.
 - `preview` folds a tool's arguments or output into one line for printing.
 
-The schema half, lesson 09's `@tool` decorator and `Tools` registry, lives in helpers.tool_registry, which
-builds on this module. Its public names (`tool`, `Tools`, `Tool`, `ToolDefinitionError`) can be imported
-from here too, as the lessons do.
+The schema half, lesson 09's `@tool` decorator and `Tools` registry, lives in helpers.tools.registry, which
+builds on this module; helpers.tools (the package) exports both halves, as the lessons import them.
+`signature_text` and `json_default` are public because the registry words its errors and defaults with them.
 
 Deliberately left out: async tools, parallel execution, timeouts and retries inside a tool, output
 truncation, and permission prompts for tools that write. Each is a few lines once the loop is clear, and
@@ -93,7 +93,7 @@ def serialize(result, fields: list[str] | None = None, indent: int | None = None
     if fields is not None:
         result = _keep_fields(result, set(fields))
     separators = None if indent is not None else (",", ":")
-    return json.dumps(result, ensure_ascii=False, indent=indent, separators=separators, default=_to_json)
+    return json.dumps(result, ensure_ascii=False, indent=indent, separators=separators, default=json_default)
 
 
 def preview(text, limit: int = 80) -> str:
@@ -145,12 +145,12 @@ def _parse_arguments(name: str, fn: Callable, arguments) -> dict:
     except (json.JSONDecodeError, TypeError) as e:
         raise ToolError(
             f"arguments for {name!r} are not valid JSON ({e})",
-            f"Call {name} again with one JSON object of arguments for {_signature(name, fn)}.",
+            f"Call {name} again with one JSON object of arguments for {signature_text(name, fn)}.",
         ) from None
     if not isinstance(parsed, dict):
         raise ToolError(
             f"arguments for {name!r} must be a JSON object, got {type(parsed).__name__}",
-            f"Call {name} again with one JSON object of arguments for {_signature(name, fn)}.",
+            f"Call {name} again with one JSON object of arguments for {signature_text(name, fn)}.",
         )
     return parsed
 
@@ -167,13 +167,17 @@ def _check_arguments(name: str, fn: Callable, kwargs: dict) -> dict:
     except TypeError as e:
         raise ToolError(
             f"arguments don't fit {name!r}: {e}",
-            f"Call {name} again with arguments for {_signature(name, fn)}.",
+            f"Call {name} again with arguments for {signature_text(name, fn)}.",
         ) from None
     return kwargs
 
 
-def _signature(name: str, fn: Callable) -> str:
-    # What the model should send, in words it can act on: "search(query: string, required)".
+def signature_text(name: str, fn: Callable) -> str:
+    """What the model should send, in words it can act on; error hints end with it.
+
+    Example: signature_text("search", search) -> "search(query: str)" (a registry tool:
+    "search(query: string, required)")
+    """
     if isinstance(fn, SelfCheckingTool):
         props, required = fn.parameters["properties"], fn.parameters["required"]
         parts = [f"{p}: {_type_word(s)}{', required' if p in required else ''}" for p, s in props.items()]
@@ -204,8 +208,11 @@ def _keep_fields(result, keep: set[str]):
     return result
 
 
-def _to_json(value):
-    # json.dumps calls this for anything it can't encode itself.
+def json_default(value):
+    """The `default=` hook for json.dumps: a JSON-friendly form of what it can't encode itself.
+
+    Example: json.dumps({"day": datetime.date(2026, 1, 5)}, default=json_default) -> '{"day": "2026-01-05"}'
+    """
     if isinstance(value, pydantic.BaseModel):
         return value.model_dump(mode="json")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -220,14 +227,14 @@ def _to_json(value):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Lesson 09's registry, as seen from here: a tool that checks itself, and the names re-exported from it.
+# Lesson 09's registry, as seen from here: a tool that checks itself.
 
 
 @typing.runtime_checkable
 class SelfCheckingTool(typing.Protocol):
     """A tool that checks its own arguments and publishes their JSON schema, such as lesson 09's `Tool`.
 
-    Dispatch asks a tool for these two members instead of importing helpers.tool_registry, because the
+    Dispatch asks a tool for these two members instead of importing helpers.tools.registry, because the
     registry is built on this module; any object that has them gets the same treatment.
     Example: isinstance(tool(get_weather), SelfCheckingTool) -> True (a plain function: False)
     """
@@ -235,18 +242,3 @@ class SelfCheckingTool(typing.Protocol):
     parameters: dict
 
     def validate(self, arguments: dict) -> dict: ...
-
-
-# Lesson 09's names, served from helpers.tool_registry on first use.
-_REGISTRY_NAMES = ("Tool", "ToolDefinitionError", "Tools", "tool")
-
-
-def __getattr__(name: str):
-    # The registry imports this module, so importing it at the top here would be circular. Python asks a
-    # module's __getattr__ for any name it doesn't define (PEP 562), so `from helpers.tools import tool` and
-    # `helpers.tools.Tools` keep working, and the registry (and pydantic's schema code) loads only when asked.
-    if name in _REGISTRY_NAMES:
-        from helpers import tool_registry
-
-        return getattr(tool_registry, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,9 +9,9 @@ What it does:
 - a function that can't become a tool (no docstring, a parameter without a type hint, `*args`, a type with no
   JSON schema) fails at definition time with `ToolDefinitionError`, not when the model first calls it.
 
-What it leaves out: running a call and turning failures into payloads the model reads (helpers.tools, which
-this module builds on; it re-exports `tool`, `Tools`, `Tool` and `ToolDefinitionError`, so lessons import them
-from there); async tools, timeouts, and permission prompts for tools that write.
+What it leaves out: running a call and turning failures into payloads the model reads (helpers.tools.dispatch,
+which this module builds on; the helpers.tools package exports `tool`, `Tools`, `Tool` and `ToolDefinitionError`,
+so lessons import them from there); async tools, timeouts, and permission prompts for tools that write.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import docstring_parser
 import pydantic
 
 # The dispatch half: the error payload a model reads, and the one function every call goes through.
-from helpers.tools import ToolError, _signature, _to_json, run_tool
+from helpers.tools.dispatch import ToolError, json_default, run_tool, signature_text
 
 
 class ToolDefinitionError(TypeError):
@@ -101,7 +101,7 @@ class Tool:
             problems = "; ".join(_describe_problem(err) for err in e.errors())
             raise ToolError(
                 f"invalid arguments for {self.name!r}: {problems}",
-                f"Fix those fields and call {self.name} again with arguments for {_signature(self.name, self)}.",
+                f"Fix those fields and call {self.name} again with arguments for {signature_text(self.name, self)}.",
             ) from None
         # dict(model) keeps validated values as they are (enums stay enums), unlike model_dump().
         return dict(checked)
@@ -316,7 +316,7 @@ def _strict_schema(schema: dict) -> dict:
         else:
             out[key] = value
     if "default" in schema and schema["default"] is not None:
-        note = f"Default: {json.dumps(schema['default'], default=_to_json)}; send null to use it."
+        note = f"Default: {json.dumps(schema['default'], default=json_default)}; send null to use it."
         out["description"] = f"{out['description']} {note}" if out.get("description") else note
     if out.get("type") == "object" and "properties" in out:
         optional = set(out["properties"]) - set(out.get("required", []))
@@ -346,4 +346,4 @@ def _describe_problem(err: dict) -> str:
     field = ".".join(str(part) for part in err["loc"]) or "(arguments)"
     if err["type"] in ("missing", "extra_forbidden"):
         return f"{field}: {err['msg']}"
-    return f"{field}: {err['msg']} (got {json.dumps(err.get('input'), default=_to_json)})"
+    return f"{field}: {err['msg']} (got {json.dumps(err.get('input'), default=json_default)})"
