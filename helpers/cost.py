@@ -25,6 +25,9 @@ from datetime import UTC, datetime
 
 import pandas as pd
 
+# The offline model's name from its constants module, which imports nothing: pricing never loads the model.
+from helpers.offline.constants import OFFLINE_MODEL
+
 # Re-exported: a lesson imports prices and records from one place, helpers.cost (lesson 06).
 from helpers.prices import (  # noqa: F401
     LOCAL_PROVIDERS,
@@ -38,8 +41,6 @@ from helpers.prices import (  # noqa: F401
 )
 
 OFFLINE_PROVIDER = "offline"
-# The same value as helpers.offline.OFFLINE_MODEL, kept here so that pricing never loads the offline model.
-OFFLINE_MODEL = "offline-rules-v1"
 
 
 @dataclass

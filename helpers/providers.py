@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The one definition of the offline model's name and address; its constants module imports nothing.
+from helpers.offline.constants import OFFLINE_BASE_URL, OFFLINE_MODEL
+
 REPLAY_BASE_URL = "http://replay.invalid/v1"  # .invalid is a reserved name: it can never reach a network
 FACTS_CHECKED = "2026-11-30"  # the day the presets' facts were last checked against the sources below
 
@@ -51,23 +54,6 @@ class Provider:
     models_url: str | None = None  # where to list models, when it is not base_url + "/models"
     notes: str = ""
     facts: tuple[Fact, ...] = ()
-
-
-def _offline_base_url() -> str:
-    # Imported lazily so that this module loads even while the offline model is being built or broken.
-    try:
-        from helpers.offline import OFFLINE_BASE_URL
-    except ImportError:
-        return "http://offline.invalid/v1"
-    return OFFLINE_BASE_URL
-
-
-def _offline_model() -> str:
-    try:
-        from helpers.offline import OFFLINE_MODEL
-    except ImportError:
-        return "offline-rules-v1"
-    return OFFLINE_MODEL
 
 
 # Base URLs and API support checked against each provider's own documentation; each preset's `facts` name the
@@ -180,9 +166,9 @@ PROVIDERS: dict[str, Provider] = {
         ),
         Provider(
             name="offline",
-            base_url=_offline_base_url(),
+            base_url=OFFLINE_BASE_URL,
             key_env=None,
-            default_model=_offline_model(),
+            default_model=OFFLINE_MODEL,
             responses_api=True,
             local=True,
             key_help="no key needed: a rule-based stand-in that runs inside Python",

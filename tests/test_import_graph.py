@@ -18,6 +18,8 @@ The checker's self-tests at the bottom run it on tiny synthetic trees, so a gree
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,6 +203,32 @@ def test_no_private_names_across_modules(graph):
     found = private_imports(graph)
     assert not found, ("private names imported from another module; give them a public name:\n"
                        + "\n".join(describe(a) for a in found))
+
+
+def loaded_after(imports: str, watched: tuple[str, ...]) -> list[str]:
+    """Which of `watched` a fresh interpreter has loaded after `import <imports>`."""
+    code = f"import sys, {imports}\nprint(sorted(m for m in {watched!r} if m in sys.modules))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return ast.literal_eval(run.stdout)
+
+
+def test_naming_the_offline_model_does_not_load_it():
+    # Pricing and the provider presets name the offline model; that must not load its engine or the HTTP stack.
+    model = ("helpers.offline.engine", "helpers.offline.wire", "helpers.offline.transport")
+    assert loaded_after("helpers.offline", ("httpx", "openai", *model)) == []
+    assert loaded_after("helpers.cost, helpers.providers", model) == []
+
+
+def test_the_offline_model_name_has_one_definition():
+    import helpers.cost
+    import helpers.offline
+    import helpers.providers
+    from helpers.offline import constants
+
+    assert helpers.offline.OFFLINE_MODEL is constants.OFFLINE_MODEL is helpers.cost.OFFLINE_MODEL
+    assert helpers.providers.PROVIDERS["offline"].default_model is constants.OFFLINE_MODEL
+    assert helpers.offline.OfflineTransport.__module__ == "helpers.offline.transport"  # lazy names still resolve
+    assert "OfflineTransport" in dir(helpers.offline)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -9,15 +9,36 @@ Or as a server for any client (curl, other SDKs): `python -m helpers.offline ser
 See README.md in this folder for what it can and cannot do.
 """
 
-from helpers.offline.app import handle
-from helpers.offline.engine import Conversation, Decision, decide
-from helpers.offline.faults import FAULT_MODES
-from helpers.offline.server import OfflineServer, serve
-from helpers.offline.transport import OFFLINE_BASE_URL, AsyncOfflineTransport, OfflineTransport
-from helpers.offline.wire import OFFLINE_MODEL
+from __future__ import annotations
+
+import importlib
+
+from helpers.offline.constants import OFFLINE_BASE_URL, OFFLINE_MODEL
+
+# Where each exported name lives. They load on first use (PEP 562's module __getattr__), so that
+# `import helpers.offline` and its constants cost next to nothing: pricing and the provider presets name the
+# offline model without loading the engine, the wire format or httpx.
+_LAZY = {
+    "handle": "app", "Conversation": "engine", "Decision": "engine", "decide": "engine", "FAULT_MODES": "faults",
+    "OfflineServer": "server", "serve": "server", "AsyncOfflineTransport": "transport",
+    "OfflineTransport": "transport",
+}
 
 __all__ = ["FAULT_MODES", "OFFLINE_BASE_URL", "OFFLINE_MODEL", "AsyncOfflineTransport", "Conversation", "Decision",
            "OfflineServer", "OfflineTransport", "async_offline_client", "decide", "handle", "offline_client", "serve"]
+
+
+def __getattr__(name: str):
+    # Python calls this only for a name the module doesn't have yet; the value is cached, so it runs once.
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 def offline_client(faults=None, **kwargs):
@@ -28,6 +49,8 @@ def offline_client(faults=None, **kwargs):
     """
     import httpx
     from openai import OpenAI
+
+    from helpers.offline.transport import OfflineTransport
 
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
@@ -42,6 +65,8 @@ def async_offline_client(faults=None, **kwargs):
     """
     import httpx
     from openai import AsyncOpenAI
+
+    from helpers.offline.transport import AsyncOfflineTransport
 
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)

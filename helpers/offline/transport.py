@@ -31,8 +31,6 @@ from helpers.offline.app import error_response, handle, is_stream, resolve_fault
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FaultPlan
 
-OFFLINE_BASE_URL = "http://offline.invalid/v1"  # .invalid never resolves, so nothing can leak to a network
-
 
 class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
     """A response body made of chunks (server-sent event frames, say), handed out one per chunk, sync or async.

@@ -25,13 +25,13 @@ import hashlib
 import json
 
 from helpers.offline.body import shown
+from helpers.offline.constants import OFFLINE_MODEL
 from helpers.offline.conversation import Call, Conversation, Decision, Tool
 from helpers.offline.errors import ApiError
 from helpers.offline.shapes import check_chat, check_responses
 from helpers.offline.structured import check_format
 from helpers.offline.text import estimate_tokens
 
-OFFLINE_MODEL = "offline-rules-v1"
 # A fixed creation time (2026-01-01T00:00:00Z): a wall-clock time would make every response unique.
 CREATED_AT = 1767225600
 MESSAGE_OVERHEAD = 4  # estimated tokens of framing per message or item (role, separators)
