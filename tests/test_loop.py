@@ -8,7 +8,7 @@ from openai import OpenAI
 
 from helpers import offline  # an ImportError here must fail the suite, never skip it
 from helpers.cost import CostMeter
-from helpers.loop import STOP_REASONS, AgentRun, agent_loop
+from helpers.loop import STOP_REASONS, AgentRun, Hooks, agent_loop
 from helpers.search import SEARCH_TOOL, search
 from helpers.trace import Trace, load_trace
 
@@ -91,7 +91,7 @@ def test_chat_api_puts_instructions_in_one_system_message():
 
 
 def test_step_runs_one_iteration_at_a_time():
-    agent = AgentRun(client(), MODEL, OLAMA, TOOLS, schemas=[SEARCH_TOOL], verbose=False)
+    agent = AgentRun(client(), MODEL, OLAMA, TOOLS, schemas=[SEARCH_TOOL], hooks=Hooks(verbose=False))
     assert agent.step() is False and agent.iterations == 1 and agent.result is None
     while not agent.step():
         pass
@@ -300,7 +300,8 @@ def test_keyboard_interrupt_during_a_step_finishes_the_run():
     def interrupted_search(query: str) -> list[dict]:
         raise KeyboardInterrupt
 
-    agent = AgentRun(client(), MODEL, OLAMA, {"search": interrupted_search}, schemas=[SEARCH_TOOL], verbose=False)
+    agent = AgentRun(client(), MODEL, OLAMA, {"search": interrupted_search}, schemas=[SEARCH_TOOL],
+                     hooks=Hooks(verbose=False))
     assert agent.step() is True
     assert agent.result.stop_reason == "interrupted"
 
