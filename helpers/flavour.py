@@ -1,15 +1,15 @@
-"""The two API flavours the course speaks, the Responses API and Chat Completions, behind one interface.
+"""The two API flavours, the Responses API and Chat Completions, behind one interface.
 
-Everything that differs between them is here, once: how a request is built from the instructions, the history
-and the tools; which endpoint is called (plainly or streamed); where a response keeps its function calls, its
-text and its token usage; and which items go back into the history (the model's output, each tool's output).
-The loop, the cost records, the trace and helpers.context ask a flavour instead of checking `api == "chat"`.
-`flavour_of("chat")` picks one by name; a cost record or a trace knows no name, so `flavour_of_response`
-and `flavour_of_request` pick one by the shape of what was received or sent.
+All that differs between them is here, once: how a request is built from the instructions, the history and
+the tools; which endpoint is called, plainly or streamed; where a response keeps its function calls, its text
+and its usage; and which items go back into the history (the model's output, each tool's output). The loop,
+the cost records, the trace and helpers.context ask a flavour instead of checking `api == "chat"` themselves.
+`flavour_of("chat")` picks one by name; `flavour_of_response` and `flavour_of_request` by the shape of what a
+call got or sent (a cost record or a trace knows no name). Responses are read with `lookup`, which walks SDK
+objects and plain dicts alike: a trace stores them as JSON, and a test can write one by hand.
 
-Responses are read through `lookup`, which walks SDK objects and plain dicts alike: a trace stores them as
-JSON, and a test can hand-make one. Left out on purpose: legacy Completions, the Assistants API, and
-provider extensions beyond passing back the extra fields a Chat message carries.
+Left out on purpose: legacy Completions, the Assistants API, and provider extensions beyond the extra fields
+a Chat message carries back.
 """
 
 from __future__ import annotations
@@ -19,10 +19,7 @@ from typing import NamedTuple
 
 
 class Call(NamedTuple):
-    """One function call the model asked for, in either flavour. Example:
-    >>> Call("call_1", "search", '{"query": "join late"}').name
-    'search'
-    """
+    """One function call the model asked for, in either flavour."""
 
     id: str | None
     name: str | None
@@ -31,16 +28,11 @@ class Call(NamedTuple):
 
 @dataclass(frozen=True)
 class CallUsage:
-    """What one model call used and how it ended, read from a response of either flavour.
-
-    input_tokens includes the cached ones and output_tokens the reasoning ones, as both APIs count them.
-    finish is the Responses status ("completed", "incomplete (max_output_tokens)") or Chat's finish_reason;
-    reported is False when the response carries no token counts.
-
-    Example:
-        >>> usage_of({"usage": {"prompt_tokens": 10, "completion_tokens": 2}}).total_tokens
-        12
-    """
+    """What one call used and how it ended. input_tokens includes the cached ones and output_tokens the
+    reasoning ones, as both APIs count them; finish is the Responses status ("incomplete (max_output_tokens)")
+    or Chat's finish_reason; reported is False when the response has no token counts. Example:
+    >>> usage_of({"usage": {"prompt_tokens": 10, "completion_tokens": 2}}).total_tokens
+    12"""
 
     api: str
     input_tokens: int = 0
@@ -53,19 +45,17 @@ class CallUsage:
 
 
 class Flavour:
-    """What both flavours share; each subclass says where its requests keep the history and how it reads
-    responses (see Responses and Chat for the methods they both have)."""
+    """What both flavours share. Each subclass has the same methods: create, schemas, output_items, item_calls,
+    item_output, tool_output, without_tools, text and usage."""
 
-    name = ""
-    history_key = ""  # the create() argument that carries the history
-    sends_instructions = False  # True: instructions are a request argument; False: a system message
+    name = history_key = ""  # history_key: the create() argument that carries the history
+    sends_instructions = False  # True: instructions are a create() argument; False: the system message
 
     def request(self, model: str, history: list, *, instructions: str | None = None, tools: list | None = None,
                 tool_choice: str | None = None) -> dict:
         """The keyword arguments of one create() call. Example:
-        >>> RESPONSES.request("m", [], instructions="Be brief.")
-        {'model': 'm', 'input': [], 'instructions': 'Be brief.'}
-        """
+        >>> RESPONSES.request("m", [], instructions="Be brief.", tools=[{"name": "f"}], tool_choice="none")
+        {'model': 'm', 'input': [], 'instructions': 'Be brief.', 'tools': [{'name': 'f'}], 'tool_choice': 'none'}"""
         kwargs: dict = {"model": model, self.history_key: history}
         if instructions and self.sends_instructions:
             kwargs["instructions"] = instructions
@@ -76,11 +66,10 @@ class Flavour:
         return kwargs
 
     def start(self, messages: list, instructions: str | None, question: str) -> list:
-        """A run's history: earlier messages and the question; for Chat, first a system message with the
-        instructions unless it has one (the Responses API gets them with every request). Example:
+        """A run's history: the earlier messages and the question; for Chat first a system message with the
+        instructions, unless it has one (the Responses API gets them with each request). Example:
         >>> [m["role"] for m in CHAT.start([], "Be brief.", "Hi")], RESPONSES.start([], "Be brief.", "Hi")
-        (['system', 'user'], [{'role': 'user', 'content': 'Hi'}])
-        """
+        (['system', 'user'], [{'role': 'user', 'content': 'Hi'}])"""
         history = list(messages)
         if instructions and not self.sends_instructions and not any(role_of(m) == "system" for m in history):
             history.insert(0, {"role": "system", "content": instructions})
@@ -89,70 +78,69 @@ class Flavour:
     def calls_in(self, items: list) -> list[Call]:
         """The function calls in history items. Example:
         >>> RESPONSES.calls_in([{"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}])
-        [Call(id='c1', name='f', arguments='{}')]
-        """
+        [Call(id='c1', name='f', arguments='{}')]"""
         return [call for item in items for call in self.item_calls(item)]
 
 
 class Responses(Flavour):
-    """The Responses API: instructions beside the history (`input`); output items go back as they came;
-    a tool's result is a `function_call_output` item."""
+    """The Responses API: instructions beside the history (`input`); output items go back as they came; a
+    tool's result is a `function_call_output` item."""
 
     name, history_key, sends_instructions = "responses", "input", True
 
     def create(self, client, kwargs: dict, on_text=None):
-        """Call the API; with on_text, streamed, each text delta going to on_text(delta). Example:
-        RESPONSES.create(client, {"model": m, "input": "Hi"}).output_text -> "Hello! ..." """
+        """Call the API; with on_text, streamed, each text delta going to on_text(delta).
+        Example: RESPONSES.create(client, {"model": m, "input": "Hi"}).output_text -> "Hello! ..." """
         if on_text is None:
             return client.responses.create(**kwargs)
-        from helpers.streaming import stream_responses  # here: reading usage (helpers.cost) needs no SDK
+        from helpers.streaming import (
+            stream_responses,  # here: helpers.cost reads usage without loading the SDK
+        )
 
         return stream_responses(client, kwargs, on_text)
 
     def schemas(self, registry) -> list[dict]:
-        """A helpers.tools.Tools registry's schemas. Example: RESPONSES.schemas(Tools(search))[0]["name"] -> "search" """
+        """A Tools registry's schemas (helpers.tools). Example: RESPONSES.schemas(Tools(search))[0]["name"] -> "search" """
         return registry.responses_schemas()
 
     def output_items(self, response) -> list[dict]:
         """The model's output as the items that go back into the history. Example:
-        >>> RESPONSES.output_items({"output": [{"type": "message", "role": "assistant", "content": []}]})
-        [{'type': 'message', 'role': 'assistant', 'content': []}]
-        """
+        >>> RESPONSES.output_items({"output": [{"type": "function_call", "call_id": "c1", "name": "f"}]})
+        [{'type': 'function_call', 'call_id': 'c1', 'name': 'f'}]"""
         return [as_item(item) for item in lookup(response, "output", default=[])]
 
     def item_calls(self, item) -> list[Call]:
         """The function call a history item is, if it is one. Example:
-        RESPONSES.item_calls({"type": "function_call", "call_id": "c1", ...}) -> [Call("c1", ...)]"""
+        >>> RESPONSES.item_calls({"role": "user", "content": "Hi"})
+        []"""
         if isinstance(item, dict) and item.get("type") == "function_call":
             return [Call(item.get("call_id"), item.get("name"), item.get("arguments"))]
         return []
 
     def item_output(self, item) -> tuple | None:
-        """(call_id, output) of a tool-output item, else None. Example:
+        """(call_id, output) of a tool's output item, else None. Example:
         >>> RESPONSES.item_output(RESPONSES.tool_output("c1", "[]"))
-        ('c1', '[]')
-        """
+        ('c1', '[]')"""
         if isinstance(item, dict) and item.get("type") == "function_call_output":
             return item.get("call_id"), item.get("output", "")
         return None
 
     def tool_output(self, call_id, text: str) -> dict:
-        """The item that answers one function call. Example: RESPONSES.tool_output("c1", "[]")["type"] ->
-        "function_call_output" """
+        """The item that answers one function call. Example:
+        >>> RESPONSES.tool_output("c1", "[]")
+        {'type': 'function_call_output', 'call_id': 'c1', 'output': '[]'}"""
         return {"type": "function_call_output", "call_id": call_id, "output": text}
 
     def without_tools(self, item: dict) -> dict | None:
-        """The item unless it is tool traffic (a call, an output, the reasoning behind a call). Example:
+        """The item, or None if it is tool traffic (a call, an output, the reasoning behind a call). Example:
         >>> RESPONSES.without_tools({"type": "reasoning", "summary": []}) is None
-        True
-        """
+        True"""
         return None if item.get("type") in ("function_call", "function_call_output", "reasoning") else item
 
     def text(self, response) -> str:
-        """The answer's text: the output_text parts of the message items (what the SDK's output_text joins). Example:
+        """The output_text parts of the message items, joined (what the SDK's `output_text` is). Example:
         >>> RESPONSES.text({"output": [{"type": "message", "content": [{"type": "output_text", "text": "Hi"}]}]})
-        'Hi'
-        """
+        'Hi'"""
         return "".join(lookup(part, "text", default="") for item in lookup(response, "output", default=[])
                        if lookup(item, "type") == "message" for part in lookup(item, "content", default=[])
                        if lookup(part, "type") == "output_text")
@@ -160,8 +148,7 @@ class Responses(Flavour):
     def usage(self, response) -> CallUsage:
         """Token counts and status of a Response. Example:
         >>> RESPONSES.usage({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}).finish
-        'incomplete (max_output_tokens)'
-        """
+        'incomplete (max_output_tokens)'"""
         usage = lookup(response, "usage", default={})
         finish, reason = lookup(response, "status"), lookup(response, "incomplete_details", "reason")
         if finish == "incomplete" and reason:
@@ -178,23 +165,22 @@ class Chat(Flavour):
     name, history_key, sends_instructions = "chat", "messages", False
 
     def create(self, client, kwargs: dict, on_text=None):
-        """Call the API; with on_text, streamed, each text delta going to on_text(delta). Example:
-        CHAT.create(client, {"model": m, "messages": [...]}).choices[0].message.content -> "Hello! ..." """
+        """Call the API; with on_text, streamed, each text delta going to on_text(delta).
+        Example: CHAT.create(client, {"model": m, "messages": [...]}).choices[0].message.content -> "Hello! ..." """
         if on_text is None:
             return client.chat.completions.create(**kwargs)
-        from helpers.streaming import stream_chat  # here: reading usage (helpers.cost) needs no SDK
+        from helpers.streaming import stream_chat  # here: helpers.cost reads usage without loading the SDK
 
         return stream_chat(client, kwargs, on_text)
 
     def schemas(self, registry) -> list[dict]:
-        """A helpers.tools.Tools registry's schemas. Example: CHAT.schemas(Tools(search))[0]["type"] -> "function" """
+        """A Tools registry's schemas (helpers.tools). Example: CHAT.schemas(Tools(search))[0]["type"] -> "function" """
         return registry.chat_schemas()
 
     def output_items(self, response) -> list[dict]:
-        """The assistant message as the one item that goes back into the history. Example:
+        """The assistant message, the one item that goes back into the history. Example:
         >>> CHAT.output_items({"choices": [{"message": {"role": "assistant", "content": "Hi"}}]})
-        [{'role': 'assistant', 'content': 'Hi'}]
-        """
+        [{'role': 'assistant', 'content': 'Hi'}]"""
         message = lookup(response, "choices", 0, "message", default={})
         # The assistant message goes back with its tool_calls intact: each tool result must answer one.
         kept = {"role": "assistant", "content": lookup(message, "content")}
@@ -209,7 +195,8 @@ class Chat(Flavour):
 
     def item_calls(self, item) -> list[Call]:
         """The tool calls of an assistant message. Example:
-        CHAT.item_calls({"role": "assistant", "tool_calls": [{"id": "c1", "function": {...}}]}) -> [Call("c1", ...)]"""
+        >>> CHAT.item_calls({"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "f"}}]})
+        [Call(id='c1', name='f', arguments=None)]"""
         if not isinstance(item, dict):
             return []
         return [Call(c.get("id"), (c.get("function") or {}).get("name"), (c.get("function") or {}).get("arguments"))
@@ -218,21 +205,21 @@ class Chat(Flavour):
     def item_output(self, item) -> tuple | None:
         """(tool_call_id, content) of a tool message, else None. Example:
         >>> CHAT.item_output(CHAT.tool_output("c1", "[]"))
-        ('c1', '[]')
-        """
+        ('c1', '[]')"""
         if isinstance(item, dict) and item.get("role") == "tool":
             return item.get("tool_call_id"), item.get("content", "")
         return None
 
     def tool_output(self, call_id, text: str) -> dict:
-        """The message that answers one tool call. Example: CHAT.tool_output("c1", "[]")["role"] -> "tool" """
+        """The message that answers one tool call. Example:
+        >>> CHAT.tool_output("c1", "[]")
+        {'role': 'tool', 'tool_call_id': 'c1', 'content': '[]'}"""
         return {"role": "tool", "tool_call_id": call_id, "content": text}
 
     def without_tools(self, item: dict) -> dict | None:
-        """The item without tool traffic: None for a tool message or a message that only called tools. Example:
+        """The item without tool traffic; None for a tool message or a message that only called tools. Example:
         >>> CHAT.without_tools({"role": "assistant", "content": "Yes.", "tool_calls": [{"id": "c1"}]})
-        {'role': 'assistant', 'content': 'Yes.'}
-        """
+        {'role': 'assistant', 'content': 'Yes.'}"""
         if item.get("role") == "tool":
             return None
         if item.get("role") == "assistant" and item.get("tool_calls"):
@@ -242,17 +229,15 @@ class Chat(Flavour):
         return item
 
     def text(self, response) -> str:
-        """The answer's text. Example:
-            >>> CHAT.text({"choices": [{"message": {"content": "Hi"}}]})
-            'Hi'
-        """
+        """The assistant message's content. Example:
+        >>> CHAT.text({"choices": [{"message": {"content": "Hi"}}]})
+        'Hi'"""
         return lookup(response, "choices", 0, "message", "content", default="")
 
     def usage(self, response) -> CallUsage:
         """Token counts and finish_reason of a ChatCompletion. Example:
         >>> CHAT.usage({"usage": {"prompt_tokens": 900, "prompt_cache_hit_tokens": 300}}).cached_input_tokens
-        300
-        """
+        300"""
         usage = lookup(response, "usage", default={})
         # DeepSeek reports cache hits in a field of its own
         cached = lookup(usage, "prompt_tokens_details", "cached_tokens") or lookup(usage, "prompt_cache_hit_tokens")
@@ -266,20 +251,18 @@ FLAVOURS = {flavour.name: flavour for flavour in (RESPONSES, CHAT)}
 
 
 def flavour_of(api: str) -> Flavour:
-    """The flavour named api ("responses" or "chat"). Example:
+    """The flavour named api, "responses" or "chat". Example:
     >>> flavour_of("chat").history_key
-    'messages'
-    """
+    'messages'"""
     if api not in FLAVOURS:
         raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
     return FLAVOURS[api]
 
 
 def flavour_of_response(response) -> Flavour:
-    """The flavour of a response (SDK object or dict): a ChatCompletion has choices and prompt_tokens. Example:
+    """The flavour of a response, SDK object or dict: a ChatCompletion has choices. Example:
     >>> flavour_of_response({"choices": []}).name
-    'chat'
-    """
+    'chat'"""
     chat = lookup(response, "choices") is not None or lookup(response, "usage", "prompt_tokens") is not None
     return CHAT if chat else RESPONSES
 
@@ -287,24 +270,21 @@ def flavour_of_response(response) -> Flavour:
 def flavour_of_request(request: dict) -> Flavour:
     """The flavour of a create() call's keyword arguments. Example:
     >>> flavour_of_request({"model": "m", "input": "Hi"}).name
-    'responses'
-    """
+    'responses'"""
     return CHAT if CHAT.history_key in request else RESPONSES
 
 
 def usage_of(response) -> CallUsage:
-    """What a call used, from a response of either flavour (the one place usage is read; helpers.cost prices it). Example:
+    """What a call used, from a response of either flavour: the one place usage is read. Example:
     >>> usage_of({"usage": {"input_tokens": 7, "output_tokens": 3}, "status": "completed"}).finish
-    'completed'
-    """
+    'completed'"""
     return flavour_of_response(response).usage(response)
 
 
 def lookup(obj, *path, default=None):
-    """Walk attributes or dict keys (ints index lists); missing or None anywhere gives default. Example:
+    """Walk attributes or dict keys (an int indexes a list); missing or None anywhere gives default. Example:
     >>> lookup({"usage": {"input_tokens": 5}}, "usage", "input_tokens"), lookup({}, "usage", "x", default=0)
-    (5, 0)
-    """
+    (5, 0)"""
     for key in path:
         if obj is None:
             return default
@@ -323,16 +303,14 @@ def lookup(obj, *path, default=None):
 def as_item(obj) -> dict:
     """An SDK object as the plain dict that can be sent back as input (and written to a trace). Example:
     >>> as_item({"role": "user", "content": "Hi"})
-    {'role': 'user', 'content': 'Hi'}
-    """
+    {'role': 'user', 'content': 'Hi'}"""
     return obj.model_dump(mode="json", exclude_none=True) if hasattr(obj, "model_dump") else dict(obj)
 
 
 def role_of(item) -> str | None:
     """The role of a history item, dict or SDK object. Example:
-        >>> role_of({"role": "system", "content": "Be brief."})
-        'system'
-    """
+    >>> role_of({"role": "system", "content": "Be brief."})
+    'system'"""
     return item.get("role") if isinstance(item, dict) else getattr(item, "role", None)
 
 

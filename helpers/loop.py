@@ -26,7 +26,7 @@ change. Without the hook nothing is streamed. `on_tool=callable` hears of each t
 Left out on purpose: streaming tool-call arguments, parallel tool execution, and memory beyond the message
 list. Each would hide the loop this course wants you to see.
 
-Why one module of about 420 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
+Why one module of about 460 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
 body, each safety net is a short named method below it, and `explain_api_error` holds the words the last net
 says, long because each message says what to do. Split up, a reader of the loop would have to open a second
 file to see what its `except` branch tells the student.
@@ -41,9 +41,10 @@ from dataclasses import dataclass, field, fields
 
 import openai
 
-from helpers.cost import CallRecord, record_call
+from helpers.cost import CallRecord, CostMeter, record_call
 from helpers.flavour import flavour_of, role_of
 from helpers.tools import preview, run_tool
+from helpers.trace import Trace
 
 STOP_REASONS = ("answered", "iteration_limit", "token_budget", "cost_budget", "time_limit", "error", "interrupted")
 
@@ -102,8 +103,8 @@ class Hooks:
     """
 
     verbose: bool = True
-    trace: object = None
-    meter: object = None
+    trace: Trace | None = None
+    meter: CostMeter | None = None
     on_text: Callable[[str], object] | None = None
     on_tool: Callable[[dict], object] | None = None
 
