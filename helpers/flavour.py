@@ -100,7 +100,8 @@ class Responses(Flavour):
         return stream_responses(client, kwargs, on_text)
 
     def schemas(self, registry) -> list[dict]:
-        """A Tools registry's schemas (helpers.tools). Example: RESPONSES.schemas(Tools(search))[0]["name"] -> "search" """
+        """A helpers.tools.Tools registry's schemas.
+        Example: RESPONSES.schemas(Tools(search))[0]["name"] -> "search" """
         return registry.responses_schemas()
 
     def output_items(self, response) -> list[dict]:
@@ -174,7 +175,7 @@ class Chat(Flavour):
         return stream_chat(client, kwargs, on_text)
 
     def schemas(self, registry) -> list[dict]:
-        """A Tools registry's schemas (helpers.tools). Example: CHAT.schemas(Tools(search))[0]["type"] -> "function" """
+        """A helpers.tools.Tools registry's schemas. Example: CHAT.schemas(Tools(search))[0]["type"] -> "function" """
         return registry.chat_schemas()
 
     def output_items(self, response) -> list[dict]:
@@ -199,8 +200,8 @@ class Chat(Flavour):
         [Call(id='c1', name='f', arguments=None)]"""
         if not isinstance(item, dict):
             return []
-        return [Call(c.get("id"), (c.get("function") or {}).get("name"), (c.get("function") or {}).get("arguments"))
-                for c in item.get("tool_calls") or []]
+        functions = [(c.get("id"), c.get("function") or {}) for c in item.get("tool_calls") or []]
+        return [Call(call_id, f.get("name"), f.get("arguments")) for call_id, f in functions]
 
     def item_output(self, item) -> tuple | None:
         """(tool_call_id, content) of a tool message, else None. Example:
@@ -239,11 +240,11 @@ class Chat(Flavour):
         >>> CHAT.usage({"usage": {"prompt_tokens": 900, "prompt_cache_hit_tokens": 300}}).cached_input_tokens
         300"""
         usage = lookup(response, "usage", default={})
-        # DeepSeek reports cache hits in a field of its own
-        cached = lookup(usage, "prompt_tokens_details", "cached_tokens") or lookup(usage, "prompt_cache_hit_tokens")
+        cached = lookup(usage, "prompt_tokens_details", "cached_tokens")
+        cached = cached or lookup(usage, "prompt_cache_hit_tokens")  # DeepSeek's own field for cache hits
+        reasoning = lookup(usage, "completion_tokens_details", "reasoning_tokens")
         return _usage(self.name, usage, lookup(usage, "prompt_tokens"), cached, lookup(usage, "completion_tokens"),
-                      lookup(usage, "completion_tokens_details", "reasoning_tokens"),
-                      lookup(response, "choices", 0, "finish_reason"))
+                      reasoning, lookup(response, "choices", 0, "finish_reason"))
 
 
 RESPONSES, CHAT = Responses(), Chat()

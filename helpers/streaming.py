@@ -35,9 +35,9 @@ def stream_responses(client, kwargs: dict, on_text):
 
 
 def stream_chat(client, kwargs: dict, on_text):
-    """`client.chat.completions.create(**kwargs)`, streamed: each text delta goes to `on_text`. The stream has only
-    deltas: the SDK's accumulator (`ChatCompletionStreamState`) adds them up into the ChatCompletion a plain call
-    returns, and `stream_options={"include_usage": True}` asks for a last chunk with the token counts.
+    """`client.chat.completions.create(**kwargs)`, streamed: each text delta goes to `on_text`. The stream has
+    only deltas: the SDK's accumulator (`ChatCompletionStreamState`) adds them up into the ChatCompletion a
+    plain call returns, and `stream_options={"include_usage": True}` asks for a last chunk with the token counts.
     Example: stream_chat(client, {"model": m, "messages": [...]}, print).choices[0].message.content -> "Hello ..."
     """
     state, finished = ChatCompletionStreamState(), False
