@@ -76,9 +76,9 @@ class ChatSession:
     def __init__(self, client, model: str, tools, *, schemas: list[dict] | None = None,
                  instructions: str | None = None, api: str | None = None, stream: bool = False,
                  on_update=None, **loop_options):
-        if {"messages", "verbose", "on_text", "on_tool"} & set(loop_options):
-            raise TypeError("ChatSession keeps the messages itself, never prints, and streams with stream=True; "
-                            "drop messages=, verbose=, on_text= and on_tool=.")
+        if {"messages", "verbose", "meter", "on_text", "on_tool", "hooks"} & set(loop_options):
+            raise TypeError("ChatSession keeps the messages and a meter itself, never prints, and streams with "
+                            "stream=True; drop messages=, verbose=, meter=, on_text=, on_tool= and hooks=.")
         if schemas is None and tools and not hasattr(tools, "responses_schemas"):
             raise ValueError("A dict of tools needs schemas=[...] (their JSON schemas); or pass a "
                              "helpers.tools.Tools registry, which makes them for you.")
