@@ -29,7 +29,7 @@ import warnings
 from dataclasses import asdict, dataclass
 
 from helpers.cost import CostMeter, format_usd
-from helpers.loop import AgentRun
+from helpers.loop import AgentRun, grouped
 from helpers.tools import preview as one_line  # `preview` is also as_text()'s length argument
 
 PREVIEW_CHARS = 300  # how much of a tool's output a card shows; the model still gets all of it
@@ -76,9 +76,9 @@ class ChatSession:
     def __init__(self, client, model: str, tools, *, schemas: list[dict] | None = None,
                  instructions: str | None = None, api: str | None = None, stream: bool = False,
                  on_update=None, **loop_options):
-        if {"messages", "verbose", "on_text", "on_tool"} & set(loop_options):
-            raise TypeError("ChatSession keeps the messages itself, never prints, and streams with stream=True; "
-                            "drop messages=, verbose=, on_text= and on_tool=.")
+        if {"messages", "verbose", "meter", "on_text", "on_tool", "hooks"} & set(loop_options):
+            raise TypeError("ChatSession keeps the messages and a meter itself, never prints, and streams with "
+                            "stream=True; drop messages=, verbose=, meter=, on_text=, on_tool= and hooks=.")
         if schemas is None and tools and not hasattr(tools, "responses_schemas"):
             raise ValueError("A dict of tools needs schemas=[...] (their JSON schemas); or pass a "
                              "helpers.tools.Tools registry, which makes them for you.")
@@ -117,10 +117,11 @@ class ChatSession:
             raise RuntimeError("The previous question is still running: press Step (or Run to end) until it "
                                "answers, or Reset to drop it.")
         self.transcript.append(Entry("user", text=text))
+        hooks = {"verbose": False, "meter": self.meter, "on_text": self._on_text if self.stream else None,
+                 "on_tool": self._on_tool}
         self.run = AgentRun(self.client, self.model, text, self.tools, schemas=self.schemas,
                             instructions=self.instructions, messages=self.messages, api=self.api,
-                            verbose=False, meter=self.meter, on_text=self._on_text if self.stream else None,
-                            on_tool=self._on_tool, **self.loop_options)
+                            **grouped({**self.loop_options, **hooks}))
         self._updated()  # the question shows before the model has answered
         if self.step_mode:
             return None

@@ -17,6 +17,7 @@ correct citation). The lessons' defaults stay as they are; pass these in where y
 
 from __future__ import annotations
 
+from helpers.flavour import FLAVOURS, as_item
 from helpers.search import DEFAULT_COURSE, TUNED_BOOST, search
 from helpers.tools import serialize
 
@@ -86,17 +87,9 @@ def drop_tool_outputs(messages: list) -> list:
     """
     kept = []
     for message in messages:
-        item = message if isinstance(message, dict) else _as_dict(message)
-        kind = item.get("type")
-        if kind in ("function_call", "function_call_output", "reasoning") or item.get("role") == "tool":
-            continue
-        if item.get("role") == "assistant" and item.get("tool_calls"):
-            if not item.get("content"):
-                continue  # an assistant turn that only called tools
-            item = {k: v for k, v in item.items() if k != "tool_calls"}
-        kept.append(item)
+        item = message if isinstance(message, dict) else as_item(message)
+        for flavour in FLAVOURS.values():  # each takes out its own kind of tool item and leaves the other's
+            item = None if item is None else flavour.without_tools(item)
+        if item is not None:
+            kept.append(item)
     return kept
-
-
-def _as_dict(message) -> dict:
-    return message.model_dump(mode="json", exclude_none=True) if hasattr(message, "model_dump") else dict(message)

@@ -25,6 +25,8 @@ from datetime import UTC, datetime
 
 import pandas as pd
 
+from helpers.flavour import lookup, usage_of
+
 # The offline model's name from its constants module, which imports nothing: pricing never loads the model.
 from helpers.offline.constants import OFFLINE_MODEL
 
@@ -76,31 +78,7 @@ class CallRecord:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Reading usage from a response
-
-
-def _get(obj, *path, default=None):
-    """Walk attributes or dict keys: _get(resp, "usage", "input_tokens"). Missing anywhere -> default."""
-    for key in path:
-        if obj is None:
-            return default
-        if isinstance(obj, dict):
-            obj = obj.get(key)
-        elif isinstance(key, int):
-            try:
-                obj = obj[key]
-            except (IndexError, TypeError, KeyError):
-                return default
-        else:
-            obj = getattr(obj, key, None)
-    return default if obj is None else obj
-
-
-def _int(value) -> int:
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
+# Pricing one call (helpers.flavour reads its usage)
 
 
 def call_time(response) -> datetime | None:
@@ -108,19 +86,13 @@ def call_time(response) -> datetime | None:
 
     Example: call_time(response) -> datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
     """
-    stamp = _get(response, "created_at", default=_get(response, "created"))  # Responses, else Chat
+    stamp = lookup(response, "created_at", default=lookup(response, "created"))  # Responses, else Chat
     if stamp is None:
         return None
     try:
         return to_utc(stamp)
     except (TypeError, ValueError):
         return None  # an unreadable stamp counts as none; record_call then says it used the current time
-
-
-def _detect_api(response) -> str:
-    if _get(response, "choices") is not None or _get(response, "usage", "prompt_tokens") is not None:
-        return "chat"
-    return "responses"
 
 
 def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=None):
@@ -138,27 +110,9 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
     local = provider_name != "replay" and (
         provider_name in LOCAL_PROVIDERS or bool(getattr(provider, "local", False))
     )
-    api = _detect_api(response)
-    model = str(_get(response, "model", default="unknown"))
-
-    if api == "chat":
-        input_tokens = _int(_get(response, "usage", "prompt_tokens"))
-        cached = _int(_get(response, "usage", "prompt_tokens_details", "cached_tokens"))
-        if not cached:  # DeepSeek reports cache hits in its own field
-            cached = _int(_get(response, "usage", "prompt_cache_hit_tokens"))
-        output_tokens = _int(_get(response, "usage", "completion_tokens"))
-        reasoning = _int(_get(response, "usage", "completion_tokens_details", "reasoning_tokens"))
-        finish = _get(response, "choices", 0, "finish_reason")
-    else:
-        input_tokens = _int(_get(response, "usage", "input_tokens"))
-        cached = _int(_get(response, "usage", "input_tokens_details", "cached_tokens"))
-        output_tokens = _int(_get(response, "usage", "output_tokens"))
-        reasoning = _int(_get(response, "usage", "output_tokens_details", "reasoning_tokens"))
-        finish = _get(response, "status")
-        reason = _get(response, "incomplete_details", "reason")
-        if finish == "incomplete" and reason:
-            finish = f"incomplete ({reason})"
-    total = _int(_get(response, "usage", "total_tokens")) or input_tokens + output_tokens
+    usage = usage_of(response)
+    model = str(lookup(response, "model", default="unknown"))
+    input_tokens, cached, output_tokens = usage.input_tokens, usage.cached_input_tokens, usage.output_tokens
 
     estimated = provider_name == OFFLINE_PROVIDER or model == OFFLINE_MODEL
     when = to_utc(at) if at is not None else call_time(response)
@@ -181,22 +135,11 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
     if unstamped and priced_at is not None:
         note += "; no timestamp in the response, priced at the current time"
 
-    record = CallRecord(
-        model=model,
-        provider=provider_name,
-        api=api,
-        input_tokens=input_tokens,
-        cached_input_tokens=cached,
-        output_tokens=output_tokens,
-        reasoning_tokens=reasoning,
-        total_tokens=total,
-        latency_s=latency_s,
-        finish=None if finish is None else str(finish),
-        estimated=estimated,
-        cost_usd=cost,
-        price_note=note,
-        priced_at=priced_at,
-    )
+    record = CallRecord(model=model, provider=provider_name, api=usage.api, input_tokens=input_tokens,
+                        cached_input_tokens=cached, output_tokens=output_tokens,
+                        reasoning_tokens=usage.reasoning_tokens, total_tokens=usage.total_tokens,
+                        latency_s=latency_s, finish=usage.finish, estimated=estimated, cost_usd=cost,
+                        price_note=note, priced_at=priced_at)
     if meter is not None:
         meter.add(record)
     return record

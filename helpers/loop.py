@@ -4,7 +4,7 @@ This is the loop lessons 04 to 10 use, the same one lesson 04 writes by hand, pl
 of lesson 07:
 - limits on iterations, total tokens, dollars and wall-clock time; each run says why it stopped;
 - on the iteration limit, one last call with tools disabled, so you still get an answer;
-- tool failures go back to the model as error outputs (that is `make_call`'s job, in helpers.tools);
+- tool failures go back to the model as error outputs (that is `run_tool`'s job, in helpers.tools);
 - API failures: the SDK retries 429 and 5xx with backoff (max_retries on the client); what still fails
   ends the run with a message that says what happened and what to do;
 - Ctrl-C (KeyboardInterrupt) ends the run but keeps the messages and the trace gathered so far.
@@ -13,8 +13,10 @@ Budgets (tokens, dollars, seconds) are checked between model calls: nobody knows
 returns, so a run can go over a budget by one call. A hanging call is cut short by the client's timeout,
 which is lowered to the time left when `max_seconds` is set.
 
-It speaks both API flavours: the Responses API (default) and Chat Completions (`api="chat"`, lesson 08).
-`AgentRun.step()` runs one iteration at a time (the chat widget's Step button); `agent_loop()` runs to the end.
+It speaks both API flavours, the Responses API (default) and Chat Completions (`api="chat"`, lesson 08),
+through helpers.flavour, which holds all that differs between them. `AgentRun.step()` runs one iteration at a
+time (the chat widget's Step button); `agent_loop()` runs to the end. AgentRun takes its options as three
+records, `Limits`, `Hooks` and `Pricing`; `agent_loop()` takes their fields as plain keyword arguments.
 
 Streaming is one optional hook: `on_text=callable` gets each piece of the answer's text as it arrives (the
 chat widget of lesson 10 draws it). The call is then streamed (helpers.streaming), and the stream is put back
@@ -24,7 +26,7 @@ change. Without the hook nothing is streamed. `on_tool=callable` hears of each t
 Left out on purpose: streaming tool-call arguments, parallel tool execution, and memory beyond the message
 list. Each would hide the loop this course wants you to see.
 
-Why one module of about 480 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
+Why one module of about 460 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
 body, each safety net is a short named method below it, and `explain_api_error` holds the words the last net
 says, long because each message says what to do. Split up, a reader of the loop would have to open a second
 file to see what its `except` branch tells the student.
@@ -34,13 +36,15 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 
 import openai
 
-from helpers.cost import CallRecord, record_call
-from helpers.streaming import create_streamed
-from helpers.tools import make_call, make_chat_call, preview
+from helpers.cost import CallRecord, CostMeter, record_call
+from helpers.flavour import flavour_of, role_of
+from helpers.tools import preview, run_tool
+from helpers.trace import Trace
 
 STOP_REASONS = ("answered", "iteration_limit", "token_budget", "cost_budget", "time_limit", "error", "interrupted")
 
@@ -70,6 +74,53 @@ class LoopResult:
         return f"stopped: {self.stop_reason} after {self.iterations} iteration(s)\n{self.answer}"
 
 
+@dataclass(frozen=True)
+class Limits:
+    """When a run stops early: after max_iterations model calls that asked for tools (then one last call
+    without tools), or once max_tokens, max_cost dollars or max_seconds are used up (None: no limit). Example:
+    >>> Limits(max_iterations=3).max_tokens is None
+    True
+    """
+
+    max_iterations: int = 10
+    max_tokens: int | None = None
+    max_cost: float | None = None
+    max_seconds: float | None = None
+
+    def __post_init__(self):
+        if self.max_iterations < 1:
+            raise ValueError(f"max_iterations must be at least 1, got {self.max_iterations}")
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """Who hears of a run as it goes: `verbose` prints each tool call, `trace` (helpers.trace.Trace) logs each
+    request and response, `meter` (helpers.cost.CostMeter) counts each call, `on_text(delta)` gets the answer's
+    text as it arrives (the calls are then streamed), `on_tool(record)` each tool call as soon as it has run.
+    Example:
+    >>> Hooks(verbose=False).on_text is None
+    True
+    """
+
+    verbose: bool = True
+    trace: Trace | None = None
+    meter: CostMeter | None = None
+    on_text: Callable[[str], object] | None = None
+    on_tool: Callable[[dict], object] | None = None
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """How calls are priced: `provider` who answered (default: the client's provider), `price_as` a model to
+    price them as instead (an offline run priced as a real model). Example:
+    >>> Pricing(price_as="gpt-5.4-mini").provider is None
+    True
+    """
+
+    provider: str | None = None
+    price_as: str | None = None
+
+
 class AgentRun:
     """One run of the agent loop, which you can advance one iteration at a time.
 
@@ -78,36 +129,23 @@ class AgentRun:
     safety net of lesson 07 is a small method of its own, under "safety nets" below:
     `_stop_if_over_budget` (tokens, dollars, seconds), `_final_answer_without_tools` (the iteration cap),
     `_stop_on_api_error` (the try/except around the API call) and `_stop_on_interrupt` (Ctrl-C). The
-    try/except around each tool is `make_call`'s, in helpers.tools.
+    try/except around each tool is `run_tool`'s, in helpers.tools.
 
-    Example: run = AgentRun(client, model, "Can I join late?", tools={"search": search}, schemas=[SEARCH_TOOL])
-             while not run.step(): pass; run.result.answer -> "Yes, ..."
+    Example: run = AgentRun(client, model, "Can I join late?", {"search": search}, schemas=[SEARCH_TOOL],
+             limits=Limits(max_iterations=3)); while not run.step(): pass; run.result.answer -> "Yes, ..."
     """
 
     def __init__(self, client, model: str, question: str, tools, *, schemas: list[dict] | None = None,
                  instructions: str | None = None, messages: list | None = None, api: str = "responses",
-                 max_iterations: int = 10, max_tokens: int | None = None, max_cost: float | None = None,
-                 max_seconds: float | None = None, verbose: bool = True, trace=None, meter=None,
-                 provider: str | None = None, price_as: str | None = None, extra_headers: dict | None = None,
-                 on_text=None, on_tool=None):
-        if api not in ("responses", "chat"):
-            raise ValueError(f"api must be 'responses' or 'chat', got {api!r}")
-        if max_iterations < 1:
-            raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
-        self.client, self.model, self.api, self.tools = client, model, api, tools if tools is not None else {}
-        self.schemas = schemas if schemas is not None else _schemas_of(self.tools, api)
+                 limits: Limits | None = None, hooks: Hooks | None = None, pricing: Pricing | None = None):
+        self.client, self.model, self.api, self.flavour = client, model, api, flavour_of(api)
+        self.tools = tools if tools is not None else {}
+        self.schemas = schemas if schemas is not None else _schemas_of(self.tools, self.flavour)
         self.instructions = instructions
-        self.max_iterations, self.max_tokens, self.max_cost, self.max_seconds = (
-            max_iterations, max_tokens, max_cost, max_seconds)
-        self.verbose, self.trace, self.meter, self.price_as = verbose, trace, meter, price_as
-        self.extra_headers = extra_headers
-        self.on_text = on_text  # when set, calls are streamed and each text delta goes to on_text(delta)
-        self.on_tool = on_tool  # when set, on_tool(record) hears of each tool call as soon as it has run
-        self.provider = provider or _provider_name(client)
-        self.messages = list(messages or [])
-        if api == "chat" and instructions and not any(_role(m) == "system" for m in self.messages):
-            self.messages.insert(0, {"role": "system", "content": instructions})
-        self.messages.append({"role": "user", "content": question})
+        self.limits, self.hooks, self.pricing = limits or Limits(), hooks or Hooks(), pricing or Pricing()
+        self.max_iterations = self.limits.max_iterations  # step() reads it (lesson 07 prints step())
+        self.provider = self.pricing.provider or _provider_name(client)
+        self.messages = self.flavour.start(messages or [], instructions, question)
         self.iterations = 0
         self.calls: list[CallRecord] = []
         self.tool_calls: list[dict] = []
@@ -156,86 +194,49 @@ class AgentRun:
 
     def _call_model(self, *, tools_enabled: bool):
         """The model call, traced and priced; None when it failed (the run has then stopped)."""
-        kwargs = self._request(tools_enabled)
-        if self.trace is not None:
-            self.trace.log_request(self.iterations, kwargs)
+        # With tools off, they stay listed (the history refers to them) but tool_choice forbids calling them.
+        kwargs = self.flavour.request(self.model, self.messages, instructions=self.instructions, tools=self.schemas,
+                                      tool_choice=None if tools_enabled else "none")
+        if self.hooks.trace is not None:
+            self.hooks.trace.log_request(self.iterations, kwargs)
         client, ours = self._client_for_time_left()
         started = time.monotonic()
         try:
             # The SDK retries 429s, 5xx and timeouts itself (max_retries on the client, with backoff);
             # an exception here means those retries were used up, or the error is not worth retrying.
-            if self.on_text is not None:
-                response = create_streamed(client, self.api, kwargs, self.on_text)
-            elif self.api == "responses":
-                response = client.responses.create(**kwargs)
-            else:
-                response = client.chat.completions.create(**kwargs)
+            # With on_text the call is streamed (helpers.streaming) and comes back as the same object.
+            response = self.flavour.create(client, kwargs, on_text=self.hooks.on_text)
         except openai.OpenAIError as exc:
             self._stop_on_api_error(exc, timed_out_by_us=ours)
             return None
         self._record(response, latency=time.monotonic() - started)
         return response
 
-    def _request(self, tools_enabled: bool) -> dict:
-        kwargs: dict = {"model": self.model}
-        if self.api == "responses":
-            kwargs["input"] = self.messages
-            if self.instructions:
-                kwargs["instructions"] = self.instructions
-        else:
-            kwargs["messages"] = self.messages
-        if self.schemas:
-            kwargs["tools"] = self.schemas
-            if not tools_enabled:
-                # Keep the tools listed (the history refers to them) but forbid calling them.
-                kwargs["tool_choice"] = "none"
-        if self.extra_headers:
-            kwargs["extra_headers"] = self.extra_headers
-        return kwargs
-
     def _record(self, response, latency: float) -> None:
         """Write the response to the trace and count its tokens and cost (what the budgets check)."""
-        if self.trace is not None:
-            self.trace.log_response(self.iterations, response, latency)
-        record = record_call(response, provider=self.provider, latency_s=latency, price_as=self.price_as)
+        if self.hooks.trace is not None:
+            self.hooks.trace.log_response(self.iterations, response, latency)
+        record = record_call(response, provider=self.provider, latency_s=latency, price_as=self.pricing.price_as)
         self.calls.append(record)
-        if self.meter is not None:
-            self.meter.add(record)
+        if self.hooks.meter is not None:
+            self.hooks.meter.add(record)
 
     def _append_output(self, response) -> list:
-        """Append the model's output to the history and return its tool calls."""
-        if self.api == "responses":
-            items = [_as_input_item(item) for item in response.output]
-            self.messages.extend(items)
-            return [item for item in items if item.get("type") == "function_call"]
-        message = response.choices[0].message
-        # The assistant message goes back with its tool_calls intact: each tool result must answer one.
-        kept = {"role": "assistant", "content": message.content}
-        if message.tool_calls:
-            kept["tool_calls"] = [call.model_dump(mode="json", exclude_none=True) for call in message.tool_calls]
-        # So do the fields a provider adds beyond the standard message (the SDK keeps them as extras):
-        # DeepSeek's thinking mode answers 400 when a tool-calling message comes back without its
-        # reasoning_content. Providers that don't want a field back ignore it.
-        extras = getattr(message, "model_extra", None) or {}
-        kept.update({key: value for key, value in extras.items() if value is not None})
-        self.messages.append(kept)
-        return list(message.tool_calls or [])
+        """Append the model's output to the history and return its function calls (helpers.flavour.Call)."""
+        items = self.flavour.output_items(response)
+        self.messages.extend(items)
+        return self.flavour.calls_in(items)
 
     def _run_tool(self, call) -> None:
-        """Run one tool call and append its output. A failing tool becomes an error output (make_call)."""
-        if self.api == "responses":
-            output = make_call(call, self.tools)
-            name, arguments, text = call["name"], call["arguments"], output["output"]
-        else:
-            output = make_chat_call(call, self.tools)
-            name, arguments, text = call.function.name, call.function.arguments, output["content"]
-        self.messages.append(output)
-        self.tool_calls.append({"iteration": self.iterations, "name": name, "arguments": arguments,
+        """Run one tool call and append its output. A failing tool becomes an error output (run_tool)."""
+        text = run_tool(call.name, call.arguments, self.tools)
+        self.messages.append(self.flavour.tool_output(call.id, text))
+        self.tool_calls.append({"iteration": self.iterations, "name": call.name, "arguments": call.arguments,
                                 "output": text})
-        if self.on_tool is not None:  # a chat view shows each call at once, not when the whole turn is done
-            self.on_tool(self.tool_calls[-1])
-        if self.verbose:
-            print(f"iteration {self.iterations}: {name}({preview(arguments, 80)}) -> {preview(text, 90)}")
+        if self.hooks.on_tool is not None:  # a chat view shows each call at once, not when the whole turn is done
+            self.hooks.on_tool(self.tool_calls[-1])
+        if self.hooks.verbose:
+            print(f"iteration {self.iterations}: {call.name}({preview(call.arguments, 80)}) -> {preview(text, 90)}")
 
     # --- safety nets (lesson 07) ----------------------------------------------------------------------
 
@@ -248,25 +249,25 @@ class AgentRun:
         return self._finish(self._last_text(), *reason)
 
     def _over_budget(self) -> tuple[str, str] | None:
-        tokens = sum(c.total_tokens for c in self.calls)
-        if self.max_tokens is not None and tokens >= self.max_tokens:
-            return "token_budget", f"Used {tokens:,} tokens; the budget is {self.max_tokens:,}."
-        if self.max_cost is not None:
+        limits, tokens = self.limits, sum(c.total_tokens for c in self.calls)
+        if limits.max_tokens is not None and tokens >= limits.max_tokens:
+            return "token_budget", f"Used {tokens:,} tokens; the budget is {limits.max_tokens:,}."
+        if limits.max_cost is not None:
             if any(c.cost_usd is None for c in self.calls):
                 # A budget we cannot measure must not pass silently as "$0 spent".
                 return "error", (f"max_cost is set but the price of {self.calls[-1].model!r} is unknown. "
                                  "Register it with helpers.cost.register_price(...) or pass price_as=...")
             spent = sum(c.cost_usd for c in self.calls)
-            if spent >= self.max_cost:
-                return "cost_budget", f"Spent ${spent:.4f}; the budget is ${self.max_cost:.4f}."
+            if spent >= limits.max_cost:
+                return "cost_budget", f"Spent ${spent:.4f}; the budget is ${limits.max_cost:.4f}."
         elapsed = time.monotonic() - self._started
-        if self.max_seconds is not None and elapsed >= self.max_seconds:
-            return "time_limit", f"Ran {elapsed:.1f} s; the limit is {self.max_seconds} s."
+        if limits.max_seconds is not None and elapsed >= limits.max_seconds:
+            return "time_limit", f"Ran {elapsed:.1f} s; the limit is {limits.max_seconds} s."
         return None
 
     def _final_answer_without_tools(self) -> bool:
         """The iteration cap: one last call with tools disabled, so the run still ends with an answer."""
-        if self.verbose:
+        if self.hooks.verbose:
             print(f"iteration limit ({self.max_iterations}) reached: one last call with tools disabled")
         response = self._call_model(tools_enabled=False)
         if response is None:
@@ -274,7 +275,7 @@ class AgentRun:
         if self._append_output(response):
             # tool_choice="none" forbids tool calls, but not every provider obeys; answer them unrun.
             self._answer_pending_calls("not run: the iteration limit was reached")
-        answer = _text_of(response, self.api)
+        answer = self.flavour.text(response)
         note = None if answer else "The model gave no text on its final call; result.messages has the searches."
         return self._finish(answer or self._last_text(), "iteration_limit", note)
 
@@ -285,7 +286,7 @@ class AgentRun:
             if timed_out_by_us:  # cut short by our max_seconds, not by the client's own timeout
                 self._finish(self._last_text(), "time_limit",
                              f"A model call did not finish within the time left of max_seconds="
-                             f"{self.max_seconds}. Raise max_seconds, or try again when the provider is faster.")
+                             f"{self.limits.max_seconds}. Raise max_seconds, or try again when the provider is faster.")
             else:
                 self._finish(self._last_text(), "error", explain_api_error(exc))
             return
@@ -293,9 +294,9 @@ class AgentRun:
 
     def _client_for_time_left(self):
         """The client to call with, and whether its timeout is our time limit (not the client's own)."""
-        if self.max_seconds is None:
+        if self.limits.max_seconds is None:
             return self.client, False
-        remaining = max(self.max_seconds - (time.monotonic() - self._started), 0.001)
+        remaining = max(self.limits.max_seconds - (time.monotonic() - self._started), 0.001)
         own = self.client.timeout
         own = getattr(own, "read", own)  # a float, or an httpx Timeout whose read timeout is what matters
         if isinstance(own, (int, float)) and own <= remaining:
@@ -315,15 +316,11 @@ class AgentRun:
 
     def _answer_pending_calls(self, why: str) -> None:
         """Give every tool call that has no output yet an error output saying why it was not run."""
-        answered = {_call_id_of_output(m) for m in self.messages} - {None}
-        for message in list(self.messages):
-            for call_id, name in _calls_in(message):
-                if call_id not in answered:
-                    text = json.dumps({"error": f"tool {name!r} {why}"}, ensure_ascii=False)
-                    if self.api == "responses":
-                        self.messages.append({"type": "function_call_output", "call_id": call_id, "output": text})
-                    else:
-                        self.messages.append({"role": "tool", "tool_call_id": call_id, "content": text})
+        answered = {output[0] for output in map(self.flavour.item_output, self.messages) if output} - {None}
+        for call in self.flavour.calls_in(list(self.messages)):
+            if call.id not in answered:
+                text = json.dumps({"error": f"tool {call.name!r} {why}"}, ensure_ascii=False)
+                self.messages.append(self.flavour.tool_output(call.id, text))
 
     # --- ending the run -------------------------------------------------------------------------------
 
@@ -331,36 +328,51 @@ class AgentRun:
         self.result = LoopResult(answer=answer, messages=self.messages, stop_reason=reason,
                                  iterations=self.iterations, calls=self.calls, tool_calls=self.tool_calls,
                                  error=error)
-        if self.trace is not None:
-            self.trace.log("stop", self.iterations, {"stop_reason": reason, "error": error})
-        if self.verbose and reason != "answered":
+        if self.hooks.trace is not None:
+            self.hooks.trace.log("stop", self.iterations, {"stop_reason": reason, "error": error})
+        if self.hooks.verbose and reason != "answered":
             print(f"stopped: {reason}" + (f" ({error})" if error else ""))
         return True
 
     def _last_text(self) -> str:
         """The latest assistant text in the history, for runs that stop before a final answer."""
         for message in reversed(self.messages):
-            if _role(message) == "assistant":
+            if role_of(message) == "assistant":
                 text = _message_text(message)
                 if text:
                     return text
         return ""
 
     def _log_error(self, exc: Exception) -> None:
-        if self.trace is not None:
-            self.trace.log_error(self.iterations, exc)
+        if self.hooks.trace is not None:
+            self.hooks.trace.log_error(self.iterations, exc)
 
 
 def agent_loop(client, model: str, question: str, tools, **options) -> LoopResult:
     """Run the agent loop to the end. `tools` is a helpers.tools.Tools registry, or {name: function} plus
-    `schemas=[...]`. Options: instructions, messages (to continue a conversation), api, max_iterations,
-    max_tokens, max_cost, max_seconds, verbose, trace, meter, price_as, on_text (stream the answer's text),
-    on_tool (hear of each tool call as it runs).
+    `schemas=[...]`. Options: instructions, messages (to continue a conversation), api, and the fields of
+    Limits (max_iterations, max_tokens, max_cost, max_seconds), Hooks (verbose, trace, meter, on_text to
+    stream the answer's text, on_tool to hear of each tool call as it runs) and Pricing (provider, price_as).
 
     Example: agent_loop(client, model, "How do I run Olama locally?", {"search": s}, schemas=[SEARCH_TOOL]).answer
              -> "According to the FAQ entry 'Ollama: How to install Ollama?' ..."
     """
-    return AgentRun(client, model, question, tools, **options).run()
+    return AgentRun(client, model, question, tools, **grouped(options)).run()
+
+
+def grouped(options: dict) -> dict:
+    """Keyword options with the fields of Limits, Hooks and Pricing gathered into those records. Example:
+    >>> grouped({"api": "chat", "max_iterations": 3, "verbose": False})["limits"]
+    Limits(max_iterations=3, max_tokens=None, max_cost=None, max_seconds=None)
+    """
+    options = dict(options)
+    for key, record in (("limits", Limits), ("hooks", Hooks), ("pricing", Pricing)):
+        picked = {f.name: options.pop(f.name) for f in fields(record) if f.name in options}
+        if picked and key in options:
+            raise TypeError(f"Pass {key}={record.__name__}(...) or its fields ({', '.join(picked)}), not both.")
+        if picked:
+            options[key] = record(**picked)
+    return options
 
 
 def explain_api_error(exc: Exception, provider=None) -> str:
@@ -404,9 +416,9 @@ def explain_api_error(exc: Exception, provider=None) -> str:
     return f"{exc.__class__.__name__}: {exc}"
 
 
-def _schemas_of(tools, api: str) -> list[dict]:
+def _schemas_of(tools, flavour) -> list[dict]:
     if hasattr(tools, "responses_schemas"):
-        return tools.responses_schemas() if api == "responses" else tools.chat_schemas()
+        return flavour.schemas(tools)
     if tools:
         raise ValueError("Pass schemas=[...] with a dict of tools (the functions' JSON schemas), "
                          "or use a helpers.tools.Tools registry, which makes them for you.")
@@ -438,30 +450,6 @@ def _provider_name(client) -> str:
         return "unknown"
 
 
-def _as_input_item(item) -> dict:
-    """An SDK output item as a plain dict that can be sent back as input (and written to a trace)."""
-    return item.model_dump(mode="json", exclude_none=True) if hasattr(item, "model_dump") else dict(item)
-
-
-def _calls_in(message) -> list[tuple[str, str]]:
-    """(call_id, name) of the tool calls in one history item, in either API flavour."""
-    if not isinstance(message, dict):
-        return []
-    if message.get("type") == "function_call":
-        return [(message.get("call_id"), message.get("name"))]
-    return [(c.get("id"), (c.get("function") or {}).get("name")) for c in message.get("tool_calls") or []]
-
-
-def _call_id_of_output(message) -> str | None:
-    if not isinstance(message, dict):
-        return None
-    return message.get("call_id") if message.get("type") == "function_call_output" else message.get("tool_call_id")
-
-
-def _role(message) -> str | None:
-    return message.get("role") if isinstance(message, dict) else getattr(message, "role", None)
-
-
 def _message_text(message) -> str:
     content = message.get("content") if isinstance(message, dict) else getattr(message, "content", None)
     if isinstance(content, str):
@@ -471,6 +459,4 @@ def _message_text(message) -> str:
 
 
 def _text_of(response, api: str) -> str:
-    if api == "responses":
-        return response.output_text or ""
-    return response.choices[0].message.content or ""
+    return flavour_of(api).text(response)

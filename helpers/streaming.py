@@ -1,14 +1,10 @@
 """One model call, streamed: each piece of the answer's text goes to a callback as it arrives, and what comes
-back is the same response object the plain call returns (lesson 10's chat widget; helpers.loop's `on_text`).
+back is the same response object the plain call returns (lesson 10's chat widget; helpers.loop's `on_text`,
+through helpers.flavour, which calls the function of its flavour).
 
 Why give back the plain object: everything after the call (the history, token usage, cost, the trace) reads
 a `Response` or a `ChatCompletion`. If a streamed call returned something else, each of them would need a
 streamed variant; put back together, streaming changes nothing but when the text shows.
-
-- Responses API: the stream ends with an event that carries the whole response, exactly what
-  `responses.create()` returns without `stream=True`.
-- Chat Completions: the stream carries only deltas; the SDK's own accumulator (`ChatCompletionStreamState`)
-  adds them up, and `stream_options={"include_usage": True}` asks for the last chunk with the token counts.
 
 What it leaves out on purpose: tool-call argument deltas (a card shows a call once it is whole), reasoning
 deltas, and retrying a stream that broke off (the error says so; the SDK retries only before the first byte).
@@ -24,20 +20,26 @@ from openai.types.chat import ChatCompletion
 FINAL_EVENTS = ("response.completed", "response.incomplete", "response.failed")
 
 
-def create_streamed(client, api: str, kwargs: dict, on_text):
-    """Make the call `client.responses.create(**kwargs)` (api="responses") or `client.chat.completions.create(
-    **kwargs)` (api="chat") streamed, pass each text delta to `on_text`, and return the plain call's object.
-
-    Example: create_streamed(client, "responses", {"model": m, "input": "Hi"}, print).output_text -> "Hello ..."
+def stream_responses(client, kwargs: dict, on_text):
+    """`client.responses.create(**kwargs)`, streamed: each text delta goes to `on_text`. The stream ends with an
+    event that carries the whole Response, exactly what the plain call returns, and that comes back.
+    Example: stream_responses(client, {"model": m, "input": "Hi"}, print).output_text -> "Hello ..."
     """
-    if api == "responses":
-        with client.responses.create(**kwargs, stream=True) as events:
-            for event in events:
-                if event.type == "response.output_text.delta":
-                    on_text(event.delta)
-                elif event.type in FINAL_EVENTS:
-                    return event.response
-        raise _cut_short(events, "no response.completed event")
+    with client.responses.create(**kwargs, stream=True) as events:
+        for event in events:
+            if event.type == "response.output_text.delta":
+                on_text(event.delta)
+            elif event.type in FINAL_EVENTS:
+                return event.response
+    raise _cut_short(events, "no response.completed event")
+
+
+def stream_chat(client, kwargs: dict, on_text):
+    """`client.chat.completions.create(**kwargs)`, streamed: each text delta goes to `on_text`. The stream has
+    only deltas: the SDK's accumulator (`ChatCompletionStreamState`) adds them up into the ChatCompletion a
+    plain call returns, and `stream_options={"include_usage": True}` asks for a last chunk with the token counts.
+    Example: stream_chat(client, {"model": m, "messages": [...]}, print).choices[0].message.content -> "Hello ..."
+    """
     state, finished = ChatCompletionStreamState(), False
     with client.chat.completions.create(**kwargs, stream=True, stream_options={"include_usage": True}) as chunks:
         for chunk in chunks:

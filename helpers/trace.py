@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from helpers import ROOT
+from helpers.flavour import flavour_of_request, flavour_of_response
 
 REDACTED = "[REDACTED]"
 
@@ -205,52 +206,6 @@ def _preview(text, n=80) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _request_tool_outputs(body) -> list[tuple[str, str]]:
-    """(call_id, output) pairs in a request: Responses function_call_output items or Chat "tool" messages."""
-    items = body.get("input") if isinstance(body.get("input"), list) else body.get("messages") or []
-    pairs = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        if item.get("type") == "function_call_output":
-            pairs.append((str(item.get("call_id")), str(item.get("output", ""))))
-        elif item.get("role") == "tool":
-            pairs.append((str(item.get("tool_call_id")), str(item.get("content", ""))))
-    return pairs
-
-
-def _response_parts(body) -> tuple[list[tuple[str, str]], str, dict, str | None]:
-    """(tool calls as (name, arguments), answer text, usage, finish) from a Responses or Chat body."""
-    calls, texts = [], []
-    if "choices" in body:
-        choice = (body.get("choices") or [{}])[0] or {}
-        message = choice.get("message") or {}
-        for tc in message.get("tool_calls") or []:
-            fn = tc.get("function") or {}
-            calls.append((str(fn.get("name")), str(fn.get("arguments"))))
-        if message.get("content"):
-            texts.append(str(message["content"]))
-        finish = choice.get("finish_reason")
-    else:
-        for item in body.get("output") or []:
-            if item.get("type") == "function_call":
-                calls.append((str(item.get("name")), str(item.get("arguments"))))
-            elif item.get("type") == "message":
-                texts += [
-                    c.get("text", "") for c in item.get("content") or [] if c.get("type") == "output_text"
-                ]
-        finish = body.get("status")
-    return calls, "".join(texts), body.get("usage") or {}, finish
-
-
-def _tokens(usage) -> str:
-    inp = usage.get("input_tokens", usage.get("prompt_tokens"))
-    out = usage.get("output_tokens", usage.get("completion_tokens"))
-    if inp is None and out is None:
-        return "tokens: not reported"
-    return f"tokens: {inp or 0:,} in / {out or 0:,} out"
-
-
 def show_trace(path_or_events, latency=False, width=80):
     """Print a trace iteration by iteration: tool outputs sent, tool calls made, answer, tokens.
 
@@ -270,23 +225,27 @@ def show_trace(path_or_events, latency=False, width=80):
             current = it
             print(f"── iteration {it} " + "─" * max(0, width - 15 - len(str(it))))
         if kind == "request" and isinstance(body, dict):
-            items = body.get("input") if "input" in body else body.get("messages")
-            n_items = len(items) if isinstance(items, list) else 1
-            n_tools = len(body.get("tools") or [])
-            print(f"  request: {body.get('model')} · {n_items} input item(s) · {n_tools} tool(s)")
-            for call_id, output in _request_tool_outputs(body):
-                if call_id not in seen_outputs:
-                    seen_outputs.add(call_id)
+            flavour = flavour_of_request(body)
+            items = body.get(flavour.history_key)
+            items = items if isinstance(items, list) else [items]  # a plain string input is one item
+            tools = len(body.get("tools") or [])
+            print(f"  request: {body.get('model')} · {len(items)} input item(s) · {tools} tool(s)")
+            for call_id, output in filter(None, map(flavour.item_output, items)):
+                if str(call_id) not in seen_outputs:
+                    seen_outputs.add(str(call_id))
                     print(f"  tool output [{call_id}]: {_preview(output, width - 20)}")
         elif kind == "response" and isinstance(body, dict):
-            calls, answer, usage, finish = _response_parts(body)
-            for name, arguments in calls:
-                print(f"  tool call: {name}({_preview(arguments, width - 16 - len(name))})")
+            flavour = flavour_of_response(body)
+            for call in flavour.calls_in(flavour.output_items(body)):
+                name = str(call.name)
+                print(f"  tool call: {name}({_preview(call.arguments, width - 16 - len(name))})")
+            answer, usage = flavour.text(body), flavour.usage(body)
             if answer:
                 print(f"  answer: {_preview(answer, width - 10)}")
             seconds = event.get("latency_s")
             timing = f" · {seconds:.2f}s" if latency and seconds is not None else ""
-            print(f"  {finish} · {_tokens(usage)}{timing}")
+            tokens = f"{usage.input_tokens:,} in / {usage.output_tokens:,} out" if usage.reported else "not reported"
+            print(f"  {usage.finish} · tokens: {tokens}{timing}")
         elif kind == "error" and isinstance(body, dict):
             status = f" (HTTP {body['status_code']})" if body.get("status_code") else ""
             print(f"  error: {body.get('type')}{status}: {_preview(body.get('message', ''), width - 20)}")

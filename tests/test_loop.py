@@ -8,7 +8,7 @@ from openai import OpenAI
 
 from helpers import offline  # an ImportError here must fail the suite, never skip it
 from helpers.cost import CostMeter
-from helpers.loop import STOP_REASONS, AgentRun, agent_loop
+from helpers.loop import STOP_REASONS, AgentRun, Hooks, Limits, Pricing, agent_loop
 from helpers.search import SEARCH_TOOL, search
 from helpers.trace import Trace, load_trace
 
@@ -91,7 +91,7 @@ def test_chat_api_puts_instructions_in_one_system_message():
 
 
 def test_step_runs_one_iteration_at_a_time():
-    agent = AgentRun(client(), MODEL, OLAMA, TOOLS, schemas=[SEARCH_TOOL], verbose=False)
+    agent = AgentRun(client(), MODEL, OLAMA, TOOLS, schemas=[SEARCH_TOOL], hooks=Hooks(verbose=False))
     assert agent.step() is False and agent.iterations == 1 and agent.result is None
     while not agent.step():
         pass
@@ -120,6 +120,18 @@ def test_bad_options_are_refused_with_a_clear_message():
         run(max_iterations=0)
     with pytest.raises(ValueError, match="schemas"):
         agent_loop(client(), MODEL, OLAMA, TOOLS)
+    with pytest.raises(TypeError, match="not both"):
+        run(limits=Limits(max_iterations=2), max_tokens=100)
+    with pytest.raises(TypeError, match="extra_headers"):
+        run(extra_headers={"X-Offline-Fault": "rate_limit"})  # headers belong on the client (with_options)
+
+
+def test_agent_loop_options_are_the_fields_of_agent_runs_records():
+    result = run(max_iterations=1, price_as="gpt-5.4-mini")
+    direct = AgentRun(client(), MODEL, OLAMA, TOOLS, schemas=[SEARCH_TOOL], limits=Limits(max_iterations=1),
+                      hooks=Hooks(verbose=False), pricing=Pricing(price_as="gpt-5.4-mini")).run()
+    assert (direct.stop_reason, direct.answer, direct.iterations) == (result.stop_reason, result.answer, 1)
+    assert direct.calls[0].price_note == result.calls[0].price_note == "as if gpt-5.4-mini"
 
 
 # --- tool failures go back to the model -----------------------------------------------------------------
@@ -276,12 +288,13 @@ def test_explain_api_error_for_an_unreachable_server():
 # --- Ctrl-C ---------------------------------------------------------------------------------------------
 
 
-def test_keyboard_interrupt_keeps_messages_and_trace(tmp_path):
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_keyboard_interrupt_keeps_messages_and_trace(api, tmp_path):
     def interrupted_search(query: str) -> list[dict]:
         raise KeyboardInterrupt  # what Ctrl-C does while a tool runs
 
     trace = Trace(tmp_path / "run.jsonl")
-    result = run(tools={"search": interrupted_search}, trace=trace)
+    result = run(tools={"search": interrupted_search}, trace=trace, api=api)
     assert result.stop_reason == "interrupted"
     assert "messages" in result.error
     assert result.messages[0] == {"role": "user", "content": OLAMA}
@@ -292,7 +305,7 @@ def test_keyboard_interrupt_keeps_messages_and_trace(tmp_path):
     assert events[-1]["body"]["stop_reason"] == "interrupted"
 
     # ... and the conversation goes on from where it stopped.
-    again = run("Can I still join the course?", messages=result.messages)
+    again = run("Can I still join the course?", messages=result.messages, api=api)
     assert again.stop_reason == "answered"
 
 
@@ -300,7 +313,8 @@ def test_keyboard_interrupt_during_a_step_finishes_the_run():
     def interrupted_search(query: str) -> list[dict]:
         raise KeyboardInterrupt
 
-    agent = AgentRun(client(), MODEL, OLAMA, {"search": interrupted_search}, schemas=[SEARCH_TOOL], verbose=False)
+    agent = AgentRun(client(), MODEL, OLAMA, {"search": interrupted_search}, schemas=[SEARCH_TOOL],
+                     hooks=Hooks(verbose=False))
     assert agent.step() is True
     assert agent.result.stop_reason == "interrupted"
 
