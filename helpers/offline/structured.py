@@ -6,7 +6,7 @@ rules would have answered in text (PydanticAI's `final_result` output tool, for 
 
 The schemas it fills are the ones the course's code sends: Pydantic v2's `model_json_schema()`, the strict
 form the openai SDK's `parse` helpers and the OpenAI Agents SDK make from it, and PydanticAI's output
-tools and prompts. So it reads `SUPPORTED` keywords only: objects (`properties`, `required`,
+tools and prompts. So it reads the `SUPPORTED` keywords only (schema_rules.py): objects (`properties`, `required`,
 `additionalProperties`), `$defs` / `$ref`, `anyOf` (and the `oneOf` + `discriminator` of Pydantic's
 tagged unions), `enum`, `const`, the JSON types (one, or a list such as ["string", "null"]), `items`, and
 the formats, lengths and bounds Pydantic's `Field(...)` writes. Any other keyword gets a 400 naming it
@@ -41,19 +41,13 @@ from dataclasses import dataclass, field
 
 from helpers.offline.errors import ApiError
 from helpers.offline.field_roles import NEGATIVE_WORDS, field_role, name_words, role_scores
+from helpers.offline.schema_rules import SchemaError, check_well_formed, strict_problem, unsupported_keyword
 from helpers.offline.text import stem
 
 SOFT_DEPTH = 6  # below this nesting, only what is required is filled (recursive schemas end here)
 HARD_DEPTH = 32  # a schema that still demands more nesting than this cannot be filled
 _NUMBER = re.compile(r"(?<![\w.\[-])-?\d+(?:\.\d+)?(?![\w\]])")
 
-# The keywords Pydantic v2 writes (and the openai SDK, the Agents SDK and PydanticAI pass on or add).
-SUPPORTED = frozenset({
-    "type", "properties", "required", "additionalProperties", "items", "$defs", "$ref", "anyOf", "oneOf",
-    "enum", "const", "format", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "minItems", "maxItems", "uniqueItems",
-    # annotations: they constrain nothing
-    "title", "description", "default", "examples", "deprecated", "discriminator"})
 _FORMATS = {"date-time": "2026-01-01T00:00:00Z", "date": "2026-01-01", "time": "00:00:00Z", "duration": "P1D",
             "email": "offline@example.com", "ipv4": "127.0.0.1", "ipv6": "::1",
             "uuid": "00000000-0000-4000-8000-000000000000", "uri": "https://example.com/"}
@@ -71,14 +65,6 @@ class Facts:
     cited: list[str] = field(default_factory=list)
     titles: list[str] = field(default_factory=list)
     found: bool = True
-
-
-class SchemaError(Exception):
-    """A schema the filler cannot satisfy, with the path of the place in the schema."""
-
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
-        self.path, self.message = path, message
 
 
 class _Filler:
@@ -301,32 +287,6 @@ class _Filler:
         return self.facts.found
 
 
-def unsupported_keyword(schema: object, path: str = "schema") -> SchemaError | None:
-    """The first keyword outside `SUPPORTED`, as a SchemaError naming it and its place, or None.
-
-    Example: unsupported_keyword({"type": "array", "prefixItems": []}).message
-             -> "'prefixItems' is not supported by the offline model ..."
-    """
-    if not isinstance(schema, dict):
-        return None
-    for key, value in schema.items():
-        if key not in SUPPORTED:
-            return SchemaError(path, f"'{key}' is not supported by the offline model, which fills the schemas "
-                                     f"Pydantic models make (objects, $defs/$ref, anyOf, enum, const, the JSON "
-                                     f"types, items, formats, lengths and bounds). Remove '{key}', or say the rule "
-                                     f"in the field's description.")
-        if key in ("properties", "$defs") and isinstance(value, dict):
-            subs = [(sub, f"{path}.{key}.{name}") for name, sub in value.items()]
-        elif key in ("anyOf", "oneOf") and isinstance(value, list):
-            subs = [(sub, f"{path}.{key}[{i}]") for i, sub in enumerate(value)]
-        else:
-            subs = [(value, f"{path}.{key}")] if key in ("items", "additionalProperties") else []
-        for sub, where in subs:
-            if (error := unsupported_keyword(sub, where)) is not None:
-                return error
-    return None
-
-
 def fill(schema: object, facts: Facts) -> object:
     """A value that fits `schema`, made from what the model would have said. Raises SchemaError.
 
@@ -338,27 +298,15 @@ def fill(schema: object, facts: Facts) -> object:
         raise SchemaError("schema", "must be a JSON schema (an object).")
     if (error := unsupported_keyword(schema)) is not None:
         raise error
-    _check_schema(schema)
+    check_well_formed(schema)
     value = _Filler(schema, facts).value(schema, "schema", "answer", 0)
     _check(schema, value)
     return value
 
 
-def _check_schema(schema: dict | bool) -> None:
-    """Check the schema against the JSON Schema metaschema, so the filler only reads well-typed keywords."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError as InvalidSchema
-
-    try:
-        Draft202012Validator.check_schema(schema)
-    except InvalidSchema as error:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-        raise SchemaError(f"schema{where}", f"is not valid JSON Schema: {error.message[:200]}.") from None
-
-
 def _check(schema: object, value: object) -> None:
     """Validate the value made against the schema: the filler's rules must never send JSON that doesn't fit."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # imported here: slow to import, and seldom needed
 
     try:
         errors = sorted(Draft202012Validator(schema).iter_errors(value), key=lambda e: list(e.absolute_path))
@@ -381,42 +329,6 @@ def structured_text(output_format: dict, facts: Facts) -> str:
     if kind == "json_schema":
         return json.dumps(fill(output_format.get("schema") or {}, facts), ensure_ascii=False)
     return facts.text
-
-
-def strict_problem(schema: object) -> str | None:
-    """What the real API refuses in a strict schema, in its words, or None: the root must be an object,
-    and every object must set additionalProperties to false and list every property in `required`.
-
-    Example: strict_problem({"type": "object", "properties": {"a": {"type": "string"}}})
-             -> "In context=(), 'additionalProperties' is required to be supplied and to be false."
-    """
-    if not isinstance(schema, dict) or schema.get("type") != "object" and "$ref" not in schema:
-        return "In context=(), the root schema must be an object (\"type\": \"object\"), not anyOf or another type."
-
-    def walk(node: object, context: tuple) -> str | None:
-        if isinstance(node, list):
-            return next((p for i, item in enumerate(node) if (p := walk(item, context + (str(i),)))), None)
-        if not isinstance(node, dict):
-            return None
-        where = f"In context=({', '.join(repr(c) for c in context)}{',' if len(context) == 1 else ''})"
-        if node.get("type") == "object" or "properties" in node:
-            if node.get("additionalProperties") is not False:
-                return f"{where}, 'additionalProperties' is required to be supplied and to be false."
-            missing = [k for k in node.get("properties") or {} if k not in (node.get("required") or [])]
-            if missing:
-                return (f"{where}, 'required' is required to be supplied and to be an array including every key "
-                        f"in properties. Missing '{missing[0]}'.")
-        for key, value in node.items():
-            if key in ("properties", "$defs") and isinstance(value, dict):
-                for name, sub in value.items():
-                    if (p := walk(sub, context + (key, name))):
-                        return p
-            elif key in ("items", "anyOf", "oneOf", "additionalProperties"):
-                if (p := walk(value, context + (key,))):
-                    return p
-        return None
-
-    return walk(schema, ())
 
 
 def check_format(output_format: dict, where: str, name: str) -> None:
