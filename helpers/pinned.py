@@ -174,8 +174,8 @@ def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress:
 
     # The labelled bar says what downloads; pooch's own log lines (one advises pinning a hash) are left out.
     pooch.get_logger().setLevel("WARNING")
-    bar = tqdm(unit="B", unit_scale=True, desc=desc) if progress else False
-    downloader = pooch.HTTPDownloader(progressbar=bar, timeout=timeout, chunk_size=64 * 1024)
+    bar = _bar(tqdm)(unit="B", unit_scale=True, desc=desc) if progress else False
+    downloader = pooch.HTTPDownloader(progressbar=bar, timeout=timeout)  # 1 kB chunks: the bar counts whole chunks
     try:
         return Path(pooch.retrieve(url, known_hash=f"sha256:{sha256}" if sha256 else None, fname=target.name,
                                    path=target.parent, downloader=downloader))
@@ -186,6 +186,22 @@ def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress:
     finally:
         if bar:
             bar.close()
+
+
+def _bar(tqdm: type) -> type:
+    """tqdm as pooch drives it: pooch asks `if bar:`, which a tqdm with no total can't answer, and sets the
+    total to 0 for a download of unknown length (GitHub's archives), then resets the bar to that total at
+    the end; this bar stays true and keeps the bytes it counted."""
+
+    class PoochBar(tqdm):
+        def __bool__(self) -> bool:
+            return True
+
+        def reset(self, total=None):
+            if self.total:
+                super().reset(total)
+
+    return PoochBar
 
 
 def sha256_of(data: bytes) -> str:

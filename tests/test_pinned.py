@@ -74,6 +74,12 @@ def test_download_fills_the_cache_once(server, cache):
     assert not list(cache.glob("*.part"))
 
 
+def test_the_progress_bar_is_labelled_and_counts_the_bytes(server, cache, capsys):
+    assert fetch(stub(server), progress=True).read_bytes() == GOOD
+    bar = capsys.readouterr().err
+    assert "stub file: 100%" in bar and f"{len(GOOD)}.0/{len(GOOD)}.0" in bar
+
+
 def test_a_changed_file_is_refused_and_names_the_commit(server, cache):
     with pytest.raises(PinnedFileError, match=f"not the pinned stub file.*at commit {'a' * 40}"):
         fetch(stub(server, "wrong.csv"), progress=False)
