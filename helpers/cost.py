@@ -102,7 +102,7 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
     price_as="gpt-5.4-mini" prices the call as if it had run on that model (useful for offline runs).
     The call is priced at the moment it was made: `at` if given, else the response's `created_at` /
     `created`. Only a response with neither is priced at the current time, and its price_note says so.
-    The record is added to `meter` if given (e.g. SESSION).
+    The record is added to `meter` if given (a CostMeter).
     Example: record_call(resp, provider="openai", latency_s=0.8) -> CallRecord(model="gpt-5.4-mini", ...)
     """
     provider_name = normalize_provider(provider) or "unknown"
@@ -188,13 +188,6 @@ class CostMeter:
         self.records.append(record)
         return record
 
-    def reset(self):
-        """Forget all calls (start a new session).
-
-        Example: SESSION.reset() -> None
-        """
-        self.records.clear()
-
     @property
     def total_cost(self) -> float:
         """Sum of the known costs in USD; see `.unpriced` for calls whose price is unknown."""
@@ -240,18 +233,6 @@ class CostMeter:
 
     def __repr__(self) -> str:
         return f"CostMeter({self})"
-
-
-def cost_of(records) -> float:
-    """Total known cost in USD of a list of CallRecords (one loop run).
-
-    Example: cost_of(result.calls) -> 0.0031
-    """
-    return CostMeter([_as_record(r) for r in records]).total_cost
-
-
-# The session meter: pass meter=SESSION to record_call (the course's loop does); SESSION.reset() clears it.
-SESSION = CostMeter()
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import io
 import json
 import os
 import re
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -33,7 +34,7 @@ import yaml
 
 from helpers import ROOT
 from helpers.env import repo_path, setting
-from helpers.pinned import cannot_download, read_url, write_atomically
+from helpers.pinned import cannot_download, retrieve, write_atomically
 
 FAQ_REPO = "DataTalksClub/faq"
 FAQ_COMMIT = "7757d2a0e71dc376d0fc93f419162c306e7582b3"
@@ -215,13 +216,17 @@ def _parse_question(data: bytes, where: str) -> tuple[dict, str]:
 
 def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
                      timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
-    """Download the pinned FAQ archive and return its bytes, showing a progress bar.
+    """Download the pinned FAQ archive and return its bytes, showing a progress bar. No sha256 is pinned:
+    GitHub builds archives on request and doesn't guarantee the same bytes over time, so the commit named
+    inside the zip is what `parse_archive_bytes` checks.
 
     Example: download_archive()[:2] -> b"PK"  (the bytes of a zip file)
     """
     try:
-        return read_url(url, desc="FAQ archive", progress=progress, timeout=timeout)
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        with tempfile.TemporaryDirectory() as folder:
+            return retrieve(url, Path(folder) / "faq.zip", sha256=None, desc="FAQ archive", progress=progress,
+                            timeout=timeout).read_bytes()
+    except OSError as exc:
         raise FaqDataError(cannot_download("FAQ", url, exc, CACHE_PATH, "FAQ_ARCHIVE=/path/to/that.zip")) from exc
 
 

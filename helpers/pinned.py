@@ -5,10 +5,12 @@ What it does:
   local copy, the cache name in `data/`);
 - `fetch(pinned)` returns a local path, looking in this order: the file named by the variable (from the
   shell or `.env`; a relative path is taken from the repository root), then the cache in `data/`, then a
-  one-time download of the raw file at the pinned commit, with a progress bar and a timeout;
+  one-time download of the raw file at the pinned commit (pooch: a progress bar, a timeout, the sha256
+  checked before the file takes its name in the cache);
 - checks every copy by its sha256, whoever made it, and names the expected commit when a file is another
   version; a good copy named by the variable also fills the cache, so the variable can be dropped later;
-- writes the cache atomically: an interrupted download leaves nothing half-written.
+- writes the cache atomically: an interrupted download or copy leaves nothing half-written;
+- words every failure as what to do next (`PinnedFileError`), whatever pooch or the network said.
 
 What it leaves out on purpose: archives (the FAQ is a whole folder, parsed by helpers.ingest), retries (a
 failed download says how to get the file another way) and any "latest" version: a figure in a lesson or a
@@ -19,10 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 import tempfile
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,22 +123,28 @@ def fetch(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOA
     if not download_allowed:
         raise PinnedFileError(f"No local copy of the {pinned.label}: set {pinned.env_var}=/path/to/it in .env, or "
                               f"run `make data` (python -m helpers.pinned) to download {pinned.describe()} once.")
-    data = download(pinned, progress=progress, timeout=timeout)
-    _check(pinned, data, pinned.url)
-    write_atomically(pinned.cache_path, data)
-    return pinned.cache_path
+    return download(pinned, progress=progress, timeout=timeout)
 
 
-def download(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
-    """Download the raw file at the pinned commit and return its bytes, showing a progress bar.
+def download(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+    """Download the raw file at the pinned commit into the cache, checked by its sha256; return its path.
 
-    Example: download(GROUND_TRUTH)[:25] -> b"question,course,document\\n"
+    Example: download(GROUND_TRUTH) -> Path(".../data/ground-truth-c85fa440791efd6c902f7f30ccedaae4483e3f9e.csv")
     """
     try:
-        return read_url(pinned.url, desc=pinned.label, progress=progress, timeout=timeout)
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        return retrieve(pinned.url, pinned.cache_path, sha256=pinned.sha256, desc=pinned.label, progress=progress,
+                        timeout=timeout)
+    except ValueError as exc:  # pooch's word for a sha256 that isn't the expected one; nothing was cached
+        got = re.search(r"got ([0-9a-f]{64})", str(exc))
+        raise PinnedFileError(_not_pinned(pinned, pinned.url, got.group(1) if got else "another")) from exc
+    except ConnectionError as exc:
         raise PinnedFileError(cannot_download(pinned.label, pinned.url, exc, pinned.cache_path,
                                               f"{pinned.env_var}=/path/to/that/file")) from exc
+    except OSError as exc:  # the cache folder can't be made or written
+        raise PinnedFileError(
+            f"Could not save the {pinned.label} to {pinned.cache_path} ({exc}). Make {pinned.cache_path.parent} "
+            f"writable, or download {pinned.url} yourself and set {pinned.env_var}=/path/to/that/file in .env."
+        ) from exc
 
 
 def cannot_download(label: str, url: str, exc: Exception, cache: Path, setting_line: str) -> str:
@@ -151,22 +158,50 @@ def cannot_download(label: str, url: str, exc: Exception, cache: Path, setting_l
             f"  2. download {url} on another machine and set {setting_line} in .env.")
 
 
-def read_url(url: str, *, desc: str, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
-    """The bytes at `url`, with a progress bar labelled `desc`. Network errors propagate (URLError, OSError),
-    so that each caller can say in its own words how to get the file another way. helpers.ingest uses it too.
+def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress: bool = True,
+             timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+    """Download `url` to `target` with pooch: streamed to a temporary file beside it, its sha256 checked
+    (when given), then renamed, so `target` is whole or absent. A labelled progress bar, no retries.
+    Raises ValueError for another sha256 and OSError (ConnectionError) for a network failure, so that
+    each caller can say in its own words how to get the file another way. helpers.ingest uses it too.
 
-    Example: read_url("https://example.org/x.csv", desc="ground truth")[:3] -> b"que"
+    Example: retrieve(GROUND_TRUTH.url, Path("data/x.csv"), sha256=GROUND_TRUTH.sha256, desc="ground truth")
+             -> Path("data/x.csv")
     """
-    from tqdm.auto import tqdm  # imported here: only a first run downloads anything
+    import pooch  # imported here: only a first run downloads anything
+    import requests
+    from tqdm.auto import tqdm
 
-    with urllib.request.urlopen(url, timeout=timeout) as response:
-        total = int(response.headers.get("Content-Length") or 0) or None
-        chunks = []
-        with tqdm(total=total, unit="B", unit_scale=True, desc=desc, disable=not progress) as bar:
-            while chunk := response.read(64 * 1024):
-                chunks.append(chunk)
-                bar.update(len(chunk))
-    return b"".join(chunks)
+    # The labelled bar says what downloads; pooch's own log lines (one advises pinning a hash) are left out.
+    pooch.get_logger().setLevel("WARNING")
+    bar = _bar(tqdm)(unit="B", unit_scale=True, desc=desc) if progress else False
+    downloader = pooch.HTTPDownloader(progressbar=bar, timeout=timeout)  # 1 kB chunks: the bar counts whole chunks
+    try:
+        return Path(pooch.retrieve(url, known_hash=f"sha256:{sha256}" if sha256 else None, fname=target.name,
+                                   path=target.parent, downloader=downloader))
+    except requests.RequestException as exc:  # no network, a timeout, an HTTP error such as 404
+        # requests wraps the system's reason in pool and object reprs (with memory addresses): keep the reason.
+        reason = re.search(r"\[Errno -?\d+\] [^'\")]+", str(exc))
+        raise ConnectionError(reason.group(0) if reason else str(exc)) from exc
+    finally:
+        if bar:
+            bar.close()
+
+
+def _bar(tqdm: type) -> type:
+    """tqdm as pooch drives it: pooch asks `if bar:`, which a tqdm with no total can't answer, and sets the
+    total to 0 for a download of unknown length (GitHub's archives), then resets the bar to that total at
+    the end; this bar stays true and keeps the bytes it counted."""
+
+    class PoochBar(tqdm):
+        def __bool__(self) -> bool:
+            return True
+
+        def reset(self, total=None):
+            if self.total:
+                super().reset(total)
+
+    return PoochBar
 
 
 def sha256_of(data: bytes) -> str:
@@ -180,8 +215,11 @@ def sha256_of(data: bytes) -> str:
 def _check(pinned: PinnedFile, data: bytes, where: str) -> None:
     digest = sha256_of(data)
     if digest != pinned.sha256:
-        raise PinnedFileError(
-            f"{where} is not the pinned {pinned.label}: its sha256 is {digest}, but the course expects "
+        raise PinnedFileError(_not_pinned(pinned, where, digest))
+
+
+def _not_pinned(pinned: PinnedFile, where: str, digest: str) -> str:
+    return (f"{where} is not the pinned {pinned.label}: its sha256 is {digest}, but the course expects "
             f"{pinned.sha256}, the file {pinned.describe()}. It may be another version, truncated, or another "
             f"file. Download {pinned.url} and point {pinned.env_var} at it, or unset {pinned.env_var} to use the "
             f"cache in data/ (or download it once).")

@@ -7,6 +7,7 @@ import zipfile
 from collections import Counter
 
 import pytest
+import requests
 from conftest import TINY_FAQ, make_faq_zip, question_file
 
 from helpers import ingest
@@ -145,14 +146,35 @@ def test_download_then_cache(no_archive, monkeypatch):
 
 def test_no_network_and_no_cache_names_both_fixes(no_archive, monkeypatch):
     def refuse(*args, **kwargs):
-        raise urllib.error.URLError("no network")
+        raise requests.ConnectionError("no network")
 
-    monkeypatch.setattr(ingest.urllib.request, "urlopen", refuse)
+    monkeypatch.setattr(requests, "get", refuse)  # what pooch's downloader calls
     with pytest.raises(FaqDataError) as err:
         load_faq_data(progress=False)
     message = str(err.value)
-    assert "connect to the internet" in message and "FAQ_ARCHIVE" in message
+    assert "connect to the internet" in message and "FAQ_ARCHIVE" in message and "no network" in message
     assert not no_archive.exists()
+
+
+def test_the_download_streams_the_archive_to_a_temporary_file(no_archive, monkeypatch):
+    # The real download path, with pooch's downloader answered in-process: the bytes come back, nothing stays.
+    body = make_faq_zip(TINY_FAQ)
+
+    class Answer:
+        headers = {"content-length": str(len(body))}
+
+        def raise_for_status(self):
+            pass
+
+        def iter_content(self, chunk_size):
+            yield from (body[i:i + chunk_size] for i in range(0, len(body), chunk_size))
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(requests, "get", lambda url, **kwargs: Answer())
+    assert ingest.download_archive(progress=False) == body
+    assert load_faq_data(progress=False) and no_archive.exists()
 
 
 def test_interrupted_download_leaves_no_cache(no_archive, monkeypatch):

@@ -3,15 +3,22 @@
 The schemas' field names are varied on purpose (plain, synonyms, meaningless names with descriptions, random
 strings in the property tests): the filler must go by general rules over a schema, never by a field's name."""
 
+import datetime
+import enum
 import json
+import re
 import string
+import uuid
+from typing import Any, Literal
 
+import agents
 import jsonschema
 import openai
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, Field
+from openai.lib._pydantic import to_strict_json_schema
+from pydantic import AnyUrl, BaseModel, Field
 from test_offline_conformance import assert_valid, validators  # noqa: F401 - a fixture, used by name
 
 from helpers.offline import OFFLINE_MODEL, handle, offline_client
@@ -218,7 +225,6 @@ def test_a_schema_given_in_the_instructions_shapes_the_answer(client):
 
 
 @pytest.mark.parametrize("schema,where", [
-    ({"type": "object", "properties": {"a": {"not": {"type": "string"}}}, "required": ["a"]}, "not"),
     ({"type": "object", "properties": {"a": {"type": "string", "minLength": 5, "maxLength": 2}},
       "required": ["a"]}, "minLength"),
     ({"type": "object", "properties": {"n": {"type": "integer", "minimum": 3, "maximum": 2}}, "required": ["n"]},
@@ -243,6 +249,122 @@ def test_a_schema_that_cannot_be_filled_is_a_clear_400(client, schema, where):
                                                         "json_schema": {"name": "x", "schema": schema}})
 
 
+UNSUPPORTED = {
+    "allOf": [{"type": "string"}], "not": {"type": "string"}, "if": {"type": "string"}, "then": {"type": "string"},
+    "else": {"type": "string"}, "prefixItems": [{"type": "string"}], "multipleOf": 5, "minProperties": 1,
+    "maxProperties": 3, "patternProperties": {"^x": {"type": "string"}}, "propertyNames": {"maxLength": 3},
+    "contains": {"type": "string"}, "minContains": 1, "dependentRequired": {"a": ["b"]},
+    "dependentSchemas": {"a": {}}, "unevaluatedProperties": False, "unevaluatedItems": False,
+    "$dynamicRef": "#x", "definitions": {}, "$id": "https://example.com/s", "readOnly": True,
+}
+
+
+@pytest.mark.parametrize("keyword", list(UNSUPPORTED))
+def test_each_unsupported_keyword_is_a_clear_400_naming_it_and_its_place(client, keyword):
+    inner = {"type": "object", "properties": {"b": {"type": "string", keyword: UNSUPPORTED[keyword]}},
+             "required": ["b"], "additionalProperties": False}
+    schema = strict_object({"a": {"type": "array", "items": {"$ref": "#/$defs/Inner"}}})
+    schema["$defs"] = {"Inner": inner}
+    message = f"at 'schema.$defs.Inner.properties.b', '{keyword}' is not supported by the offline model"
+    with pytest.raises(openai.BadRequestError) as err:
+        client.responses.create(model=OFFLINE_MODEL, input="Can I join?", text={
+            "format": {"type": "json_schema", "name": "x", "schema": schema, "strict": True}})
+    assert message in err.value.body["message"] and err.value.body["param"] == "text.format.schema"
+    assert err.value.body["code"] == "invalid_json_schema"
+    with pytest.raises(openai.BadRequestError, match=re.escape(message)):
+        client.chat.completions.create(model=OFFLINE_MODEL, messages=[{"role": "user", "content": "Can I join?"}],
+                                       response_format={"type": "json_schema",
+                                                        "json_schema": {"name": "x", "schema": schema}})
+    # Under a property named like a keyword, nothing is refused: only keyword places are read.
+    named = strict_object({keyword: {"type": "string"}})
+    assert list(fill(named, Facts("An answer."))) == [keyword]
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"]
+    lives: int = 9
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"]
+    bark: str
+
+
+class Detail(BaseModel):
+    """A nested model: Pydantic writes it under $defs and refers to it."""
+
+    name: str = Field(min_length=1, max_length=20, description="A short name")
+    score: float = Field(ge=0, le=1)
+    rank: int = Field(gt=0, lt=100)
+
+
+class Everything(BaseModel):
+    """The field types a course output type uses, each as Pydantic v2 writes it into a JSON schema."""
+
+    answer: str = Field(description="What to tell the student")
+    source: str | None = None
+    found: bool
+    level: Literal["low", "high"]
+    always: Literal["x"]
+    colour: Colour
+    counts: list[int] = Field(min_length=1, max_length=3)
+    detail: Detail
+    details: list[Detail]
+    maybe_detail: Detail | None = Field(default=None, description="An optional nested model")
+    when: datetime.datetime
+    day: datetime.date
+    uid: uuid.UUID
+    link: AnyUrl
+    mapping: dict[str, int]
+    tags: set[str] = Field(min_length=2)
+    pet: Cat | Dog = Field(discriminator="kind")
+    either: int | str
+    anything: Any = Field(examples=["e"], title="Custom")
+    old: int = Field(default=1, deprecated=True)
+
+
+class StrictEverything(BaseModel):
+    """What the strict form (openai SDK, Agents SDK) can hold: no dict, no default of a required field."""
+
+    reply: str
+    reference: str | None
+    covered: bool
+    level: Literal["low", "high"]
+    colour: Colour
+    details: list[Detail]
+    maybe_detail: Detail | None
+    when: datetime.datetime
+
+
+@pytest.mark.parametrize("found", [True, False])
+def test_pydantic_made_schemas_are_filled_and_parse_back(found):
+    facts = Facts("Yes, join within 3 weeks.", ["e1"], ["Can I join?"]) if found else Facts("Nothing.", found=False)
+    Everything.model_validate(fill(Everything.model_json_schema(), facts))
+    value = StrictEverything.model_validate(fill(to_strict_json_schema(StrictEverything), facts))
+    assert (value.reference == "e1") is found and value.covered is found
+    agents_schema = agents.AgentOutputSchema(StrictEverything).json_schema()
+    assert StrictEverything.model_validate(fill(agents_schema, facts)).covered is found
+
+
+def test_pydantic_fields_outside_the_subset_are_named_in_the_400(client):
+    class Tupled(BaseModel):
+        pair: tuple[int, str]
+
+    class Stepped(BaseModel):
+        step: int = Field(multiple_of=5)
+
+    for model, keyword, place in ((Tupled, "prefixItems", "schema.properties.pair"),
+                                  (Stepped, "multipleOf", "schema.properties.step")):
+        with pytest.raises(openai.BadRequestError, match=re.escape(f"at '{place}', '{keyword}' is not supported")):
+            client.chat.completions.parse(model=OFFLINE_MODEL, response_format=model,
+                                          messages=[{"role": "user", "content": "Can I join?"}])
+
+
 def test_a_strict_schema_that_breaks_the_strict_rules_gets_the_real_apis_400(client):
     loose = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "required": ["a"],
              "additionalProperties": False}
@@ -263,14 +385,15 @@ WORDS = st.text(alphabet=string.ascii_lowercase + " ", max_size=40)
 
 @st.composite
 def schemas(draw, depth=0, defs=None):
-    """A JSON schema of any supported kind, with random field names and descriptions; strict-style objects."""
+    """A JSON schema made of the supported keywords only, with random field names and descriptions;
+    strict-style objects."""
     leaves = [
         st.fixed_dictionaries({"type": st.just("string")}, optional={
             "minLength": st.integers(0, 5), "maxLength": st.integers(5, 400),
             "format": st.sampled_from(["date", "date-time", "email", "uuid", "uri"])}),
         st.fixed_dictionaries({"type": st.sampled_from(["integer", "number"])}, optional={
             "minimum": st.integers(-5, 5), "maximum": st.integers(6, 1000), "exclusiveMinimum": st.integers(-10, -6),
-            "multipleOf": st.sampled_from([1, 2, 5])}),
+            "exclusiveMaximum": st.floats(1000.5, 2000)}),
         st.just({"type": "boolean"}),
         st.just({"type": "null"}),
         st.lists(st.one_of(NAMES, st.integers(), st.booleans()), min_size=1, max_size=4, unique=True).map(
@@ -291,6 +414,8 @@ def schemas(draw, depth=0, defs=None):
             schema = {"type": "array", "items": draw(schemas(depth + 1, defs)), "minItems": low}
             if draw(st.booleans()):
                 schema["maxItems"] = low + draw(st.integers(0, 2))
+            if draw(st.booleans()):
+                schema["uniqueItems"] = True
         elif kind == "nullable":
             schema = {"anyOf": [draw(schemas(depth + 1, defs)), {"type": "null"}]}
         elif kind == "union":
@@ -301,6 +426,8 @@ def schemas(draw, depth=0, defs=None):
             schema = {"$ref": f"#/$defs/{name}"}
     if draw(st.booleans()):
         schema = {**schema, "description": draw(WORDS)}
+    if draw(st.booleans()):
+        schema = {**schema, "title": draw(NAMES)}
     return schema
 
 
@@ -328,6 +455,7 @@ def test_any_schema_gets_json_that_fits_or_a_clear_400(schema, question, api):
     assert status in (200, 400), data
     if status == 400:
         assert "schema" in data["error"]["message"] and data["error"]["param"].endswith("schema"), data
+        assert "is not supported" not in data["error"]["message"], data  # only supported keywords are generated
         return
     text = data["output"][0]["content"][0]["text"] if api == "responses" else data["choices"][0]["message"]["content"]
     jsonschema.validate(json.loads(text), schema)
@@ -340,6 +468,7 @@ def test_the_filler_itself_fits_any_schema_or_says_where_it_cannot(schema, found
         value = fill(schema, Facts("An answer with 7 words in it.", cited, ["A title"] * len(cited), found))
     except SchemaError as error:
         assert error.path.startswith("schema") and error.message
+        assert "is not supported" not in error.message  # the generators use supported keywords only
         return
     jsonschema.validate(value, schema)
 

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from helpers import pinned
 from helpers.pinned import GROUND_TRUTH, OPENAI_SPEC, PinnedFile, PinnedFileError, fetch, sha256_of
@@ -73,6 +74,12 @@ def test_download_fills_the_cache_once(server, cache):
     assert not list(cache.glob("*.part"))
 
 
+def test_the_progress_bar_is_labelled_and_counts_the_bytes(server, cache, capsys):
+    assert fetch(stub(server), progress=True).read_bytes() == GOOD
+    bar = capsys.readouterr().err
+    assert "stub file: 100%" in bar and f"{len(GOOD)}.0/{len(GOOD)}.0" in bar
+
+
 def test_a_changed_file_is_refused_and_names_the_commit(server, cache):
     with pytest.raises(PinnedFileError, match=f"not the pinned stub file.*at commit {'a' * 40}"):
         fetch(stub(server, "wrong.csv"), progress=False)
@@ -128,7 +135,28 @@ def test_a_damaged_cache_says_delete_it(server, cache):
     assert StubHandler.requests == []
 
 
-def test_an_interrupted_write_leaves_nothing(server, cache, monkeypatch):
+def test_an_interrupted_download_leaves_nothing(server, cache, monkeypatch):
+    class HalfAnswer:  # the first chunk arrives, then the student presses stop
+        headers = {"content-length": str(len(GOOD))}
+
+        def raise_for_status(self):
+            pass
+
+        def iter_content(self, chunk_size):
+            yield GOOD[:5]
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(requests, "get", lambda url, **kwargs: HalfAnswer())  # what pooch's downloader calls
+    with pytest.raises(KeyboardInterrupt):
+        fetch(stub(server), progress=False)
+    assert list(cache.iterdir()) == []
+
+
+def test_an_interrupted_copy_into_the_cache_leaves_nothing(server, cache, tmp_path, monkeypatch):
+    copy = tmp_path / "my-copy.csv"
+    copy.write_bytes(GOOD)
+    monkeypatch.setenv("STUB_FILE", str(copy))
+
     def interrupted(src, dst):
         raise KeyboardInterrupt
 
@@ -136,6 +164,14 @@ def test_an_interrupted_write_leaves_nothing(server, cache, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         fetch(stub(server), progress=False)
     assert list(cache.iterdir()) == []
+
+
+def test_a_cache_folder_that_cannot_be_made_says_what_to_do(server, cache, tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setattr(pinned, "CACHE_DIR", blocker / "data")
+    with pytest.raises(PinnedFileError, match=r"Could not save the stub file .* writable, or download .* STUB_FILE="):
+        fetch(stub(server), progress=False)
 
 
 def test_the_course_files_point_at_raw_files_of_their_commits():

@@ -1,9 +1,9 @@
 """Writing the answers: every text the offline model says.
 
-- `answer_without_tools`: when no tool is called. From the tool results already in the conversation,
+- `reply_without_tools`: when no tool is called. From the tool results already in the conversation,
   from reference material pasted into the prompt, as one label ("ALLOW"), as small talk or arithmetic
   (small_talk.py), or as a plain "I am the offline stand-in, with no general knowledge" (`no_knowledge`).
-- `grounded_answer`: from search results: an extract of the best one, naming its FAQ entry; or "found
+- `grounded_reply`: from search results: an extract of the best one, naming its FAQ entry; or "found
   nothing relevant" (a polite refusal when the instructions limit it to the course).
 - `failure_answer`: when the tools failed: which tool, what error, and that a retry later may help.
 - `extract`: the few sentences of a FAQ answer that share most words with the question.
@@ -50,18 +50,11 @@ SUMMARY_CHARS = 200  # longest summary of one tool result: a line, not a dump
 SUMMARY_ITEMS = 5  # items of a list result summarised; the rest would only repeat the pattern
 
 
-def answer_without_tools(conv: Conversation, vocab: Vocabulary) -> str:
-    """The text answer when no tool is called: from earlier tool outputs if any, a label if asked for
-    one, a small-talk or arithmetic reply, a refusal under scope instructions, or an honest "I am the
-    offline stand-in, with no general knowledge".
-
-    Example: answer_without_tools(Conversation(question="Can I join?"), vocab) -> "I am the offline ..."
-    """
-    return reply_without_tools(conv, vocab).text or ""
-
-
 def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
-    """`answer_without_tools` as a Decision: the text, the FAQ entries it cites, whether it found an answer.
+    """The answer when no tool is called: from earlier tool outputs if any, a label if asked for one, a
+    small-talk or arithmetic reply, a refusal under scope instructions, or an honest "I am the offline
+    stand-in, with no general knowledge". A Decision: the text, the FAQ entries it cites, whether it
+    found an answer.
 
     Example: reply_without_tools(Conversation(question="Can I join?"), vocab).found -> False
     """
@@ -116,19 +109,11 @@ def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
             f"\"{topic}\". {real}")
 
 
-def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
-    """The answer from search results (or pasted material): an extract of the best one, naming its FAQ
-    entry, or a plain "found nothing relevant" (a refusal when the instructions limit the scope).
-
-    Example: grounded_answer(conv_with_ollama_results, vocab)
-             -> 'According to the FAQ entry "How to install Ollama?" [1d0b969028]: ...'
-    """
-    return grounded_reply(conv, vocab).text or ""
-
-
 def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
-    """`grounded_answer` as a Decision: the text, the id and title of the entry it quotes, and whether it
-    found one (False for "found nothing" and refusals).
+    """The answer from search results (or pasted material): an extract of the best one, naming its FAQ
+    entry, or a plain "found nothing relevant" (a refusal when the instructions limit the scope). A
+    Decision: the text, the id and title of the entry it quotes, and whether it found one (False for
+    "found nothing" and refusals).
 
     Example: grounded_reply(conv_with_ollama_results, vocab).cited -> ["1d0b969028"]
     """
