@@ -8,7 +8,8 @@ What it does:
 - turns the engine's `Decision` into a `Response` or a `chat.completion` object that the openai SDK
   parses in strict mode and that validates against the official OpenAPI schemas;
 - derives every id from a hash of the request, and uses a fixed `created` time, so the same request
-  always gets byte-identical JSON back;
+  always gets byte-identical JSON back (but for `cached_tokens`, which depends on what the same client
+  sent before);
 - counts token usage with a real tokenizer, cached input included (`usage_counts`: tokenizer.py, prompt_cache.py);
 - reads `tool_choice` (also `allowed_tools`; a tool name not offered is the real API's 400) and the
   response format (`text.format`, Chat's `response_format`, checked by structured.py), and echoes the
