@@ -218,6 +218,10 @@ def test_the_cache_forgets_the_least_recently_used_prompt_first():
     assert cache.cached(a) == 1024  # a hit refreshes a: b is now the oldest
     assert cache.cached(c) == 0  # c pushes b out
     assert cache.cached(b) == 0 and cache.cached(c) == 1024
+    small = PromptCache(max_tokens=2500)  # two prompts of 1,100 tokens fit, three do not
+    for prompt in (a, b, c):
+        small.cached(prompt)
+    assert small.cached(a) == 0 and small.cached(c) == 1024
     with pytest.raises(ValueError, match="multiple of step"):
         PromptCache(min_tokens=1000)
 

@@ -6,7 +6,7 @@ counts nothing (OpenAI's documented rules). Each client transport and each serve
 new client starts cold, like a new provider account.
 
 What it leaves out on purpose: time. A real cache forgets a prefix after minutes of disuse; this one forgets by
-count only (the least recently used of its last CAPACITY prompts), so a notebook run top to bottom gets the same
+count only (the least recently used of its last CAPACITY prompts, fewer if they pass MAX_TOKENS in all), so a notebook run top to bottom gets the same
 figures on every machine however slowly it runs. Also left out: `prompt_cache_key` routing and cache writes
 (OpenAI does not bill writing to its cache; `cache_write_tokens` stays 0).
 """
@@ -20,6 +20,7 @@ from collections import OrderedDict
 CACHE_MIN_TOKENS = 1024  # OpenAI caches prompts from 1,024 tokens on ...
 CACHE_STEP = 128  # ... and reports hits in steps of 128 tokens
 CAPACITY = 128  # prompts remembered; a notebook or a benchmark conversation re-sends only the last few
+MAX_TOKENS = 4_000_000  # tokens remembered in all (16 MB): a few huge requests must not fill the memory
 
 
 class PromptCache:
@@ -32,11 +33,13 @@ class PromptCache:
     Example: cache = PromptCache(); cache.cached(ids); cache.cached(ids + more) -> 1408 (if len(ids) == 1500)
     """
 
-    def __init__(self, capacity: int = CAPACITY, min_tokens: int = CACHE_MIN_TOKENS, step: int = CACHE_STEP):
+    def __init__(self, capacity: int = CAPACITY, min_tokens: int = CACHE_MIN_TOKENS, step: int = CACHE_STEP,
+                 max_tokens: int = MAX_TOKENS):
         if capacity < 1 or min_tokens < step or min_tokens % step:
             raise ValueError("PromptCache needs capacity >= 1 and min_tokens a positive multiple of step.")
-        self.capacity, self.min_tokens, self.step = capacity, min_tokens, step
+        self.capacity, self.min_tokens, self.step, self.max_tokens = capacity, min_tokens, step, max_tokens
         self._prompts: OrderedDict[bytes, None] = OrderedDict()  # oldest first
+        self._bytes = 0  # 4 bytes a token
         self._lock = threading.Lock()
 
     def cached(self, ids: list[int]) -> int:
@@ -57,10 +60,12 @@ class PromptCache:
                     best, source = common, earlier
             if source is not None:
                 self._prompts.move_to_end(source)
+            if packed not in self._prompts:
+                self._bytes += len(packed)
             self._prompts[packed] = None
             self._prompts.move_to_end(packed)
-            while len(self._prompts) > self.capacity:
-                self._prompts.popitem(last=False)
+            while len(self._prompts) > self.capacity or (self._bytes > 4 * self.max_tokens and len(self._prompts) > 1):
+                self._bytes -= len(self._prompts.popitem(last=False)[0])
         tokens = best // 4
         return tokens if tokens >= self.min_tokens else 0
 

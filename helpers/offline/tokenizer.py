@@ -53,9 +53,21 @@ def encoding():
                           f"OpenAI's cl100k_base vocabulary so nothing is downloaded.") from exc
 
 
-@functools.lru_cache(maxsize=4096)
+CACHED_TEXT_CHARS = 20_000  # texts up to this long keep their token ids (a tool output of a few FAQ entries)
+
+
 def _ids(text: str) -> tuple[int, ...]:
-    # An agent loop re-sends its whole history every turn: each text is encoded once, then looked up.
+    # An agent loop re-sends its whole history every turn: each text is encoded once, then looked up. A very
+    # long text (a request may be 8 MiB) is encoded each time, so that the lookup table stays small.
+    return _cached_ids(text) if len(text) <= CACHED_TEXT_CHARS else _encode(text)
+
+
+@functools.lru_cache(maxsize=2048)
+def _cached_ids(text: str) -> tuple[int, ...]:
+    return _encode(text)
+
+
+def _encode(text: str) -> tuple[int, ...]:
     # encode_ordinary reads "<|endoftext|>" in a user's text as plain text, never as a special token.
     return tuple(encoding().encode_ordinary(text))
 
