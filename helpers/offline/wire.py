@@ -8,8 +8,9 @@ What it does:
 - turns the engine's `Decision` into a `Response` or a `chat.completion` object that the openai SDK
   parses in strict mode and that validates against the official OpenAPI schemas;
 - derives every id from a hash of the request, and uses a fixed `created` time, so the same request
-  always gets byte-identical JSON back;
-- estimates token usage (see `usage_estimate`);
+  always gets byte-identical JSON back (but for `cached_tokens`, which depends on what the same client
+  sent before);
+- counts token usage with a real tokenizer, cached input included (`usage_counts`: tokenizer.py, prompt_cache.py);
 - reads `tool_choice` (also `allowed_tools`; a tool name not offered is the real API's 400) and the
   response format (`text.format`, Chat's `response_format`, checked by structured.py), and echoes the
   format in the Response's `text`.
@@ -28,13 +29,21 @@ from helpers.offline.body import shown
 from helpers.offline.constants import OFFLINE_MODEL
 from helpers.offline.conversation import Call, Conversation, Decision, Tool
 from helpers.offline.errors import ApiError
+from helpers.offline.prompt_cache import PromptCache
 from helpers.offline.shapes import check_chat, check_responses
 from helpers.offline.structured import check_format
-from helpers.offline.text import estimate_tokens
+from helpers.offline.tokenizer import (
+    chat_prompt,
+    content_text,
+    count_tokens,
+    cut_to_tokens,
+    output_text,
+    prompt_ids,
+    responses_prompt,
+)
 
 # A fixed creation time (2026-01-01T00:00:00Z): a wall-clock time would make every response unique.
 CREATED_AT = 1767225600
-MESSAGE_OVERHEAD = 4  # estimated tokens of framing per message or item (role, separators)
 
 
 def request_hash(route: str, body: dict, fault: str | None = None) -> str:
@@ -50,40 +59,28 @@ def _sub_id(seed: str, *parts: object) -> str:
     return hashlib.sha256("/".join([seed, *map(str, parts)]).encode()).hexdigest()[:24]
 
 
-def usage_estimate(inputs: list[str], tools: list, outputs: list[str]) -> tuple[int, int]:
-    """Estimated (input_tokens, output_tokens). Every text (a message, the instructions, a tool call's
-    name + arguments, a tool output) costs ceil(chars / 4) tokens plus 4 tokens of framing; each tool
-    schema costs ceil(chars of its JSON / 4). The offline model has no tokenizer: these are estimates.
-
-    Example: usage_estimate(["How do I join?"], [], ["You can join."]) -> (8, 8)
-    """
-    tokens_in = sum(estimate_tokens(t) + MESSAGE_OVERHEAD for t in inputs)
-    tokens_in += sum(estimate_tokens(json.dumps(t, sort_keys=True)) for t in tools)
-    tokens_out = sum(estimate_tokens(t) + MESSAGE_OVERHEAD for t in outputs)
-    return tokens_in, tokens_out
-
-
 # ---------------------------------------------------------------------------------------------------
-# Shared checks
+# Usage
 
-def _text_of(content: object) -> str:
-    """Text of a message's content: a string, or a list of parts with "text" (images are skipped)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and "text" in p)
-    return "" if content is None else str(content)
+def usage_counts(segments: list[tuple[str, str]], produced: list[str], cache: PromptCache | None,
+                 cut_at: int | None = None) -> tuple[int, int, int]:
+    """(input tokens, cached input tokens, output tokens) of one exchange, counted with the real tokenizer
+    (tokenizer.py). The prompt is also remembered by `cache` (None: no cache, nothing cached). An answer cut
+    by a token limit (`cut_at`) used exactly that many output tokens.
 
-
-def _output_text(output: object) -> str:
-    return output if isinstance(output, str) else _text_of(output) if isinstance(output, list) else json.dumps(output)
+    Example: usage_counts([("user", "How do I join?")], ["You can join."], None) -> (12, 0, 4)
+    """
+    ids = prompt_ids(segments)
+    cached = cache.cached(ids) if cache is not None else 0
+    output = cut_at if cut_at is not None else sum(count_tokens(text) for text in produced)
+    return len(ids), cached, output
 
 
 # ---------------------------------------------------------------------------------------------------
 # Responses API
 
-def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation, list[str], list[dict]]:
-    """Read a /v1/responses body into (conversation, texts for the usage estimate, normalised tools).
+def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation, list[dict]]:
+    """Read a /v1/responses body into (conversation, normalised tools).
     The body's shape is checked first (shapes.check_responses), so everything below may trust it.
 
     Example: parse_responses({"model": "m", "input": "Hi"})[0].question -> "Hi"
@@ -108,15 +105,13 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
     conv = Conversation(instructions=instructions or "", tools=tools, fault=fault, tool_choice=choice,
                         allowed=allowed, output_format=output_format,
                         parallel_tool_calls=body.get("parallel_tool_calls") is not False)
-    texts = [instructions] if instructions else []
     calls: dict[str, Call] = {}  # this turn's calls, by call_id
     called: set[str] = set()  # call_ids of every function_call so far, in any turn
     batch, previous_type = 0, None
     for index, item in enumerate(items):
         kind = item.get("type") or "message"  # shapes.py made sure a message without "type" has a "role"
         if kind == "message":
-            role, text = item["role"], _text_of(item["content"])
-            texts.append(text)
+            role, text = item["role"], content_text(item["content"])
             if role == "user":
                 conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
                 conv.question, conv.calls, calls = text, [], {}
@@ -131,11 +126,9 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
             calls[call.call_id] = call
             called.add(call.call_id)
             conv.calls.append(call)
-            texts.append(call.name + call.arguments)
         elif kind == "function_call_output":
             call_id = item["call_id"]
-            output = _output_text(item["output"])
-            texts.append(output)
+            output = output_text(item["output"])
             if call_id not in called:
                 raise ApiError(400, f"No tool call found for function call output with call_id {call_id}.",
                                param="input")
@@ -152,7 +145,7 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
     for item in items:  # the real API refuses a call whose output is missing
         if item.get("type") == "function_call" and item["call_id"] not in answered:
             raise ApiError(400, f"No tool output found for function call {item['call_id']}.", param="input")
-    return conv, texts, normalised
+    return conv, normalised
 
 
 def _responses_tools(raw: list) -> tuple[list[Tool], list[dict]]:
@@ -198,14 +191,15 @@ def _offered(name: str | None, offered: set[str]) -> None:
                        code="invalid_value")
 
 
-def render_response(body: dict, conv: Conversation, decision: Decision, texts: list[str], tools: list[dict],
-                    seed: str) -> dict:
-    """The `Response` object for a decision.
+def render_response(body: dict, conv: Conversation, decision: Decision, tools: list[dict], seed: str,
+                    cache: PromptCache | None = None) -> dict:
+    """The `Response` object for a decision. Its usage counts the request's prompt, of which `cache` says
+    how much is cached (and remembers it).
 
-    Example: render_response(body, conv, Decision(text="Hi"), ["Hi"], [], seed)["output_text"] -> "Hi"
+    Example: render_response(body, conv, Decision(text="Hi"), [], seed)["output"][0]["content"][0]["text"] -> "Hi"
     """
     output, produced = [], []
-    status, incomplete = "completed", None
+    status, incomplete, cut_at = "completed", None, None
     if decision.calls:
         for i, (name, arguments) in enumerate(decision.calls):
             output.append({"id": f"fc_{_sub_id(seed, 'fc', i)}", "type": "function_call", "status": "completed",
@@ -214,13 +208,14 @@ def render_response(body: dict, conv: Conversation, decision: Decision, texts: l
     else:
         text = decision.text or ""
         limit = body.get("max_output_tokens")
-        if isinstance(limit, int) and limit > 0 and len(text) > limit * 4:
-            text, status, incomplete = text[: limit * 4], "incomplete", {"reason": "max_output_tokens"}
+        cut = cut_to_tokens(text, limit) if isinstance(limit, int) and limit > 0 else None
+        if cut is not None:
+            text, status, incomplete, cut_at = cut, "incomplete", {"reason": "max_output_tokens"}, limit
         output.append({"id": f"msg_{_sub_id(seed, 'msg')}", "type": "message", "status": status,
                        "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": text}],
                        "role": "assistant"})
         produced.append(text)
-    tokens_in, tokens_out = usage_estimate(texts, tools, produced)
+    tokens_in, cached, tokens_out = usage_counts(responses_prompt(body), produced, cache, cut_at)
     choice = body.get("tool_choice") or "auto"
     metadata = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
     return {
@@ -249,18 +244,18 @@ def render_response(body: dict, conv: Conversation, decision: Decision, texts: l
         "tools": tools,
         "top_p": body.get("top_p", 1.0),
         "truncation": "disabled",
-        "usage": {"input_tokens": tokens_in, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+        "usage": {"input_tokens": tokens_in, "input_tokens_details": {"cached_tokens": cached, "cache_write_tokens": 0},
                   "output_tokens": tokens_out, "output_tokens_details": {"reasoning_tokens": 0},
                   "total_tokens": tokens_in + tokens_out},
-        "metadata": {**metadata, "offline_model": "rule-based stand-in; usage tokens are estimates"},
+        "metadata": {**metadata, "offline_model": "rule-based stand-in; usage counted with cl100k_base"},
     }
 
 
 # ---------------------------------------------------------------------------------------------------
 # Chat Completions API
 
-def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list[str], list[dict]]:
-    """Read a /v1/chat/completions body into (conversation, texts for the usage estimate, tools).
+def parse_chat(body: dict, fault: str | None = None) -> Conversation:
+    """Read a /v1/chat/completions body into the conversation the rules read.
     The body's shape is checked first (shapes.check_chat), so everything below may trust it.
 
     Example: parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question -> "Hi"
@@ -290,7 +285,6 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
     conv = Conversation(tools=tools, fault=fault, tool_choice=choice, allowed=allowed,
                         output_format=_chat_format(body.get("response_format")),
                         parallel_tool_calls=body.get("parallel_tool_calls") is not False)
-    texts: list[str] = []
     calls: dict[str, Call] = {}
     pending: set[str] | None = None  # ids of the latest assistant tool_calls still waiting for tool messages
     pending_index = -1
@@ -299,17 +293,14 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
         role = message["role"]
         if role != "tool" and pending:
             _missing_tool_messages(pending, pending_index)
-        text = _text_of(message.get("content"))
+        text = content_text(message.get("content"))
         if role in ("system", "developer"):
             conv.instructions = f"{conv.instructions}\n{text}".strip()
-            texts.append(text)
         elif role == "user":
             conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
             conv.question, conv.calls, calls = text, [], {}
-            texts.append(text)
             pending = None
         elif role == "assistant":
-            texts.append(text)
             if text:
                 conv.said.append(text)
             tool_calls = message.get("tool_calls") or []
@@ -322,7 +313,6 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
                 calls[call.call_id] = call
                 conv.calls.append(call)
                 pending.add(call.call_id)
-                texts.append(call.name + call.arguments)
         elif role == "tool":
             call_id = message["tool_call_id"]
             if pending is None:
@@ -333,10 +323,9 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
                                     f"of previous message.", param=f"messages.[{index}].tool_call_id")
             calls[call_id].output = text
             pending.discard(call_id)
-            texts.append(text)
     if pending:
         _missing_tool_messages(pending, pending_index)
-    return conv, texts, raw_tools
+    return conv
 
 
 def _chat_format(response_format: dict | None) -> dict | None:
@@ -357,14 +346,15 @@ def _missing_tool_messages(pending: set[str], index: int) -> None:
                         + ", ".join(sorted(pending)), param=f"messages.[{index}].role")
 
 
-def render_chat(body: dict, decision: Decision, texts: list[str], tools: list[dict], seed: str) -> dict:
-    """The `chat.completion` object for a decision.
+def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | None = None) -> dict:
+    """The `chat.completion` object for a decision. Its usage counts the request's prompt, of which `cache`
+    says how much is cached (and remembers it).
 
-    Example: render_chat(body, Decision(text="Hi"), ["Hi"], [], seed)["choices"][0]["message"]["content"] -> "Hi"
+    Example: render_chat(body, Decision(text="Hi"), seed)["choices"][0]["message"]["content"] -> "Hi"
     """
     message: dict = {"role": "assistant", "content": None, "refusal": None, "annotations": []}
     produced = []
-    finish = "stop"
+    finish, cut_at = "stop", None
     if decision.calls:
         message["tool_calls"] = [
             {"id": f"call_{_sub_id(seed, 'call', i)}", "type": "function",
@@ -375,11 +365,12 @@ def render_chat(body: dict, decision: Decision, texts: list[str], tools: list[di
     else:
         text = decision.text or ""
         limit = body.get("max_completion_tokens") or body.get("max_tokens")
-        if isinstance(limit, int) and limit > 0 and len(text) > limit * 4:
-            text, finish = text[: limit * 4], "length"
+        cut = cut_to_tokens(text, limit) if isinstance(limit, int) and limit > 0 else None
+        if cut is not None:
+            text, finish, cut_at = cut, "length", limit
         message["content"] = text
         produced = [text]
-    tokens_in, tokens_out = usage_estimate(texts, tools, produced)
+    tokens_in, cached, tokens_out = usage_counts(chat_prompt(body), produced, cache, cut_at)
     return {
         "id": f"chatcmpl-{seed[:24]}",
         "object": "chat.completion",
@@ -387,7 +378,7 @@ def render_chat(body: dict, decision: Decision, texts: list[str], tools: list[di
         "model": OFFLINE_MODEL,
         "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
         "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out,
-                  "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+                  "prompt_tokens_details": {"cached_tokens": cached, "audio_tokens": 0},
                   "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
                                                 "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}},
         "service_tier": "default",
