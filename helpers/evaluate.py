@@ -266,7 +266,8 @@ def agent_benchmark(rows: list[dict], index, *, client=None, model: str | None =
     from helpers.search import SEARCH_TOOL
 
     if client is None:
-        from helpers.offline import OFFLINE_MODEL, offline_client
+        from helpers.llm import offline_client
+        from helpers.offline import OFFLINE_MODEL
 
         client, model = offline_client(max_retries=0), OFFLINE_MODEL
     outcomes = []

@@ -6,7 +6,7 @@ rules would have answered in text (PydanticAI's `final_result` output tool, for 
 
 What goes where is decided by the schema alone, never by one caller's field names:
 - a field's *role* (field_roles.py) comes from the words of its name and of its description, the first
-  words of the description counting most. A source field gets the cited FAQ entry id; the answer field
+  words of the description counting most. A source field gets the cited document's id; the answer field
   (the words "what is said": answer, text, reply, summary, ...) gets the answer text. The one string field of an object that reads most like an answer gets the answer text (the
   first string field when none does); other string fields get the cited entry's title, else the text;
 - booleans say whether something was found, inverted when the field's name or its description's first
@@ -61,7 +61,7 @@ _FORMAT_CHECKS = {"date-time": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", "date": r"^\d
 
 @dataclass
 class Facts:
-    """What the model would have said: the text, the FAQ entries it cited (ids and titles), and whether
+    """What the model would have said: the text, the documents it cited (ids and titles), and whether
     it found an answer (False for "found nothing", a refusal or a failure)."""
 
     text: str
@@ -466,7 +466,7 @@ def _check_schema(schema: object) -> None:
     try:
         from jsonschema import Draft202012Validator
         from jsonschema.exceptions import SchemaError as InvalidSchema
-    except ImportError:  # pragma: no cover - jsonschema comes with the course's requirements
+    except ImportError:  # pragma: no cover - jsonschema is in the project's requirements
         return
     if not isinstance(schema, dict | bool):
         raise SchemaError("schema", "must be a JSON schema (an object).")
@@ -481,7 +481,7 @@ def _check(schema: object, value: object) -> None:
     """Validate the value made against the schema: the filler's rules must never send JSON that doesn't fit."""
     try:
         from jsonschema import Draft202012Validator
-    except ImportError:  # pragma: no cover - jsonschema comes with the course's requirements
+    except ImportError:  # pragma: no cover - jsonschema is in the project's requirements
         return
     try:
         errors = sorted(Draft202012Validator(schema).iter_errors(value), key=lambda e: list(e.absolute_path))
