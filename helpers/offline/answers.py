@@ -257,7 +257,7 @@ def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS, focus: li
     Only whole sentences are quoted: a document cut into chunks loses the broken sentences at its ends
     (`whole_sentences`).
 
-    Example: extract("Yes, rye bread is vegan. It keeps for a week.", ["vegan"]) -> "Yes, rye bread is vegan. ..."
+    Example: extract("Yes, rye bread is vegan. It keeps for a week.", ["vegan"]) -> "Yes, rye bread is vegan. It keeps for a week."
     """
     text = re.sub(r"```[\w-]*\n?(.*?)```", lambda m: " `" + " ".join(m.group(1).split()) + "` ", answer,
                   flags=re.DOTALL)

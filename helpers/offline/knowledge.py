@@ -108,8 +108,7 @@ class Vocabulary:
         is repaired only when (1) neither the vocabulary nor `extra` (the words of the request's own texts:
         tool outputs, instructions, tool descriptions) has it in any form, and (2) a candidate is very
         close: within `typo_limit(word)` edits, one edit up to 8 letters, two from 9. So "discord" is
-        not turned into "discards" (two edits away), while "olives" -> "olive" forms and "sourdugh" ->
-        "sourdough" are. Candidates are ranked by fewest edits, same first letter (people rarely
+        not turned into "discards" (two edits away), while "sourdugh" becomes "sourdough" (one edit). Candidates are ranked by fewest edits, same first letter (people rarely
         mistype the first letter), then the most frequent word.
 
         Example: Vocabulary(["Proofing sourdough overnight"]).correct("sourdugh") -> "sourdough"
@@ -134,7 +133,7 @@ class Vocabulary:
         only mention in passing (`in_passing`) earn only part of their weight; and a small constant in
         the denominator keeps a text of a few weak words from scoring high.
 
-        Example: Vocabulary(["rye bread", "sourdough bread"]).topic_score("rye bread?") -> 0.6 (about)
+        Example: Vocabulary(["rye bread", "sourdough bread"]).topic_score("rye bread?") -> 0.5
         """
         total, earned = TOPIC_PRIOR, 0.0
         for word in dict.fromkeys(words(text)):

@@ -74,7 +74,7 @@ def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
 def keyword_query(terms: list[str], extra: bool = True) -> str:
     """A search query from keywords, with one or two close words added (other forms, synonyms).
 
-    Example: keyword_query(["run", "postgres", "locally"]) -> "run postgres locally running local"
+    Example: keyword_query(["bake", "rye", "locally"]) -> "bake rye locally local"
     """
     out = list(terms)
     if extra:
@@ -92,7 +92,7 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
     words: all keywords with close words, the rarest keywords, synonyms in place of the words, then
     single keywords. Fewer than `n` when the question holds fewer different queries.
 
-    Example: varied_queries(["join", "club", "late"], 2, vocab) -> ["join club late joining", "club late"]
+    Example: varied_queries(["join", "club", "late"], 2, vocab) -> ["join club late joining", "join club"]
     """
     by_rarity = sorted(terms, key=lambda t: -vocab.idf(t))
     candidates = [
@@ -133,8 +133,8 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     several), then at most MAX_RETRY_SEARCHES more while the results are poor (typo repair first, then
     other keywords) or more searches were asked for. An empty list: searching is done, time to answer.
 
-    Example: next_searches(Conversation(question="How do I run Postgres locally?", tools=[s]), s, vocab)
-             -> [("search", '{"query": "run postgres locally running local"}')]
+    Example: next_searches(Conversation(question="How do I bake rye locally?", tools=[s]), s, vocab)
+             -> [("search", '{"query": "bake rye locally local"}')]
     """
     param = required_string_params(tool)[0]
     # A forced search of a question with no keywords still needs a query.
