@@ -232,3 +232,18 @@ def test_no_answer_names_a_course(instructions, question, tools):
     else:
         text = decide(Conversation(instructions=instructions, question=question)).text
     assert text and not course_words(text), text
+
+
+def test_a_vocabulary_is_handed_in_through_the_client_the_transport_and_the_server():
+    from openai import OpenAI
+
+    from helpers.offline import OFFLINE_MODEL, OfflineServer, offline_client
+
+    vocab = Vocabulary([d["content"] for d in RECIPES], titles=[d["title"] for d in RECIPES], seen_enough=1)
+    request = {"model": OFFLINE_MODEL, "instructions": "Reply with exactly one word: ALLOW or BLOCK.",
+               "input": "Can I bake the sourdugh loaf overnight?"}
+    assert offline_client(vocabulary=vocab).responses.create(**request).output_text == "ALLOW"
+    assert offline_client().responses.create(**request).output_text == "BLOCK"  # knows only the request
+    with OfflineServer(vocabulary=vocab) as srv:
+        client = OpenAI(api_key="any", base_url=srv.base_url, max_retries=0)
+        assert client.responses.create(**request).output_text == "ALLOW"
