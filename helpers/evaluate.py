@@ -235,7 +235,7 @@ class AgentOutcome:
 def cites(answer: str, document: str) -> bool:
     """True when an answer names a FAQ entry by its id, the way the course's agents cite: "[74eb249bbf]".
 
-    Example: cites('According to the FAQ entry "Can I join?" [74eb249bbf]: Yes.', "74eb249bbf") -> True
+    Example: cites('According to "Can I join?" [74eb249bbf]: Yes.', "74eb249bbf") -> True
     """
     return f"[{document}]" in answer
 
@@ -246,7 +246,7 @@ NOT_FOUND_PHRASES = ("found nothing relevant", "couldn't find", "could not find"
 def says_not_found(answer: str) -> bool:
     """True when an answer says that the FAQ had nothing on the question (a few common phrasings).
 
-    Example: says_not_found("I searched the FAQ but found nothing relevant to your question.") -> True
+    Example: says_not_found('I searched ("join late") but found nothing relevant to your question.') -> True
     """
     lowered = answer.lower()
     return any(phrase in lowered for phrase in NOT_FOUND_PHRASES)
@@ -266,7 +266,8 @@ def agent_benchmark(rows: list[dict], index, *, client=None, model: str | None =
     from helpers.search import SEARCH_TOOL
 
     if client is None:
-        from helpers.offline import OFFLINE_MODEL, offline_client
+        from helpers.llm import offline_client
+        from helpers.offline import OFFLINE_MODEL
 
         client, model = offline_client(max_retries=0), OFFLINE_MODEL
     outcomes = []

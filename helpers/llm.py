@@ -208,6 +208,29 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
     return client, s.model
 
 
+def offline_client(faults=None, **kwargs):
+    """An `openai.OpenAI` client on the offline model with the course FAQ's vocabulary handed in (what
+    make_client gives without a key), with optional injected faults (lesson 07). `kwargs` go to OpenAI(...).
+
+    Example: offline_client("never_stop", max_retries=0).models.list().data[0].id -> "offline-rules-v1"
+    """
+    from helpers.faq_vocabulary import faq_vocabulary
+    from helpers.offline import offline_client as neutral_client
+
+    return neutral_client(faults, vocabulary=faq_vocabulary(), **kwargs)
+
+
+def async_offline_client(faults=None, **kwargs):
+    """`offline_client`'s twin for agent frameworks: an `openai.AsyncOpenAI` client (lesson 11).
+
+    Example: (await async_offline_client().models.list()).data[0].id -> "offline-rules-v1"
+    """
+    from helpers.faq_vocabulary import faq_vocabulary
+    from helpers.offline import async_offline_client as neutral_client
+
+    return neutral_client(faults, vocabulary=faq_vocabulary(), **kwargs)
+
+
 def _record_path(s: Settings, record) -> Path | None:
     record = record or _env("LLM_RECORD")
     record_path = _data_path(record) if record else None
@@ -226,7 +249,9 @@ def _transport_for(s: Settings, record_path: Path | None):
         except ImportError as err:
             raise ProviderError(f"The offline model could not be loaded ({err}). Reinstall the course with "
                                 "`pip install -r requirements.txt`, or set LLM_PROVIDER to a real provider.") from err
-        transport = OfflineTransport()
+        from helpers.faq_vocabulary import faq_vocabulary
+
+        transport = OfflineTransport(vocabulary=faq_vocabulary())  # the model knows no course: hand it the FAQ's words
     elif s.provider.name == "replay":
         from helpers.cassette import ReplayTransport
 

@@ -355,7 +355,7 @@ def agent_loop(client, model: str, question: str, tools, **options) -> LoopResul
     stream the answer's text, on_tool to hear of each tool call as it runs) and Pricing (provider, price_as).
 
     Example: agent_loop(client, model, "How do I run Olama locally?", {"search": s}, schemas=[SEARCH_TOOL]).answer
-             -> "According to the FAQ entry 'Ollama: How to install Ollama?' ..."
+             -> 'According to "Ollama: How to install Ollama?" [1d0b969028]: ...'
     """
     return AgentRun(client, model, question, tools, **grouped(options)).run()
 

@@ -7,6 +7,7 @@ import pytest
 
 from helpers import offline  # an ImportError here must fail the suite, never skip it
 from helpers.chat_ui import ChatSession, ChatWidget, Entry, usage_line
+from helpers.llm import offline_client
 from helpers.tools import Tools, tool
 
 INSTRUCTIONS = "You are a course assistant. Use the search tool to answer from the course FAQ."
@@ -31,7 +32,7 @@ def search(query: str) -> list[dict]:
 
 
 def session(**options) -> ChatSession:
-    client = options.pop("client", None) or offline.offline_client()
+    client = options.pop("client", None) or offline_client()
     return ChatSession(client, offline.OFFLINE_MODEL, Tools(search), instructions=INSTRUCTIONS, **options)
 
 
@@ -109,13 +110,13 @@ def test_misuse_is_refused_with_a_message_that_says_what_to_do():
     with pytest.raises(TypeError, match="messages"):
         session(messages=[])
     with pytest.raises(ValueError, match="schemas"):
-        ChatSession(offline.offline_client(), offline.OFFLINE_MODEL, {"search": search})
+        ChatSession(offline_client(), offline.OFFLINE_MODEL, {"search": search})
 
 
 def test_a_dict_of_tools_works_with_its_schemas():
     from helpers.search import SEARCH_TOOL
 
-    chat = ChatSession(offline.offline_client(), offline.OFFLINE_MODEL, {"search": search.fn},
+    chat = ChatSession(offline_client(), offline.OFFLINE_MODEL, {"search": search.fn},
                        schemas=[SEARCH_TOOL], instructions=INSTRUCTIONS)
     assert chat.send(OLLAMA).kind == "assistant" and "tool" in kinds(chat)
 
@@ -159,7 +160,7 @@ def test_a_run_that_hits_the_iteration_limit_says_so():
 
 
 def test_an_api_failure_becomes_an_error_entry_not_an_exception():
-    client = offline.offline_client(faults="insufficient_quota", max_retries=0)
+    client = offline_client(faults="insufficient_quota", max_retries=0)
     chat = session(client=client)
     last = chat.send(OLLAMA)
     assert last.kind == "error" and "quota" in last.text
@@ -316,7 +317,7 @@ def test_each_tool_card_shows_as_soon_as_its_tool_has_run():
         assert len(seen_tools) == len(ran) - 1  # every earlier call of this turn is drawn already
         return search(query)
 
-    client = offline.offline_client()
+    client = offline_client()
     chat = ChatSession(client, offline.OFFLINE_MODEL, Tools(search_logged), on_update=lambda: seen.append(kinds(chat)),
                        instructions=INSTRUCTIONS + " Perform several searches at once, then more searches.")
     chat.send(OLLAMA)

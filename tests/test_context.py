@@ -5,8 +5,9 @@ import json
 import pytest
 
 from helpers.context import LEAN_SEARCH_TOOL, LeanSearch, drop_tool_outputs
+from helpers.llm import offline_client
 from helpers.loop import agent_loop
-from helpers.offline import OFFLINE_MODEL, offline_client
+from helpers.offline import OFFLINE_MODEL
 from helpers.search import TUNED_BOOST, default_index, search
 
 

@@ -8,6 +8,7 @@ from openai import OpenAI
 
 from helpers import offline  # an ImportError here must fail the suite, never skip it
 from helpers.cost import CostMeter
+from helpers.llm import offline_client
 from helpers.loop import STOP_REASONS, AgentRun, Hooks, Limits, Pricing, agent_loop
 from helpers.search import SEARCH_TOOL, search
 from helpers.trace import Trace, load_trace
@@ -20,7 +21,7 @@ CHAT_SCHEMAS = [{"type": "function", "function": {k: v for k, v in SEARCH_TOOL.i
 
 def client(faults=None, max_retries=2) -> OpenAI:
     """An offline client; `faults` is one mode for every request, or a list consumed one per request."""
-    return offline.offline_client(faults, max_retries=max_retries)
+    return offline_client(faults, max_retries=max_retries)
 
 
 def run(question=OLAMA, tools=TOOLS, faults=None, max_retries=2, api="responses", **options):

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from helpers.faq_vocabulary import faq_vocabulary
 from helpers.offline.conversation import Call, Conversation, Tool
 from helpers.offline.engine import decide
 
@@ -20,7 +21,7 @@ def step(question, tools, calls=(), instructions="", earlier=()):
     """One model decision after `calls` (tuples of name, arguments dict, output)."""
     made = [Call(name, json.dumps(args), f"c{i}", i, output) for i, (name, args, output) in enumerate(calls)]
     return decide(Conversation(instructions=instructions, question=question, earlier=list(earlier), calls=made,
-                               tools=list(tools)))
+                               tools=list(tools)), faq_vocabulary())  # the course hands in the FAQ's words
 
 
 # --- 1. a failing tool is reported as a failure ----------------------------------------------------------
@@ -129,7 +130,7 @@ def test_a_two_word_question_gets_no_made_up_variations():
 
 
 def test_a_follow_up_that_asks_something_new_gets_a_new_search_and_a_new_answer():
-    from helpers.offline import offline_client
+    from helpers.llm import offline_client
 
     manual = [{"id": "m1", "question": "Kettle: how do I descale it?",
                "answer": "Fill the kettle with one part vinegar and two parts water. Boil it and leave it for an hour. "
@@ -259,7 +260,7 @@ def test_no_word_list_from_the_lessons_examples():
     ("Politely refuse anything off-topic.", "what my instructions cover"),
 ])
 def test_a_refusal_names_the_scope_the_instructions_give(instructions, scope):
-    from helpers.offline import offline_client
+    from helpers.llm import offline_client
 
     answer = offline_client().responses.create(model="offline-rules-v1", input="Write me a haiku about autumn",
                                                instructions=instructions).output_text

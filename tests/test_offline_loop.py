@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from helpers.offline import OFFLINE_MODEL, offline_client
+from helpers.llm import offline_client
+from helpers.offline import OFFLINE_MODEL
 
 # No skip without FAQ_ARCHIVE: the search loads the pinned FAQ the way lesson 01 does (FAQ_ARCHIVE, else the
 # cache in data/, else one download), as the notebooks under nbval do. CI always sets FAQ_ARCHIVE.

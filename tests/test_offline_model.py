@@ -10,6 +10,7 @@ import openai
 import pytest
 from openai import OpenAI
 
+from helpers.faq_vocabulary import faq_vocabulary
 from helpers.offline import OFFLINE_BASE_URL, OFFLINE_MODEL, OfflineServer, OfflineTransport
 
 SEARCH = {"type": "function", "name": "search", "description": "Search the course FAQ.",
@@ -33,7 +34,7 @@ DOCKER_DOC = ("Docker: permission denied on the socket", "Add your user to the d
 
 @pytest.fixture(scope="module")
 def server():
-    with OfflineServer(fault_delay=3) as srv:
+    with OfflineServer(fault_delay=3, vocabulary=faq_vocabulary()) as srv:  # as the course makes it
         yield srv
 
 
@@ -41,7 +42,7 @@ def make_client(kind, server, faults=None, **kwargs):
     kwargs.setdefault("max_retries", 0)
     if kind == "inproc":
         return OpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, _strict_response_validation=True,
-                      http_client=httpx.Client(transport=OfflineTransport(faults)), **kwargs)
+                      http_client=httpx.Client(transport=OfflineTransport(faults, faq_vocabulary())), **kwargs)
     server.set_faults(faults)  # the module's server is shared: this client's faults replace the last ones
     return OpenAI(api_key="offline", base_url=server.base_url, _strict_response_validation=True, **kwargs)
 

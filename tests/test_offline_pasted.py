@@ -3,7 +3,7 @@ label instructions written as "X if ..., Y otherwise"."""
 
 import pytest
 
-from helpers.offline import offline_client
+from helpers.llm import offline_client
 from helpers.offline.instructions import label_choice, split_context
 from helpers.search import search
 
@@ -31,7 +31,7 @@ def rag_prompt(question, results, style="fields"):
 ])
 def test_rag_prompt_is_answered_from_its_context(client, question, entry, style):
     answer = client.responses.create(model="m", input=rag_prompt(question, search(question), style)).output_text
-    assert entry in answer and "According to the FAQ entry" in answer
+    assert entry in answer and answer.startswith('According to "')  # named by its own question
 
 
 def test_rag_prompt_whose_context_does_not_answer_says_so(client):
@@ -50,7 +50,7 @@ def test_chat_completions_rag_prompt(client):
 
 def test_plain_question_without_context_still_admits_no_knowledge(client):
     answer = client.responses.create(model="m", input="Can I still join the course?").output_text
-    assert "no general knowledge" in answer and "FAQ" in answer
+    assert "no general knowledge" in answer and "search tool" in answer  # on topic: says what would fix it
 
 
 def test_split_context_finds_question_and_records():

@@ -166,7 +166,7 @@ def offline_client(faults: str | list | None = None):
 
     Example: offline_client("never_stop").responses.create(...) -> a response that always calls a tool
     """
-    from helpers.offline import offline_client as make_offline
+    from helpers.llm import offline_client as make_offline
 
     # No retries: a check wants to see each call the student's code makes, not the SDK's repeats.
     return make_offline(faults, max_retries=0)

@@ -174,9 +174,10 @@ class RecordingTransport(httpx.BaseTransport):
     """
 
     def __init__(self):
+        from helpers.faq_vocabulary import faq_vocabulary
         from helpers.offline import OfflineTransport
 
-        self.inner = OfflineTransport()
+        self.inner = OfflineTransport(vocabulary=faq_vocabulary())
         self.exchanges: list[tuple[dict, dict]] = []
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:

@@ -2,7 +2,7 @@
 
     from helpers.offline import offline_client
     client = offline_client()          # an openai.OpenAI client answered in-process, no key, no network
-    client.responses.create(model=OFFLINE_MODEL, input="Can I still join the course?")
+    client.responses.create(model=OFFLINE_MODEL, input="Is the rye bread vegan?")
     client = async_offline_client()    # the same as an openai.AsyncOpenAI client (for agent frameworks)
 
 Or as a server for any client (curl, other SDKs): `python -m helpers.offline serve --port 8765`.
@@ -41,9 +41,9 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-def offline_client(faults=None, **kwargs):
-    """An openai.OpenAI client answered by the offline model in-process. `kwargs` go to OpenAI(...)
-    (e.g. max_retries, timeout, default_headers).
+def offline_client(faults=None, vocabulary=None, **kwargs):
+    """An openai.OpenAI client answered by the offline model in-process. `vocabulary`: an optional
+    knowledge.Vocabulary (see OfflineTransport). `kwargs` go to OpenAI(...) (e.g. max_retries, timeout).
 
     Example: offline_client().models.list().data[0].id -> "offline-rules-v1"
     """
@@ -54,10 +54,10 @@ def offline_client(faults=None, **kwargs):
 
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
-    return OpenAI(http_client=httpx.Client(transport=OfflineTransport(faults)), **kwargs)
+    return OpenAI(http_client=httpx.Client(transport=OfflineTransport(faults, vocabulary)), **kwargs)
 
 
-def async_offline_client(faults=None, **kwargs):
+def async_offline_client(faults=None, vocabulary=None, **kwargs):
     """An openai.AsyncOpenAI client answered by the offline model in-process, for async code and agent
     frameworks (OpenAI Agents SDK, PydanticAI). `kwargs` go to AsyncOpenAI(...).
 
@@ -70,4 +70,4 @@ def async_offline_client(faults=None, **kwargs):
 
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
-    return AsyncOpenAI(http_client=httpx.AsyncClient(transport=AsyncOfflineTransport(faults)), **kwargs)
+    return AsyncOpenAI(http_client=httpx.AsyncClient(transport=AsyncOfflineTransport(faults, vocabulary)), **kwargs)

@@ -3,10 +3,11 @@
 - `reply_without_tools`: when no tool is called. From the tool results already in the conversation,
   from reference material pasted into the prompt, as one label ("ALLOW"), as small talk or arithmetic
   (small_talk.py), or as a plain "I am the offline stand-in, with no general knowledge" (`no_knowledge`).
-- `grounded_reply`: from search results: an extract of the best one, naming its FAQ entry; or "found
-  nothing relevant" (a polite refusal when the instructions limit it to the course).
+- `grounded_reply`: from search results: an extract of the best one, naming it by its own best name
+  field (title, question, filename, name; its id beside it); or "found nothing relevant" (a polite
+  refusal when the instructions limit the scope).
 - `failure_answer`: when the tools failed: which tool, what error, and that a retry later may help.
-- `extract`: the few sentences of a FAQ answer that share most words with the question.
+- `extract`: the few whole sentences of a document that share most words with the question.
 - `combine_results`: from other tools' results, in sentences with units read from the key names, a
   direct yes or no when a result says so, and a comparison of a number they all report.
 
@@ -41,9 +42,9 @@ from helpers.offline.search_policy import (
 from helpers.offline.small_talk import small_talk
 from helpers.offline.text import STOP_WORDS, stem, stems
 
-# After the searches, a weaker result still answers a question that is about the FAQ's topics.
+# After the searches, a weaker result still answers a question that is about the vocabulary's topics.
 ANSWERABLE = 0.3
-EXTRACT_CHARS = 320  # longest extract quoted from a FAQ answer
+EXTRACT_CHARS = 320  # longest extract quoted from a document
 EXTRACT_SENTENCES = 3  # the direct answer plus the two sentences closest to the question
 TOPIC_WORDS_SHOWN = 6  # keywords quoted back in "nothing I was given answers ...": enough to recognise
 SUMMARY_CHARS = 200  # longest summary of one tool result: a line, not a dump
@@ -53,10 +54,10 @@ SUMMARY_ITEMS = 5  # items of a list result summarised; the rest would only repe
 def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
     """The answer when no tool is called: from earlier tool outputs if any, a label if asked for one, a
     small-talk or arithmetic reply, a refusal under scope instructions, or an honest "I am the offline
-    stand-in, with no general knowledge". A Decision: the text, the FAQ entries it cites, whether it
-    found an answer.
+    stand-in, with no general knowledge". A Decision: the text, the documents it cites, whether it found
+    an answer.
 
-    Example: reply_without_tools(Conversation(question="Can I join?"), vocab).found -> False
+    Example: reply_without_tools(Conversation(question="Is the rye bread vegan?"), vocab).found -> False
     """
     if conv.calls:
         searchy_outputs = [c for c in conv.calls if parse_documents(c.output or "") and
@@ -92,15 +93,17 @@ def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
 def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
     """The plain answer to a question that nothing given (no tool, no result, no material) answers: the
     offline model has no general knowledge, and a real model would answer from its training data, which
-    can be wrong. A course question gets the reason a real model would be unreliable on it.
+    can be wrong. A question about the vocabulary's topics gets the reason a real model would be unreliable
+    on it.
 
     Example: no_knowledge("What does 'overcast' mean?", vocab)
              -> 'I am the offline stand-in for a language model, with no general knowledge ...'
     """
     topic = " ".join(keywords(question)[:TOPIC_WORDS_SHOWN]) or "that"
     if vocab.topic_score(question) >= TOPIC_THRESHOLD:
-        real = ("A real model would answer from its training data, which does not hold this course's current "
-                "FAQ, so its answer could be a confident guess; giving it the FAQ (a search tool) fixes that.")
+        real = ("A real model would answer from its training data, which may not hold the current facts of "
+                "this subject, so its answer could be a confident guess; giving it the documents (a search "
+                "tool) fixes that.")
     else:
         real = ("A real model would answer from its training data: often well for common knowledge, but "
                 "possibly wrongly or out of date, and it sounds just as sure either way.")
@@ -110,12 +113,12 @@ def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
 
 
 def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
-    """The answer from search results (or pasted material): an extract of the best one, naming its FAQ
-    entry, or a plain "found nothing relevant" (a refusal when the instructions limit the scope). A
-    Decision: the text, the id and title of the entry it quotes, and whether it found one (False for
-    "found nothing" and refusals).
+    """The answer from search results (or pasted material): an extract of the best one, naming it by its
+    own best name field, or a plain "found nothing relevant" (a refusal when the instructions limit the
+    scope). A Decision: the text, the id and title of the document it quotes, and whether it found one
+    (False for "found nothing" and refusals).
 
-    Example: grounded_reply(conv_with_ollama_results, vocab).cited -> ["1d0b969028"]
+    Example: grounded_reply(conv_with_bread_results, vocab).cited -> ["b-12"]
     """
     terms, _ = corrected_terms(question_terms(conv, vocab), conv, vocab)
     best, score = best_result(conv, terms, vocab)
@@ -123,17 +126,28 @@ def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
             score < ANSWERABLE or vocab.topic_score(conv.question) < TOPIC_THRESHOLD
             or not has_key_word(conv, terms, vocab)):
         return Decision(text=_nothing_found(conv, vocab), found=False)
-    name = best["title"] or "the search result"
-    source = f' [{best["id"]}]' if best["id"] else ""
     own = terms[: len(keywords(conv.question))]
     # A follow-up that borrowed words from the previous question asks something new about the same
     # subject: quote what answers its own words, not the opening the previous answer already quoted.
     focus = own if len(own) < len(terms) else None
-    text = f'According to the FAQ entry "{name}"{source}: {extract(best["answer"] or best["text"], terms, focus=focus, said=conv.said)}'
+    quoted = extract(best["answer"] or best["text"], terms, focus=focus, said=conv.said)
+    text = f"{source_name(best)}{quoted}"
     if wants_follow_up(conv.instructions):
         topic = next((t for t in sorted(terms, key=lambda t: -vocab.idf(t))), "this")
-        text += f" Would you like to know more about {topic}, or is there anything else about the course I can help with?"
+        text += f" Would you like to know more about {topic}, or is there anything else I can help with?"
     return Decision(text=text, cited=[best["id"]] if best["id"] else [], titles=[best["title"]] if best["title"] else [])
+
+
+def source_name(doc: dict) -> str:
+    """How an answer names the document it quotes: its own best name (title, question, filename, name)
+    in quotes, with its id in brackets when it has one; the id alone when it has no name; nothing when it
+    has neither.
+
+    Example: source_name({"title": "docs/setup.md", "id": ""}) -> 'According to "docs/setup.md": '
+    """
+    if doc["title"]:
+        return f'According to "{doc["title"]}"' + (f' [{doc["id"]}]' if doc["id"] else "") + ": "
+    return f'According to "{doc["id"]}": ' if doc["id"] else ""
 
 
 def _nothing_found(conv: Conversation, vocab: Vocabulary) -> str:
@@ -149,12 +163,12 @@ def _nothing_found(conv: Conversation, vocab: Vocabulary) -> str:
         # Not about what the tool searches, and nothing limits the scope: a real model would answer
         # from what it knows. The stand-in knows nothing, and says so.
         return no_knowledge(conv.question, vocab, f"I searched ({tried}) and found nothing relevant. ")
-    return (f"I searched the FAQ ({tried}) but found nothing relevant to your question, so I can't "
-            f"answer it from the FAQ. Try rephrasing it with other keywords.")
+    return (f"I searched ({tried}) but found nothing relevant to your question, so I can't answer it from "
+            f"the results. Try rephrasing it with other keywords.")
 
 
-# "Only answer questions about the courses, using ..." -> "the courses": the scope is whatever the instructions
-# name after "questions/topics about", up to the end of that clause. Any topic, not only this course's.
+# "Only answer questions about the shop, using ..." -> "the shop": the scope is whatever the instructions
+# name after "questions/topics about", up to the end of that clause. Any topic.
 _SCOPE = re.compile(r"\b(?:questions?|topics?|requests?|things|matters)\s+(?:about|on|related to|regarding|"
                     r"concerning)\s+(.{2,80}?)(?=\s*[.;:,\n]|\s+(?:using|with|from|based|and only)\b|$)",
                     re.IGNORECASE)
@@ -191,7 +205,31 @@ def failure_answer(failed: list[Call]) -> str:
             f"trying again later may help.")
 
 
-# --- quoting a FAQ answer ----------------------------------------------------------------------------
+# --- quoting a document ------------------------------------------------------------------------------
+
+# A sentence break inside a line: . ! ? then space, then what starts a sentence.
+_BREAK = re.compile(r"[.!?][\"')\]]*\s+(?=[A-Z0-9\"'(\[\x00])")
+
+
+def whole_sentences(text: str) -> str:
+    """The text without the broken sentences at its ends, as a document cut into overlapping chunks has
+    them. The rule: the first line starts in the middle of a sentence when it starts with a lower-case
+    letter or a comma, and ends in the middle of one when it ends without closing punctuation (a letter,
+    digit, comma or hyphen last); such a piece is dropped only when it shares its line with a whole
+    sentence. So a line of its own (a list item, a command, a link) is never taken for a cut sentence,
+    and a text of one broken sentence is kept as it is (there is nothing else to quote).
+
+    Example: whole_sentences("the oven. Bake it for 40 minutes. Let it cool for") -> "Bake it for 40 minutes."
+    """
+    text = text.strip()
+    first_line = text.split("\n", 1)[0]
+    if re.match(r"[a-z,;]", text) and (cut := _BREAK.search(first_line)):
+        text = text[cut.end():]
+    last_line = text.rsplit("\n", 1)[-1]
+    if text and re.search(r"[\w,;-]$", text) and not re.search(r"https?://\S+$", text) and (cuts := list(_BREAK.finditer(last_line))):
+        text = text[: len(text) - len(last_line) + cuts[-1].end()].rstrip()
+    return text
+
 
 def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS, focus: list[str] | None = None,
             said: list[str] | None = None) -> str:
@@ -201,7 +239,10 @@ def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS, focus: li
     is not kept for its own sake. Sentences already in an earlier answer (`said`) come last: a person
     doesn't repeat what they just said.
 
-    Example: extract("Yes, you can join. Submit the project in time.", ["join"]) -> "Yes, you can join. ..."
+    Only whole sentences are quoted: a document cut into chunks loses the broken sentences at its ends
+    (`whole_sentences`).
+
+    Example: extract("Yes, rye bread is vegan. It keeps for a week.", ["vegan"]) -> "Yes, rye bread is vegan. It keeps for a week."
     """
     text = re.sub(r"```[\w-]*\n?(.*?)```", lambda m: " `" + " ".join(m.group(1).split()) + "` ", answer,
                   flags=re.DOTALL)
@@ -211,6 +252,7 @@ def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS, focus: li
     # Sentences end at . ! ? : but never inside a code span: a command is quoted whole or not at all.
     spans: list[str] = []
     text = re.sub(r"`[^`\n]*`", lambda m: spans.append(m.group(0)) or f"\x00{len(spans) - 1}\x00", text)
+    text = whole_sentences(text)
     pieces: list[str] = []
     for piece in re.split(r"(?<=[.!?:])\s+|\n+", text):
         piece = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], piece).strip()

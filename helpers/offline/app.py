@@ -32,6 +32,7 @@ from helpers.offline.body import load_request
 from helpers.offline.engine import decide
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
+from helpers.offline.knowledge import Vocabulary
 from helpers.offline.prompt_cache import PromptCache
 from helpers.offline.stream import SSE_HEADERS, chat_frames, response_frames
 from helpers.offline.wire import (
@@ -46,7 +47,7 @@ from helpers.offline.wire import (
 )
 
 JSON_HEADERS = {"content-type": "application/json"}
-# The largest request body accepted. A long agent conversation with FAQ tool outputs is well under 1 MiB;
+# The largest request body accepted. A long agent conversation with search tool outputs is well under 1 MiB;
 # OpenAI's own limit is larger, but a local test double needs no more.
 MAX_BODY_BYTES = 8 * 1024 * 1024
 log = logging.getLogger(__name__)
@@ -72,9 +73,11 @@ def resolve_fault(plan: FaultPlan | None, headers: dict) -> str | None:
 
 
 def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None = None,
-           cache: PromptCache | None = None) -> tuple[int, dict, bytes | list[bytes]]:
+           cache: PromptCache | None = None, vocabulary: Vocabulary | None = None
+           ) -> tuple[int, dict, bytes | list[bytes]]:
     """Serve one request. `fault` is the already-resolved fault mode (see `resolve_fault`). `cache` is the
-    prompt cache of the client or server that got the request (None: nothing is ever cached). The content is
+    prompt cache of the client or server that got the request (None: nothing is ever cached); `vocabulary`
+    the one handed to the transport or server, if any (see engine.decide). The content is
     bytes for a JSON answer, or, for a request with `"stream": true`, the list of its server-sent event
     frames (`b"".join(frames)` is the whole body), so a server can send them one by one.
 
@@ -83,7 +86,7 @@ def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None
     try:
         if len(body) > MAX_BODY_BYTES:
             raise body_too_large(len(body))
-        status, data, streamed = _route(method, path, body, fault, cache)
+        status, data, streamed = _route(method, path, body, fault, cache, vocabulary)
         seed = request_hash(path, data) if status == 200 else ""
         request_id = {"x-request-id": f"req_{seed[:24] or 'error'}"}
         if streamed is not None:  # the events are built here, inside the try: a bug in them is still a JSON 500
@@ -143,7 +146,7 @@ def _stream_choice(request: dict) -> tuple[bool, bool]:
 
 
 def _route(method: str, path: str, body: bytes, fault: str | None,
-           cache: PromptCache | None) -> tuple[int, dict, StreamWriter | None]:
+           cache: PromptCache | None, vocabulary: Vocabulary | None = None) -> tuple[int, dict, StreamWriter | None]:
     route = path.split("?", 1)[0].rstrip("/")
     if route.startswith("/v1/") or route == "/v1":
         route = route[3:]
@@ -172,11 +175,11 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
         conv, tools = parse_responses(request, fault)
         stream, _ = _stream_choice(request)
         # Streamed or not, the answer is decided and rendered whole first; stream.py only replays it as events.
-        return 200, render_response(request, conv, decide(conv), tools, seed, cache), \
+        return 200, render_response(request, conv, decide(conv, vocabulary), tools, seed, cache), \
             (response_frames if stream else None)
     conv = parse_chat(request, fault)
     stream, include_usage = _stream_choice(request)
-    completion = render_chat(request, decide(conv), seed, cache)
+    completion = render_chat(request, decide(conv, vocabulary), seed, cache)
     return 200, completion, (partial(chat_frames, include_usage=include_usage) if stream else None)
 
 

@@ -22,7 +22,7 @@ NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more t
 DESCRIPTION_WORD_WEIGHT = 1.0
 FALLBACK_QUERY_WORDS = 4  # a required text parameter with no name to fill it gets the question's first keywords
 
-_SEARCHY = re.compile(r"search|query|find|lookup|look up|retriev|faq|knowledge|docs|documents", re.IGNORECASE)
+_SEARCHY = re.compile(r"search|query|find|lookup|look up|retriev|knowledge|docs|documents|articles|entries", re.IGNORECASE)
 
 
 def required_string_params(tool: Tool) -> list[str]:
@@ -57,7 +57,7 @@ def is_search_like(tool: Tool) -> bool:
     described like one ("query", "keywords"), or the tool reads like a search and the parameter is not
     a name of something ("city", "username").
 
-    Example: is_search_like(Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
+    Example: is_search_like(Tool("search", "Search the recipes", {"properties": {"query": {"type": "string"}},
              "required": ["query"]})) -> True
     """
     required = required_string_params(tool)

@@ -7,8 +7,8 @@
 - `read_output`: a tool output as data: JSON, else a Python literal (the Agents SDK's `str()` of a
   list of dicts, read safely with `ast.literal_eval`), else the text itself;
 - `parse_documents` / `all_documents`: tool outputs read as documents (title, answer, id), whether they
-  are a list of FAQ entries (JSON or Python literal), some other data, "key: value" text records, or
-  plain text.
+  are a list of records (JSON or Python literal), some other data, "key: value" text records, or
+  plain text. A document's title is its own best name field: title, question, filename, name.
 
 What it leaves out on purpose: the wire formats themselves (wire.py turns Responses and Chat
 Completions requests into a `Conversation`) and every decision (engine.py).
@@ -66,7 +66,7 @@ class Conversation:
 @dataclass
 class Decision:
     """What the model does: say `text`, or make `calls` (a list of (tool name, arguments JSON)). With a
-    text, what it rests on: the FAQ entries it quotes (`cited` ids, their `titles`) and whether it found
+    text, what it rests on: the documents it quotes (`cited` ids, their `titles`) and whether it found
     an answer at all (`found` is False for "found nothing", a refusal, a failure, "no knowledge")."""
 
     text: str | None = None
@@ -80,7 +80,7 @@ def parse_json(text: str, default=None):
     """The JSON value in `text`, or `default` when it isn't JSON. The one place the rules read JSON:
     call arguments a model may have cut short, and tool outputs that may be plain text.
 
-    Example: parse_json('{"query": "ollama"}') -> {"query": "ollama"};  parse_json('{"query": "oll') -> None
+    Example: parse_json('{"query": "rye"}') -> {"query": "rye"};  parse_json('{"query": "ry') -> None
     """
     try:
         return json.loads(text)
@@ -99,7 +99,7 @@ def to_json(value) -> str:
 def first_string_arg(call: Call) -> str:
     """The first string among a call's arguments (a search's query, a city), or "" when there is none.
 
-    Example: first_string_arg(Call("search", '{"query": "ollama"}', "c1", 0)) -> "ollama"
+    Example: first_string_arg(Call("search", '{"query": "rye"}', "c1", 0)) -> "rye"
     """
     args = parse_json(call.arguments)
     return next((v for v in args.values() if isinstance(v, str)), "") if isinstance(args, dict) else ""
@@ -203,16 +203,24 @@ def text_records(text: str) -> list[dict]:
     return [r for r in records if len(r) >= 2]
 
 
-def parse_documents(output: str) -> list[dict]:
-    """Tool output (normally a JSON list of FAQ entries, but any JSON, a Python literal, "key: value"
-    records or plain text) as a list of documents {"title", "text", "answer", "id", "section", "course"}.
+# A document's name and body, each read from the first of these keys it has, in this order of preference.
+# Generic names for what a record calls itself and what it says, not the keys of any one data set.
+NAME_KEYS = ("title", "question", "filename", "name")
+BODY_KEYS = ("answer", "text", "content", "body")
 
-    Example: parse_documents('[{"question": "Q?", "answer": "A."}]') -> [{"title": "Q?", "answer": "A.", ...}]
+
+def parse_documents(output: str) -> list[dict]:
+    """Tool output (a JSON list of records, but any JSON, a Python literal, "key: value" records or plain
+    text) as a list of documents {"title", "answer", "text", "id"}: "title" is the record's own best name
+    (the first of NAME_KEYS it has), "answer" its body (the first of BODY_KEYS), "text" both.
+
+    Example: parse_documents('[{"filename": "a.md", "content": "Hi."}]')
+             -> [{"title": "a.md", "answer": "Hi.", "text": "a.md Hi.", "id": ""}]
     """
     data = read_output(output)
     if isinstance(data, str):
         records = text_records(data)
-        if records and any(k in r for r in records for k in ("question", "title", "answer", "text")):
+        if records and any(k in r for r in records for k in NAME_KEYS + BODY_KEYS):
             data = records
     if isinstance(data, dict):
         if "error" in data and len(data) <= ERROR_REPORT_KEYS:
@@ -226,22 +234,20 @@ def parse_documents(output: str) -> list[dict]:
     for item in items:
         if isinstance(item, dict):
             strings = {k: v for k, v in item.items() if isinstance(v, str | int | float) and not isinstance(v, bool)}
-            title = str(item.get("question") or item.get("title") or item.get("name") or "")
-            answer = str(item.get("answer") or item.get("text") or item.get("content") or item.get("body") or "")
+            title = str(next((item[k] for k in NAME_KEYS if item.get(k)), ""))
+            answer = str(next((item[k] for k in BODY_KEYS if item.get(k)), ""))
             if not title and not answer:
                 answer = "; ".join(f"{k}: {v}" for k, v in strings.items())
-            docs.append({"title": title, "answer": answer, "text": f"{title} {answer}",
-                         "id": str(item.get("id", "")), "section": str(item.get("section", "")),
-                         "course": str(item.get("course", ""))})
+            docs.append({"title": title, "answer": answer, "text": f"{title} {answer}", "id": str(item.get("id", ""))})
         elif isinstance(item, str) and item.strip():
-            docs.append({"title": "", "answer": item, "text": item, "id": "", "section": "", "course": ""})
+            docs.append({"title": "", "answer": item, "text": item, "id": ""})
     return docs
 
 
 def all_documents(conv: Conversation) -> list[dict]:
     """Every document in the turn's tool outputs, once each, with its rank in the output it came from.
 
-    Example: all_documents(conv) -> [{"title": "How to install Ollama?", ..., "rank": 0}, ...]
+    Example: all_documents(conv) -> [{"title": "Is the rye bread vegan?", ..., "rank": 0}, ...]
     """
     docs, seen = [], set()
     for call in conv.calls:

@@ -8,14 +8,15 @@ person would read it, with simple rules:
 1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
    from its training data, perhaps wrongly); under scope instructions, refuse an off-topic question. If the instructions ask for exactly one label ("ALLOW or
-   BLOCK", "yes or no"), answer one label, chosen by whether the question is about the FAQ's topics.
+   BLOCK", "yes or no"), answer one label, chosen by whether the question is about the vocabulary's topics.
    Asked to end with a question ("ask if there are other areas to explore"), every text answer does.
 2. A search-like tool (one required string parameter, named or described like a search): call it with
    the question rewritten as keywords. Asked for several searches: several varied queries at once.
 3. After search results: judge them by how many of the question's words (weighted by rarity) the best
-   result contains. Poor results and a word that looks like a typo of a FAQ word: search again with the
-   corrected word (at most twice). Then answer from the best result and name the FAQ entry it came from,
-   or say nothing relevant was found (a polite refusal if the instructions limit it to course questions;
+   result contains. Poor results and a word that looks like a typo of a known word: search again with the
+   corrected word (at most twice). Then answer from the best result and name it by its own best name field
+   (title, question, filename, name, id), or say nothing relevant was found (a polite refusal if the
+   instructions limit the scope;
    for an off-topic question without them, the plain "no general knowledge" answer of rule 1).
 4. Other tools: fill string arguments from names in the question (capitalised words, quoted text,
    enum values), numbers for numeric parameters; one call per name, one per turn; then combine results.
@@ -43,10 +44,8 @@ the same request always gets the same decision.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 
-from helpers.offline import knowledge
 from helpers.offline.answers import (
     combine_results,
     failure_answer,
@@ -67,29 +66,23 @@ from helpers.offline.arguments import (
 )
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
 from helpers.offline.instructions import label_choice, schema_in_text, wants_follow_up
-from helpers.offline.knowledge import Vocabulary, faq_vocabulary
+from helpers.offline.knowledge import Vocabulary, request_vocabulary
 from helpers.offline.search_policy import keyword_query, keywords, next_searches, question_terms
 from helpers.offline.small_talk import small_talk
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
 from helpers.offline.text import words
 
-WITHOUT_FAQ = ("offline model: running without the course FAQ's vocabulary, so it cannot repair misspelled words "
-               "or tell course questions from other questions, and its answers are weaker. The FAQ could not be "
-               "loaded (no cached copy in data/ and no download). To fix it, set FAQ_ARCHIVE=/path/to/faq.zip in "
-               ".env (or connect to the internet), then restart the kernel.")
-_warned_without_faq = False  # the note is printed once per process, not on every model call
-
 
 def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
-    """Decide the next step of the conversation: a text answer or tool calls.
+    """Decide the next step of the conversation: a text answer or tool calls. `vocab`: a vocabulary the
+    caller handed in (for rarity, topic and typo repair); without one, the request's own texts are the
+    vocabulary (knowledge.request_vocabulary).
 
-    Example: decide(Conversation(question="Can I join late?", tools=[search_tool])).calls
-             -> [("search", '{"query": "join late joining ..."}')]
+    Example: decide(Conversation(question="Is the rye bread vegan?", tools=[search_tool])).calls
+             -> [("search", '{"query": "rye bread vegan"}')]
     """
     if vocab is None:
-        vocab = faq_vocabulary()
-        if vocab.n_docs == 0:
-            _warn_without_faq()
+        vocab = request_vocabulary(conv)
     choice = conv.tool_choice
     callable_tools = [] if choice == "none" else list(conv.tools)
     if conv.allowed is not None:  # tool_choice "allowed_tools": only these may be called
@@ -141,8 +134,8 @@ def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool], vocab:
     (for "required") the offered tool not yet used that best takes an answer, with arguments filled
     from the answer by the schema filler (structured.py). A search tool gets a keyword query instead.
 
-    Example: _forced_call(conv_after_search, Decision(text="Yes ...", cited=["74eb249bbf"]), [search, final], v)
-             -> Decision(calls=[("final_result", '{"answer": "Yes ...", "source": "74eb249bbf"}')])
+    Example: _forced_call(conv_after_search, Decision(text="Yes ...", cited=["rye-01"]), [search, final], v)
+             -> Decision(calls=[("final_result", '{"answer": "Yes ...", "source": "rye-01"}')])
     """
     used = {c.name for c in conv.calls}
     fresh = [t for t in tools if t.name not in used] or tools
@@ -187,15 +180,6 @@ def _close_with_question(conv: Conversation, decision: Decision) -> Decision:
         return decision
     # replace, not a new Decision: the closing question changes the words, not what the answer rests on.
     return replace(decision, text=f"{text.rstrip()} Is there anything else you would like to explore?")
-
-
-def _warn_without_faq() -> None:
-    # Silently weaker answers would look like the rules' fault; say once why, and how to fix it.
-    global _warned_without_faq
-    if not _warned_without_faq:
-        _warned_without_faq = True
-        reason = knowledge.faq_load_error
-        print(WITHOUT_FAQ + (f" (The error was: {reason})" if reason else ""), file=sys.stderr, flush=True)
 
 
 def _decide(conv: Conversation, tools: list[Tool], must_call: bool, vocab: Vocabulary) -> Decision:
@@ -256,7 +240,7 @@ def _apply_fault(conv: Conversation, decision: Decision, tools: list[Tool], voca
         args = _search_args(conv, tool) if is_search_like(tool) else _entity_args(conv, tool)
         decision = Decision(calls=[(tool.name, to_json(args))])
     if fault == "bad_arguments":
-        # Cut the JSON short, the way a model's output gets truncated: '{"query": "ollama ru'
+        # Cut the JSON short, the way a model's output gets truncated: '{"query": "rye bre'
         return Decision(calls=[(name, args[: max(2, len(args) * 2 // 3)]) for name, args in decision.calls])
     if fault == "unknown_tool":
         offered = {t.name for t in conv.tools}

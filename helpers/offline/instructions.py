@@ -2,7 +2,7 @@
 
 - `wanted_searches`: how many searches ("Make at least 3 searches", "search several times", "then
   perform more searches").
-- `has_guardrail`: whether the assistant is limited to the course ("Only answer questions about ...").
+- `has_guardrail`: whether the assistant is limited to a scope ("Only answer questions about ...").
 - `wants_follow_up`: whether the answer should end with a question ("End with a follow-up question",
   "ask if there are other areas to explore").
 - `label_choice`: the two labels of a "reply with exactly one word: ALLOW or BLOCK" instruction.
@@ -42,15 +42,16 @@ _MULTI_SEARCH = re.compile(
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 _GUARDRAIL = re.compile(
     r"\bonly\s+(?:answer|respond|reply|help|discuss|talk)|\b(?:answer|respond|reply)\s+only"
-    r"|\bonly\s+(?:use|from|based on|with)\b.{0,40}\b(?:faq|facts?|results?|context|documents?|course)"
-    r"|\boff[- ]?topic\b|\bunrelated\b|\bout of scope\b|\boutside (?:the |of )?(?:scope|course)"
+    r"|\bonly\s+(?:use|from|based on|with)\b.{0,40}\b(?:facts?|results?|context|documents?|sources?|material"
+    r"|entries|knowledge base|tools?)"
+    r"|\boff[- ]?topic\b|\bunrelated\b|\bout of scope\b|\boutside (?:the |of )?(?:scope|topic|subject)"
     r"|\b(?:politely )?(?:decline|refuse)\b|\bnot (?:related|about)\b",
     re.IGNORECASE)
 _FOLLOW_UP = re.compile(
     r"follow[- ]?up|(?:end|finish|close)\s+(?:\w+\s+){0,3}with\s+(?:a|one)\s+question"
     r"|ask\s+(?:\w+\s+){0,3}(?:further|clarifying|next|another)\s+question|suggest\s+(?:\w+\s+){0,3}question"
     r"|\b(?:end|finish|close)\s+(?:\w+\s+){0,3}(?:with|on)\s+(?:a|one)\s+(?:\w+\s+)?question"
-    r"|\bask\s+(?:the\s+\w+\s+|them\s+|the user\s+)?(?:if|whether)\s+(?:there|they|the user|the student|you)\b",
+    r"|\bask\s+(?:the\s+\w+\s+|them\s+|the user\s+)?(?:if|whether)\s+(?:there|they|the \w+|you)\b",
     re.IGNORECASE)
 # "Reply with exactly one word: ALLOW or BLOCK", "Answer yes or no", "respond with ON_TOPIC/OFF_TOPIC"
 _LABEL_CUE = re.compile(r"\b(?:exactly one|only one|one word|single word|only with|only the word|just)\b"
@@ -59,7 +60,7 @@ _LABEL_CUE = re.compile(r"\b(?:exactly one|only one|one word|single word|only wi
 _LABEL_PAIR = re.compile(r"(?<![\w'])([A-Za-z][\w-]{0,19})\s*(?:,?\s+or\s+|\s*/\s*|\s*\|\s*)([A-Za-z][\w-]{0,19})"
                          r"(?![\w'])")
 _POSITIVE = {"allow", "allowed", "yes", "true", "relevant", "on_topic", "on-topic", "ontopic", "pass", "ok",
-             "safe", "accept", "valid", "in_scope", "course", "related", "approve", "1"}
+             "safe", "accept", "valid", "in_scope", "related", "approve", "1"}
 _NEGATIVE = {"block", "blocked", "no", "false", "irrelevant", "off_topic", "off-topic", "offtopic", "fail",
              "unsafe", "reject", "invalid", "out_of_scope", "unrelated", "deny", "refuse", "0"}
 
@@ -79,9 +80,9 @@ def wanted_searches(instructions: str) -> int:
 
 
 def has_guardrail(instructions: str) -> bool:
-    """True when the instructions limit the assistant to course questions or to FAQ facts.
+    """True when the instructions limit the assistant to a scope or to the facts it is given.
 
-    Example: has_guardrail("Only answer questions about the course.") -> True
+    Example: has_guardrail("Only answer questions about the library's opening hours.") -> True
     """
     return bool(_GUARDRAIL.search(instructions))
 
@@ -129,7 +130,7 @@ def _polarity(a: str, b: str) -> tuple[str, str]:
 
 PASTED = "<pasted material>"  # stands in for a tool name when the prompt itself carries the documents
 _CONTEXT_HEADER = re.compile(
-    r"^[ \t#*]*(?:context|documents?|sources?|references?|search results|faq(?: entries)?|knowledge(?: base)?)"
+    r"^[ \t#*]*(?:context|documents?|sources?|references?|search results|(?:\w+ )?entries|knowledge(?: base)?)"
     r"[ \t*]*:?[ \t*]*$|^[ \t#*]*(?:CONTEXT|DOCUMENTS|SOURCES)[ \t]*:", re.IGNORECASE | re.MULTILINE)
 _QUESTION_LINE = re.compile(r"^[ \t#*]*(?:question|user question|query)[ \t*]*:[ \t]*(.+)$",
                             re.IGNORECASE | re.MULTILINE)
@@ -163,7 +164,7 @@ def _documents_in(material: str) -> list[dict]:
     if stripped[:1] in "[{":
         docs = parse_documents(stripped)
         if docs:
-            return [{"id": d["id"], "question": d["title"], "answer": d["answer"]} for d in docs]
+            return [{"id": d["id"], "title": d["title"], "answer": d["answer"]} for d in docs]
     records: list[dict] = []
     first_key, current, field_name = None, None, None
     for line in stripped.splitlines():
@@ -181,8 +182,7 @@ def _documents_in(material: str) -> list[dict]:
             current[field_name] += "\n" + line
     records = [r for r in records if len(r) >= 2]
     if records:
-        return [{"id": str(r.get("id", "")), "question": (r.get("question") or r.get("title") or "").strip(),
-                 "answer": (r.get("answer") or r.get("text") or r.get("content") or "").strip()} for r in records]
+        return [{k: v.strip() for k, v in r.items()} for r in records]
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", stripped) if p.strip()]
     return [{"id": "", "question": "", "answer": p} for p in paragraphs]
 

@@ -1,14 +1,19 @@
-"""What the offline model "knows": the vocabulary of the course FAQ, with how rare each word is.
+"""What the offline model knows of words: a vocabulary, with how rare each word is.
 
 What it does:
-- builds a vocabulary from the FAQ documents (`helpers.ingest.load_faq_data()`), once, on first use;
-- scores words by rarity (inverse document frequency, IDF): "ollama" says more about a question than "run";
-- repairs typos by finding the closest vocabulary word ("olama" -> "ollama");
-- scores how much a text is about the FAQ's topics (used to classify questions as on or off topic).
+- builds a vocabulary from documents: those the request brings (tool outputs, pasted material, the
+  instructions, the tool descriptions: `request_vocabulary`) or a larger set the caller hands in when it
+  makes the transport or server (`OfflineTransport(vocabulary=Vocabulary(texts, titles=...))`);
+- scores words by rarity (inverse document frequency, IDF): a name that turns up in few documents says more
+  about a question than "run";
+- repairs typos by finding the closest vocabulary word ("sourdugh" -> "sourdough");
+- scores how much a text is about the documents' topics (used to classify questions as on or off topic).
 
-What it leaves out on purpose: the answers themselves. The offline model never looks answers up here;
-it only reads what the search tool returned. The vocabulary is for spelling and topic, like a person
-who has skimmed the FAQ's index but not memorised it.
+What it leaves out on purpose: the answers themselves, and any one subject. The offline model never looks
+answers up here; it only reads what the tools returned. The vocabulary is for spelling and topic, like a
+person who has skimmed an index but not memorised it. Without a handed-in vocabulary, the request is all
+it knows: typos are repaired against the words of the tool outputs, and the topic comes from the
+instructions, the tool descriptions and the documents the request carries.
 """
 
 from __future__ import annotations
@@ -16,74 +21,82 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
 
+from helpers.offline.conversation import Conversation, all_documents
+from helpers.offline.instructions import split_context
 from helpers.offline.text import STOP_WORDS, close_words, edit_distance, stem, typo_limit, words
 
-# Credit for a word the FAQ only mentions in passing: in some answer, but in no entry's question or
-# section. The questions and sections are the FAQ's index, what it is about; "today", "season" or
-# "good" turn up in answers about anything. A rule about the documents' structure, not a word list.
-# 0.75: at 0.5 the label guard blocks one more off-topic question of the tests' fresh set, but one FAQ
-# question of the agent benchmark ("... teaching the fundamentals before introducing a framework ...")
-# falls below TOPIC_THRESHOLD.
+# Credit for a word the documents only mention in passing: in some document's body, but in no title. The
+# titles are the documents' index, what they are about; "today", "season" or "good" turn up in bodies
+# about anything. A rule about the documents' structure, not a word list. 0.75: at 0.5 the label guard
+# of the tests blocks one more off-topic question, but one on-topic benchmark question falls below
+# TOPIC_THRESHOLD.
 PASSING_MENTION = 0.75
 # Pseudo-weight added to every topic score's denominator (see `Vocabulary.topic_score`).
 TOPIC_PRIOR = 1.0
-# Topic score from which a question counts as being about the FAQ: more than half of its words, weighted
-# by rarity, are the FAQ's words.
+# Topic score from which a question counts as being about the documents: more than half of its words,
+# weighted by rarity, are the documents' words.
 TOPIC_THRESHOLD = 0.55
 
 
 class Vocabulary:
     """Word statistics over a set of documents: document frequency per word and per stem, and typo repair.
+    `titles` (optional) are the documents' titles: words in no title count as mentioned in passing.
+    `seen_enough`: in how many documents a word must be to be fully familiar (see `familiarity`).
 
-    Example: Vocabulary(["Install Ollama", "Join the course"]).correct("olama") -> "ollama"
+    Example: Vocabulary(["Proofing sourdough overnight", "Rye bread"]).correct("sourdugh") -> "sourdough"
     """
 
-    def __init__(self, documents: Iterable[str], titles: Iterable[str] | None = None):
+    def __init__(self, documents: Iterable[str], titles: Iterable[str] | None = None, seen_enough: int = 2):
         self.doc_freq: Counter[str] = Counter()
         self.stem_freq: Counter[str] = Counter()
         self.n_docs = 0
+        self.seen_enough = seen_enough
         for text in documents:
             self.n_docs += 1
             doc_words = set(words(text))
             self.doc_freq.update(doc_words)
             self.stem_freq.update({stem(w) for w in doc_words})
-        # The stems of the documents' titles (questions, sections); None: every word counts as one.
+        # The stems of the documents' titles; None: every word counts as one.
         self.title_stems: set[str] | None = None if titles is None else {stem(w) for t in titles for w in words(t)}
         # Bucketing by length lets typo search skip words that are too long or short to be close.
         self._by_length: dict[int, list[str]] = {}
         for word in sorted(self.doc_freq):
             if word.isalpha():
                 self._by_length.setdefault(len(word), []).append(word)
+        self._closest_cache: dict[str, tuple | None] = {}  # typo search over a large vocabulary is the slow part
 
     def knows(self, word: str) -> bool:
         """True when the word, or another form of it, occurs in the documents.
 
-        Example: faq_vocabulary().knows("certificates") -> True
+        Example: Vocabulary(["Renewing a library card"]).knows("renewed") -> True
         """
         return word in self.doc_freq or stem(word) in self.stem_freq
 
     def familiarity(self, word: str) -> float:
-        """How established a word is in the documents, from 0 (never seen) to 1 (in 2 or more documents).
-        Exact forms only (plus plural/-ing/-ed forms), so "dating" does not pass for "data".
+        """How established a word is in the documents, from 0 (never seen) to 1 (in `seen_enough` or more
+        documents). Exact forms only (plus plural/-ing/-ed forms), so "dating" does not pass for "data".
+        A request's own texts are few (`seen_enough` 1): there any form of a word that occurs is familiar.
 
-        Example: faq_vocabulary().familiarity("homework") -> 1.0
+        Example: Vocabulary(["late fees", "late returns"]).familiarity("late") -> 1.0
         """
+        if self.seen_enough <= 1:
+            return 1.0 if self.knows(word) else 0.0
         df = max([self.doc_freq.get(w, 0) for w in (word, *close_words(word)[:1])])
-        return min(1.0, df / 2)
+        return min(1.0, df / self.seen_enough)
 
     def in_passing(self, word: str) -> bool:
         """True for a word the documents use but never in a title: it says little about their topics.
 
-        Example: faq_vocabulary().in_passing("tomorrow") -> True; faq_vocabulary().in_passing("docker") -> False
+        Example: Vocabulary(["Late fees: pay them by Friday"], titles=["Late fees"]).in_passing("friday") -> True
         """
         return self.title_stems is not None and self.knows(word) and stem(word) not in self.title_stems
 
     def idf(self, word: str) -> float:
         """Rarity of a word: log((N + 1) / (df + 1)) + 1 over its stem. Unknown words get the maximum.
 
-        Example: faq_vocabulary().idf("ollama") > faq_vocabulary().idf("run") -> True
+        Example: Vocabulary(["rye bread", "wheat bread"]).idf("rye") > Vocabulary(["rye bread", "wheat bread"]).idf("bread")
+                 -> True
         """
         df = self.stem_freq.get(stem(word), 0)
         return math.log((self.n_docs + 1) / (df + 1)) + 1.0
@@ -91,35 +104,36 @@ class Vocabulary:
     def correct(self, word: str, extra: Counter | None = None) -> str | None:
         """The most likely intended word for an unknown word, or None if nothing is close enough.
 
-        Candidates are vocabulary words (plus `extra`, e.g. words seen in tool outputs) within
-        `typo_limit(word)` edits. Ranked by: fewest edits, same first letter (people rarely mistype the
-        first letter), then the most frequent word.
+        The rule, since there is no dictionary to tell a typo from a real word the documents lack: a word
+        is repaired only when (1) neither the vocabulary nor `extra` (the words of the request's own texts:
+        tool outputs, instructions, tool descriptions) has it in any form, and (2) a candidate is very
+        close: within `typo_limit(word)` edits, one edit up to 8 letters, two from 9. So "discord" is
+        not turned into "discards" (two edits away), while "sourdugh" becomes "sourdough" (one edit). Candidates are ranked by fewest edits, same first letter (people rarely
+        mistype the first letter), then the most frequent word.
 
-        Example: faq_vocabulary().correct("olama") -> "ollama"
+        Example: Vocabulary(["Proofing sourdough overnight"]).correct("sourdugh") -> "sourdough"
         """
         word = word.lower()
         if typo_limit(word) == 0 or not word.isalpha() or self.knows(word) or (extra and word in extra):
             return None
-        found = [self._closest(word)]
+        if word not in self._closest_cache:
+            self._closest_cache[word] = _closest_in(word, self.doc_freq, self._by_length)
+        found = [self._closest_cache[word]]
         if extra:
             found.append(_closest_in(word, {w: f for w, f in extra.items() if w not in self.doc_freq}))
         found = [f for f in found if f is not None]
         return min(found)[-1] if found else None
-
-    @lru_cache(maxsize=4096)  # noqa: B019 -- one Vocabulary lives for the whole process
-    def _closest(self, word: str) -> tuple | None:
-        return _closest_in(word, self.doc_freq, self._by_length)
 
     def topic_score(self, text: str) -> float:
         """How much a text is about the documents' topics, from 0 (nothing) to 1 (every word).
 
         Each content word counts with its rarity (IDF) as weight and earns `familiarity(word)` of it;
         a typo of a known word earns half (three quarters from 6 letters on) of what the corrected
-        word would. Common words ("course", "help") weigh little because they are common (low IDF);
-        words the FAQ only mentions in passing (`in_passing`) earn only part of their weight; and a small
-        constant in the denominator keeps a text of a few weak words from scoring high.
+        word would. Common words weigh little because they are common (low IDF); words the documents
+        only mention in passing (`in_passing`) earn only part of their weight; and a small constant in
+        the denominator keeps a text of a few weak words from scoring high.
 
-        Example: faq_vocabulary().topic_score("Can I still join the course?") -> 0.8
+        Example: Vocabulary(["rye bread", "sourdough bread"]).topic_score("rye bread?") -> 0.5
         """
         total, earned = TOPIC_PRIOR, 0.0
         for word in dict.fromkeys(words(text)):
@@ -158,26 +172,38 @@ def _closest_in(word: str, freq: dict, by_length: dict | None = None) -> tuple |
     return best
 
 
-faq_load_error: str | None = None  # why the FAQ could not be loaded, if it could not
+def request_texts(conv: Conversation) -> list[str]:
+    """The texts a request brings besides its question: instructions, tool names and descriptions, the
+    documents in tool outputs and in material pasted into the prompt. Earlier user messages are left out:
+    they may hold the same typo as the question.
 
-
-@lru_cache(maxsize=1)
-def faq_vocabulary() -> Vocabulary:
-    """The vocabulary of the pinned course FAQ (all courses), built on first use and then kept.
-
-    If the FAQ cannot be loaded (no archive, no cache, no network) the vocabulary is empty: the model
-    still works, but it cannot repair typos or tell course questions from others; `faq_load_error`
-    says why, and the engine prints it once.
-
-    Example: faq_vocabulary().n_docs -> 1215
+    Example: request_texts(Conversation(instructions="Answer from the catalogue.")) -> ["Answer from the catalogue."]
     """
-    try:
-        from helpers.ingest import load_faq_data
+    texts = [conv.instructions] if conv.instructions.strip() else []
+    texts += [f"{t.name.replace('_', ' ')} {t.description}" for t in conv.tools]
+    texts += [d["text"] for d in all_documents(conv)]
+    pasted = split_context(conv.question)
+    if pasted is not None:
+        texts += [" ".join(str(v) for v in d.values()) for d in pasted[1]]
+    return texts
 
-        documents = load_faq_data(progress=False)
-    except Exception as exc:  # noqa: BLE001 -- any failure must weaken the model, not break it
-        global faq_load_error
-        faq_load_error = str(exc).splitlines()[0]  # the engine says it once, with how to fix it
-        documents = []
-    return Vocabulary((f"{d.get('section', '')} {d.get('question', '')} {d.get('answer', '')}" for d in documents),
-                      titles=[f"{d.get('section', '')} {d.get('question', '')}" for d in documents])
+
+def request_vocabulary(conv: Conversation) -> Vocabulary:
+    """The vocabulary of the request's own texts (`request_texts`), for a model handed no vocabulary.
+
+    Example: request_vocabulary(Conversation(instructions="Only answer questions about rye bread.")).knows("rye")
+             -> True
+    """
+    return Vocabulary(request_texts(conv), seen_enough=1)
+
+
+def request_words(conv: Conversation) -> Counter:
+    """How many of the request's own texts (`request_texts`) hold each word: typo candidates, and words
+    the request vouches for (never "repaired").
+
+    Example: request_words(Conversation(instructions="Rye bread. Rye flour."))["rye"] -> 1
+    """
+    counts: Counter = Counter()
+    for text in request_texts(conv):
+        counts.update(set(words(text)))
+    return counts

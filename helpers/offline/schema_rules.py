@@ -6,7 +6,7 @@
 - `strict_problem`: what the real API refuses under `strict: true`, in its words.
 
 Used by structured.py, which fills the schemas that pass. What it leaves out on purpose: the rest of JSON
-Schema (`allOf`, `not`, `prefixItems`, `multipleOf`, `minProperties`, ...): no course schema uses it, and
+Schema (`allOf`, `not`, `prefixItems`, `multipleOf`, `minProperties`, ...): no Pydantic model or framework this package serves sends it, and
 a schema that does gets a 400 that says which keyword to remove.
 """
 

@@ -5,7 +5,7 @@
 - `keyword_query` / `varied_queries`: queries from those keywords, with close word forms and synonyms.
 - `coverage` / `best_result` / `has_key_word`: how much of the question (weighted by rarity) the best
   result contains, and whether it holds the question's subject word at all.
-- `next_searches`: the policy itself. The first batch, then a typo repair ("olama" -> "ollama") or other
+- `next_searches`: the policy itself. The first batch, then a typo repair ("sourdugh" -> "sourdough") or other
   keywords while results are poor, at most MAX_RETRY_SEARCHES more times.
 
 What it leaves out on purpose: understanding the results. A result is good when it shares the
@@ -14,29 +14,26 @@ question's rare words, whatever it says; writing the answer from it is answers.p
 
 from __future__ import annotations
 
-from collections import Counter
-
 from helpers.offline.arguments import required_string_params
 from helpers.offline.conversation import (
     Call,
     Conversation,
     Tool,
     all_documents,
-    parse_documents,
     parse_json,
     to_json,
 )
 from helpers.offline.instructions import wanted_searches
-from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
+from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary, request_words
 from helpers.offline.text import SYNONYMS, close_words, content_words, stem, stems, word_list, words
 
 MAX_RETRY_SEARCHES = 2  # extra searches after the first batch, for typo repair or more variety
 RELEVANT = 0.5  # share of the question's (rarity-weighted) words a result must contain to stop searching
-KEY_WORD_MIN_DOCS = 5  # a subject word ("kafka", "terraform") recurs across FAQ entries; a rare plain word doesn't
+KEY_WORD_MIN_DOCS = 5  # a subject word (a product's name) recurs across documents; a rare plain word doesn't
 FOLLOW_UP_WORDS = 2  # rare words a follow-up question borrows from the previous question
 MAX_ADDED_WORDS = 3  # close words added to a query: enough to catch other word forms, few enough to stay on topic
 FORCED_QUERY_WORDS = 5  # a forced search of a question with no keywords uses its first words
-# Ranking results: a match in the entry's title (its question) outweighs the same match in its answer,
+# Ranking results: a match in a document's title (its name) outweighs the same match in its body,
 # and the search engine's own order breaks what is left of a tie. Both stay below one term's weight.
 TITLE_BONUS = 0.1
 RANK_PENALTY = 0.01
@@ -46,7 +43,7 @@ RANK_PENALTY = 0.01
 def keywords(question: str) -> list[str]:
     """The question's content words: stop words dropped, order kept.
 
-    Example: keywords("How do I run Olama locally?") -> ["run", "olama", "locally"]
+    Example: keywords("How do I bake sourdugh at home?") -> ["bake", "sourdugh", "home"]
     """
     return content_words(question)
 
@@ -57,11 +54,11 @@ _REFERRING = frozenset(word_list("it its this that these those there them they d
 
 def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
     """The keywords to work with: the question's own, plus, for a follow-up that leans on an earlier
-    question ("How do I run a different model?" after one about Ollama), the rarest words of the previous
+    question ("And a different loaf?" after one about sourdough), the rarest words of the previous
     question (typos repaired), as a person reading the whole conversation would.
 
-    Example: question_terms(Conversation(question="And on Windows?", earlier=["Install Ollama?"]), v)
-             -> ["windows", "ollama", "install"]
+    Example: question_terms(Conversation(question="And on Windows?", earlier=["Install Postgres?"]), v)
+             -> ["windows", "postgres", "install"]
     """
     terms = keywords(conv.question)
     if not conv.earlier:
@@ -77,7 +74,7 @@ def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
 def keyword_query(terms: list[str], extra: bool = True) -> str:
     """A search query from keywords, with one or two close words added (other forms, synonyms).
 
-    Example: keyword_query(["run", "olama", "locally"]) -> "run olama locally running local"
+    Example: keyword_query(["bake", "rye", "locally"]) -> "bake rye locally local"
     """
     out = list(terms)
     if extra:
@@ -95,7 +92,7 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
     words: all keywords with close words, the rarest keywords, synonyms in place of the words, then
     single keywords. Fewer than `n` when the question holds fewer different queries.
 
-    Example: varied_queries(["join", "course", "late"], 2, vocab) -> ["join course late joining ...", "join late"]
+    Example: varied_queries(["join", "club", "late"], 2, vocab) -> ["join club late joining", "join club"]
     """
     by_rarity = sorted(terms, key=lambda t: -vocab.idf(t))
     candidates = [
@@ -120,7 +117,7 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
 def coverage(terms: list[str], text: str, vocab: Vocabulary) -> float:
     """Share of the terms (weighted by rarity) that a text contains, as any word form.
 
-    Example: coverage(["install", "ollama"], "How to install Ollama?", vocab) -> 1.0
+    Example: coverage(["install", "postgres"], "How to install Postgres?", vocab) -> 1.0
     """
     if not terms:
         return 0.0
@@ -136,8 +133,8 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     several), then at most MAX_RETRY_SEARCHES more while the results are poor (typo repair first, then
     other keywords) or more searches were asked for. An empty list: searching is done, time to answer.
 
-    Example: next_searches(Conversation(question="How do I run Olama locally?", tools=[s]), s, vocab)
-             -> [("search", '{"query": "run olama locally running local"}')]
+    Example: next_searches(Conversation(question="How do I bake rye locally?", tools=[s]), s, vocab)
+             -> [("search", '{"query": "bake rye locally local"}')]
     """
     param = required_string_params(tool)[0]
     # A forced search of a question with no keywords still needs a query.
@@ -159,7 +156,7 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     if batches <= MAX_RETRY_SEARCHES:
         next_query = None
         if score < RELEVANT and corrections:
-            next_query = keyword_query(fixed_terms)  # typo repair: "olama" -> "ollama"
+            next_query = keyword_query(fixed_terms)  # typo repair: "sourdugh" -> "sourdough"
         if (next_query is None or next_query in sent) and (
                 len(sent) < n_wanted or (score < RELEVANT and batches == 1)):
             # Asked for more searches, or the first results were poor: try other keywords once.
@@ -175,20 +172,15 @@ def _query_of(call: Call, param: str) -> str:
     return str(args.get(param, "")) if isinstance(args, dict) else ""
 
 
-def _output_words(conv: Conversation) -> Counter:
-    counts: Counter = Counter()
-    for call in conv.calls:
-        for doc in parse_documents(call.output or ""):
-            counts.update(set(words(doc["text"])))
-    return counts
-
-
 def corrected_terms(terms: list[str], conv: Conversation, vocab: Vocabulary) -> tuple[list[str], dict[str, str]]:
-    """Terms with typos replaced by the closest FAQ (or tool output) word, and the replacements made.
+    """Terms with typos replaced by the closest word of the vocabulary or of the request's own texts (tool
+    outputs, instructions, tool descriptions), and the replacements made. A word those texts use is
+    never "repaired" (see Vocabulary.correct for the whole rule).
 
-    Example: corrected_terms(["run", "olama"], conv, vocab) -> (["run", "ollama"], {"olama": "ollama"})
+    Example: corrected_terms(["bake", "sourdugh"], conv_with_bread_results, vocab)
+             -> (["bake", "sourdough"], {"sourdugh": "sourdough"})
     """
-    seen = _output_words(conv)
+    seen = request_words(conv)
     corrections = {}
     for term in terms:
         fixed = vocab.correct(term, seen)
@@ -198,11 +190,11 @@ def corrected_terms(terms: list[str], conv: Conversation, vocab: Vocabulary) -> 
 
 
 def best_result(conv: Conversation, terms: list[str], vocab: Vocabulary) -> tuple[dict | None, float]:
-    """The document that covers most of the question, and its coverage. A match in the entry's question
-    counts more than one in its answer; the search engine's own rank breaks near-ties.
+    """The document that covers most of the question, and its coverage. A match in the document's name
+    counts more than one in its body; the search engine's own rank breaks near-ties.
 
-    Example: best_result(conv, ["install", "ollama"], vocab)
-             -> ({"title": "How to install Ollama?", ..., "score": 1.0}, 1.0)
+    Example: best_result(conv, ["install", "postgres"], vocab)
+             -> ({"title": "How to install Postgres?", ..., "score": 1.0}, 1.0)
     """
     best, best_key = None, None
     for doc in all_documents(conv):
@@ -214,10 +206,10 @@ def best_result(conv: Conversation, terms: list[str], vocab: Vocabulary) -> tupl
 
 
 def has_key_word(conv: Conversation, terms: list[str], vocab: Vocabulary) -> bool:
-    """False when the question's subject (its rarest word that still recurs across the FAQ, like "kafka")
-    is in none of the results: weak matches on common words are then not about the question.
+    """False when the question's subject (its rarest word that still recurs across the documents, like a
+    product's name) is in none of the results: weak matches on common words are then not about the question.
 
-    Example: has_key_word(conv_about_kafka_with_docker_results, ["kafka", "docker"], vocab) -> False
+    Example: has_key_word(conv_about_rye_with_wheat_results, ["rye", "bread"], vocab) -> False
     """
     subjects = [t for t in terms if vocab.stem_freq.get(stem(t), 0) >= KEY_WORD_MIN_DOCS]
     if not subjects:

@@ -21,7 +21,7 @@ connection or an HTML page:
   pool drops its own after 5 s, so it never sends on a connection the server is closing).
 
 Why the standard library's ThreadingHTTPServer, hardened, and not a server library (uvicorn, hypercorn):
-no new dependency for students; every framing error can be answered in OpenAI's JSON (h11-based
+no new dependency for learners; every framing error can be answered in OpenAI's JSON (h11-based
 servers answer those themselves, in plain text); and streamed responses (server-sent events) fit it
 as they are: the handler thread writes the events as `Transfer-Encoding: chunked`, one event per chunk.
 One thread per connection is plenty for a local test double.
@@ -59,6 +59,7 @@ from helpers.offline.app import (
 )
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FaultPlan
+from helpers.offline.knowledge import Vocabulary
 from helpers.offline.prompt_cache import PromptCache
 
 DEFAULT_FAULT_DELAY = 30.0  # seconds the "timeout" fault keeps a request waiting (longer than most timeouts)
@@ -104,7 +105,8 @@ class _Handler(BaseHTTPRequestHandler):
                 # Really wait, in small steps so that stopping the server is not held up.
                 self.server.stopping.wait(self.server.fault_delay)
                 fault = None
-            self._reply(*handle(self.command, self.path, headers, body, fault, self.server.cache))
+            self._reply(*handle(self.command, self.path, headers, body, fault, self.server.cache,
+                                self.server.vocabulary))
         except TimeoutError:
             self._reply(*error_response(ApiError(
                 408, f"The request body stopped arriving: nothing came for {self.server.read_timeout:g} s. Send "
@@ -284,6 +286,7 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 64  # pending connections; the default (5) refuses a burst of parallel clients
     faults: FaultPlan
     cache: PromptCache  # one prompt cache for every client of this server
+    vocabulary: Vocabulary | None
     fault_delay: float
     read_timeout: float
     verbose: bool
@@ -302,14 +305,17 @@ class _Server(ThreadingHTTPServer):
 
 
 def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay: float = DEFAULT_FAULT_DELAY,
-                verbose: bool = False, read_timeout: float = READ_TIMEOUT) -> _Server:
+                verbose: bool = False, read_timeout: float = READ_TIMEOUT,
+                vocabulary: Vocabulary | None = None) -> _Server:
     """A ready-to-run HTTP server (port 0 picks a free port; read it from `.server_address[1]`).
+    `vocabulary`: as for OfflineTransport, optional.
 
     Example: make_server(0).server_address[0] -> "127.0.0.1"
     """
     server = _Server((host, port), _Handler)
     server.faults = FaultPlan(faults)
     server.cache = PromptCache()
+    server.vocabulary = vocabulary
     server.fault_delay = fault_delay
     server.read_timeout = read_timeout
     server.verbose = verbose
@@ -318,12 +324,12 @@ def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay
 
 
 def serve(port: int = 8765, host: str = "127.0.0.1", faults=None, fault_delay: float = DEFAULT_FAULT_DELAY,
-          verbose: bool = True) -> None:
+          verbose: bool = True, vocabulary: Vocabulary | None = None) -> None:
     """Serve until Ctrl+C (what `python -m helpers.offline serve` runs).
 
     Example: serve(8765)  # then: curl http://127.0.0.1:8765/v1/models
     """
-    server = make_server(port, host, faults, fault_delay, verbose)
+    server = make_server(port, host, faults, fault_delay, verbose, vocabulary=vocabulary)
     address = f"http://{host}:{server.server_address[1]}/v1"
     print(f"Offline model serving on {address} (any API key works). Press Ctrl+C to stop.", flush=True)
     try:
@@ -342,8 +348,10 @@ class OfflineServer:
     """
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", faults=None,
-                 fault_delay: float = DEFAULT_FAULT_DELAY, read_timeout: float = READ_TIMEOUT):
-        self.server = make_server(port, host, faults, fault_delay, verbose=False, read_timeout=read_timeout)
+                 fault_delay: float = DEFAULT_FAULT_DELAY, read_timeout: float = READ_TIMEOUT,
+                 vocabulary: Vocabulary | None = None):
+        self.server = make_server(port, host, faults, fault_delay, verbose=False, read_timeout=read_timeout,
+                                  vocabulary=vocabulary)
         self.host, self.port = host, self.server.server_address[1]
         self.base_url = f"http://{host}:{self.port}/v1"
         self._thread: threading.Thread | None = None

@@ -32,7 +32,7 @@ def small_talk(question: str) -> str | None:
     Example: small_talk("What is 2+2?") -> "2+2 = 4"
     """
     if _GREETING.match(question):
-        return "Hello! Ask me a question about the course and I'll look it up."
+        return "Hello! Ask me a question and I'll look it up."
     if _THANKS.match(question):
         return "You're welcome! Anything else I can help with?"
     match = _ARITHMETIC.search(question)

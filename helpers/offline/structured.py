@@ -4,7 +4,7 @@ Used for Responses `text.format` / Chat `response_format` ({"type": "json_schema
 {"type": "json_object"}) and for the arguments of a tool the caller forces (`tool_choice`) when the
 rules would have answered in text (PydanticAI's `final_result` output tool, for instance).
 
-The schemas it fills are the ones the course's code sends: Pydantic v2's `model_json_schema()`, the strict
+The schemas it fills are the ones Python clients send: Pydantic v2's `model_json_schema()`, the strict
 form the openai SDK's `parse` helpers and the OpenAI Agents SDK make from it, and PydanticAI's output
 tools and prompts. So it reads the `SUPPORTED` keywords only (schema_rules.py): objects (`properties`, `required`,
 `additionalProperties`), `$defs` / `$ref`, `anyOf` (and the `oneOf` + `discriminator` of Pydantic's
@@ -14,9 +14,9 @@ and its place in the schema, as the real API refuses what strict mode doesn't al
 
 What goes where is decided by the schema alone, never by one caller's field names:
 - a field's *role* (field_roles.py) comes from the words of its name and of its description. A source
-  field gets the cited FAQ entry id; the one string field of an object that reads most like an answer
+  field gets the cited document's id; the one string field of an object that reads most like an answer
   (the first string field when none does) gets the answer text; other string fields get the cited
-  entry's title, else the text;
+  document's title, else the text;
 - booleans say whether something was found, inverted when the field's name or its description's first
   clause is negative ("not", "missing", "off", "refused", ...);
 - enums: the member whose words best match the answer (and whose polarity matches found / not found),
@@ -29,7 +29,7 @@ filled gets a 400 naming the place in the schema and what to change.
 What it leaves out on purpose: inference, and the rest of JSON Schema. The values are extracts of what
 the rules would have said (the answer text, the cited id, found or not), never facts worked out from the
 question; a `pattern` is met only when an extract already matches it. `allOf`, `not`, `prefixItems`
-(tuples), `multipleOf`, `minProperties` and the like are refused: no course schema uses them.
+(tuples), `multipleOf`, `minProperties` and the like are refused: Pydantic's common models and the frameworks don't send them.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ _FORMAT_CHECKS = {"date-time": r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", "date": r"^\d
 
 @dataclass
 class Facts:
-    """What the model would have said: the text, the FAQ entries it cited (ids and titles), and whether
+    """What the model would have said: the text, the documents it cited (ids and titles), and whether
     it found an answer (False for "found nothing", a refusal or a failure)."""
 
     text: str

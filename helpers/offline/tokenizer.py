@@ -53,7 +53,7 @@ def encoding():
                           f"OpenAI's cl100k_base vocabulary so nothing is downloaded.") from exc
 
 
-CACHED_TEXT_CHARS = 20_000  # texts up to this long keep their token ids (a tool output of a few FAQ entries)
+CACHED_TEXT_CHARS = 20_000  # texts up to this long keep their token ids (a tool output of a few search results)
 
 
 def _ids(text: str) -> tuple[int, ...]:
@@ -75,7 +75,7 @@ def _encode(text: str) -> tuple[int, ...]:
 def count_tokens(text: str) -> int:
     """Tokens in `text` with the cl100k_base vocabulary (special tokens counted as plain text).
 
-    Example: count_tokens("How do I run Ollama locally?") -> 9
+    Example: count_tokens("How do I bake rye bread at home?") -> 10
     """
     return len(_ids(text))
 
@@ -161,7 +161,7 @@ def prompt_ids(segments: list[tuple[str, str]]) -> list[int]:
     """The prompt as one token sequence: framing ids then text ids per segment (none for a tool schema), then
     the reply's priming. `len(prompt_ids(...))` is the request's input tokens.
 
-    Example: len(prompt_ids([("user", "How do I run Ollama locally?")])) -> 16  # 4 + 9 + 3
+    Example: len(prompt_ids([("user", "How do I bake rye bread at home?")])) -> 17  # 4 + 10 + 3
     """
     ids: list[int] = []
     for kind, text in segments:

@@ -30,6 +30,7 @@ import httpx
 from helpers.offline.app import error_response, handle, is_stream, resolve_fault
 from helpers.offline.errors import ApiError
 from helpers.offline.faults import FaultPlan
+from helpers.offline.knowledge import Vocabulary
 from helpers.offline.prompt_cache import PromptCache
 
 
@@ -50,7 +51,8 @@ class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
             yield frame
 
 
-def _answer(plan: FaultPlan, cache: PromptCache, request: httpx.Request, body: bytes) -> httpx.Response:
+def _answer(plan: FaultPlan, cache: PromptCache, request: httpx.Request, body: bytes,
+            vocabulary: Vocabulary | None = None) -> httpx.Response:
     """The response to a request whose body is read (the async transport runs the sync one in a thread)."""
     try:
         fault = resolve_fault(plan, dict(request.headers))
@@ -64,7 +66,8 @@ def _answer(plan: FaultPlan, cache: PromptCache, request: httpx.Request, body: b
         # effect on your code, without the wait.
         raise httpx.ReadTimeout(f"The offline model did not answer within {waited} (simulated 'timeout' "
                                 f"fault).", request=request)
-    status, headers, content = handle(request.method, request.url.path, dict(request.headers), body, fault, cache)
+    status, headers, content = handle(request.method, request.url.path, dict(request.headers), body, fault, cache,
+                                      vocabulary)
     if is_stream(content):
         # A streamed body, not `content=`: the SDK reads it chunk by chunk, as it reads a real server's events.
         return httpx.Response(status, headers=headers, stream=EventFrames(content), request=request)
@@ -77,23 +80,26 @@ class OfflineTransport(httpx.BaseTransport):
     """An httpx transport answered by the offline model. `faults`: a list consumed one per request, or one
     mode for every request (see helpers.offline.faults). Each transport has its own prompt cache, as one
     client of a real provider does: `usage` reports the prefix its earlier requests share as cached.
+    `vocabulary`: an optional knowledge.Vocabulary of the documents the model will be asked about, for word
+    rarity, topic and typo repair; without one, it knows only the words each request brings.
 
     Example: httpx.Client(transport=OfflineTransport()).get("http://x/v1/models").json()["data"][0]["id"]
              -> "offline-rules-v1"
     """
 
-    def __init__(self, faults: str | list | None = None):
+    def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None):
         self.faults = FaultPlan(faults)
         self.cache = PromptCache()
+        self.vocabulary = vocabulary
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        return _answer(self.faults, self.cache, request, request.read())
+        return _answer(self.faults, self.cache, request, request.read(), self.vocabulary)
 
 
 class ThreadedTransport(httpx.AsyncBaseTransport):
     """Serve an async client (httpx.AsyncClient, openai.AsyncOpenAI) with a sync transport: the offline model,
     or helpers.cassette's replay and recording. Each request runs in a worker thread, so the event loop never
-    waits on it (the offline model's first request reads the FAQ's vocabulary: about half a second). The
+    waits on it (a request with a large handed-in vocabulary may take a moment). The
     reply's body is read in that thread and handed back in the chunks it came in, so a stream's events still
     arrive one by one. Fine for answers that are ready at once; a real provider without recording gets the
     SDK's own async transport, which passes bytes on as they arrive.
@@ -131,5 +137,5 @@ class AsyncOfflineTransport(ThreadedTransport):
              -> 200
     """
 
-    def __init__(self, faults: str | list | None = None):
-        super().__init__(OfflineTransport(faults))
+    def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None):
+        super().__init__(OfflineTransport(faults, vocabulary))
