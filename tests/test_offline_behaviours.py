@@ -293,3 +293,16 @@ def test_an_offered_reply_tool_takes_the_answer_instead_of_text():
     ((name, arguments),) = after.calls
     args = json.loads(arguments)
     assert name == "submit_reply" and args["manual_page"] == "p42" and "front cover" in args["message"]
+
+
+def test_an_empty_tool_output_is_said_to_hold_nothing_not_a_server_error():
+    # Found by a test of the token counts: an empty list from an unoffered tool made combine_results index an
+    # empty sentence and the server answer 500.
+    from helpers.offline import offline_client
+
+    response = offline_client().responses.create(model="m", instructions="Be brief.", input=[
+        {"role": "user", "content": "Which trains leave Leeds after six?"},
+        {"type": "function_call", "call_id": "c1", "name": "find_trains", "arguments": '{"station": "Leeds"}'},
+        {"type": "function_call_output", "call_id": "c1", "output": "[]"},
+    ])
+    assert "returned nothing" in response.output_text

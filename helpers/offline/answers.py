@@ -352,8 +352,10 @@ def _summarise_output(output: str, label: str = "") -> str:
         return _sentence(label or "the result", data)
     if isinstance(data, list):
         items = [_sentence(label or "the result", x) if isinstance(x, dict) else str(x) for x in data[:SUMMARY_ITEMS]]
-        return "; ".join(items)[:SUMMARY_CHARS]
-    return f"{label}: {' '.join((output or '').split())[:SUMMARY_CHARS]}".lstrip(": ")
+        # An empty list is a result too ("nothing matched"): say so rather than leave an empty sentence.
+        return "; ".join(items)[:SUMMARY_CHARS] or f"{label or 'the tool'} returned nothing"
+    text = ' '.join((output or '').split())[:SUMMARY_CHARS]
+    return f"{label}: {text}".lstrip(": ") if text else f"{label or 'the tool'} returned nothing"
 
 
 def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
