@@ -1,0 +1,113 @@
+"""Reference material pasted into the prompt, and a JSON schema written into the instructions.
+
+- `split_context`: reference material pasted into the prompt (a RAG prompt's "CONTEXT:" block), as
+  the question plus a list of documents.
+- `schema_in_text`: a JSON schema the answer should follow, written into the instructions (PydanticAI's
+  prompted output).
+
+What it leaves out on purpose: material with no header line. Pasted text that no "Context:"-like line
+introduces is read as part of the question.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from helpers.offline.conversation import parse_documents
+
+# Without a "QUESTION:" line, the question is the text just before the material; a longer preamble
+# than this is instructions, not the question.
+QUESTION_TAIL_WORDS = 60
+
+# --- reference material pasted into the prompt ---------------------------------------------------
+
+PASTED = "<pasted material>"  # stands in for a tool name when the prompt itself carries the documents
+_CONTEXT_HEADER = re.compile(
+    r"^[ \t#*]*(?:context|documents?|sources?|references?|search results|faq(?: entries)?|knowledge(?: base)?)"
+    r"[ \t*]*:?[ \t*]*$|^[ \t#*]*(?:CONTEXT|DOCUMENTS|SOURCES)[ \t]*:", re.IGNORECASE | re.MULTILINE)
+_QUESTION_LINE = re.compile(r"^[ \t#*]*(?:question|user question|query)[ \t*]*:[ \t]*(.+)$",
+                            re.IGNORECASE | re.MULTILINE)
+_FIELD_LINE = re.compile(r"^[ \t-]*([A-Za-z][\w ]{0,20}?)[ \t]*:[ \t]*(.*)$")
+
+
+def split_context(text: str) -> tuple[str, list[dict]] | None:
+    """Split a prompt that carries reference material into (the question, the material as documents).
+    The material starts at a header line such as "CONTEXT:" or "Documents"; the question is a
+    "QUESTION: ..." line before it, or else the text before it. None when there is no such material.
+
+    Example: split_context("QUESTION: Can I join?\n\nCONTEXT:\nquestion: Join late?\nanswer: Yes.")
+             -> ("Can I join?", [{"question": "Join late?", "answer": "Yes."}])
+    """
+    header = _CONTEXT_HEADER.search(text)
+    if header is None:
+        return None
+    before, material = text[: header.start()], text[header.end():]
+    asked = _QUESTION_LINE.findall(before)
+    question = asked[-1].strip() if asked else " ".join(before.split()[-QUESTION_TAIL_WORDS:])
+    documents = _documents_in(material)
+    if not question or not documents:
+        return None
+    return question, documents
+
+
+def _documents_in(material: str) -> list[dict]:
+    """Documents in pasted material: JSON, or "key: value" records (a record starts each time the first
+    key comes again; lines without a key continue the field before them), or else paragraphs."""
+    stripped = material.strip()
+    if stripped[:1] in "[{":
+        docs = parse_documents(stripped)
+        if docs:
+            return [{"id": d["id"], "question": d["title"], "answer": d["answer"]} for d in docs]
+    records: list[dict] = []
+    first_key, current, field_name = None, None, None
+    for line in stripped.splitlines():
+        match = _FIELD_LINE.match(line)
+        key = match.group(1).strip().lower() if match else None
+        if key is not None and (first_key is None or key == first_key or current is not None and key not in current):
+            if first_key is None:
+                first_key = key
+            if key == first_key or current is None:
+                current = {}
+                records.append(current)
+            current[key] = match.group(2)
+            field_name = key
+        elif current is not None and field_name is not None:
+            current[field_name] += "\n" + line
+    records = [r for r in records if len(r) >= 2]
+    if records:
+        return [{"id": str(r.get("id", "")), "question": (r.get("question") or r.get("title") or "").strip(),
+                 "answer": (r.get("answer") or r.get("text") or r.get("content") or "").strip()} for r in records]
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", stripped) if p.strip()]
+    return [{"id": "", "question": "", "answer": p} for p in paragraphs]
+
+
+_JSON_CUE = re.compile(r"\bjson\b", re.IGNORECASE)
+_SCHEMA_CUE = re.compile(r"\bschema\b", re.IGNORECASE)
+
+
+def schema_in_text(text: str) -> dict | None:
+    """A JSON schema that instructions ask the answer to follow ("Always respond with a JSON object
+    that's compatible with this schema: {...}", PydanticAI's prompted output): the first top-level JSON
+    object in a text that says both "JSON" and "schema", when it reads as an object schema ("type":
+    "object", or "properties" / "$ref" / "anyOf"). None when there is none. Objects nested in other
+    JSON (a tool definition's "parameters") don't count: they describe something else.
+
+    Example: schema_in_text('Reply in JSON with this schema: {"type": "object", "properties": {}}')
+             -> {"type": "object", "properties": {}}
+    """
+    if not text or not _JSON_CUE.search(text) or not _SCHEMA_CUE.search(text):
+        return None
+    decoder = json.JSONDecoder()
+    position = 0
+    while (start := text.find("{", position)) != -1:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except ValueError:
+            position = start + 1
+            continue
+        if isinstance(value, dict) and (value.get("type") == "object" or "type" not in value and any(
+                k in value for k in ("properties", "$ref", "anyOf"))):
+            return value
+        position = end  # skip what this object holds
+    return None

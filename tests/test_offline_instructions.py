@@ -1,0 +1,164 @@
+"""The instructions the offline model honours, read as a grammar (helpers/offline/instructions/).
+
+Every domain, prompt, vocabulary and document here is made up for this file: cooking, a library, an IT
+help desk, a bakery, a train timetable. None is a lesson's, so a rule keyed to a lesson would fail. Each
+form is also shown not firing where it shouldn't."""
+
+import json
+
+import pytest
+
+from helpers.offline.conversation import Call, Conversation, Tool
+from helpers.offline.engine import decide
+from helpers.offline.instructions import read_labels, read_scope
+from helpers.offline.knowledge import Vocabulary, faq_vocabulary
+
+EMPTY = Vocabulary([])  # no vocabulary handed to the client: only the request's own words count
+
+
+def ask(question, instructions, vocab=EMPTY, tools=(), calls=(), **fields):
+    made = [Call(name, json.dumps(args), f"c{i}", i, output) for i, (name, args, output) in enumerate(calls)]
+    return decide(Conversation(instructions=instructions, question=question, tools=list(tools), calls=made,
+                               **fields), vocab)
+
+
+# --- 1. labels and the topic that earns each -----------------------------------------------------------
+
+# (instructions, a question on the topic, one off it, the label for each), in five domains and wordings.
+LABELLED = [
+    ("Answer YES if the message is about baking bread, NO otherwise.",
+     "Can I bake bread without yeast?", "What time does the museum open?", "YES", "NO"),
+    ("You sort emails for a public library. Reply with exactly one word: LIBRARY if the email concerns "
+     "borrowing books or library cards, OTHER otherwise.",
+     "How many books can I borrow with one card?", "My car makes a strange noise when braking", "LIBRARY", "OTHER"),
+    ("Classify each ticket. If the ticket is about printers or printing, reply PRINTER; otherwise reply GENERAL.",
+     "The printer on floor 3 prints blank pages", "Can I get a second monitor for my desk?", "PRINTER", "GENERAL"),
+    ("Reply with one word: ON_TOPIC when the question is about train timetables or platforms, OFF_TOPIC when unrelated.",
+     "Which platform does the 9:15 train leave from?", "Suggest a name for my goldfish", "ON_TOPIC", "OFF_TOPIC"),
+    ("Is the following question about cooking recipes? Answer yes or no.",
+     "Do you have a quick recipe for tomato soup?", "How do I renew my passport?", "yes", "no"),
+]
+
+
+@pytest.mark.parametrize("instructions, on, off, on_label, off_label", LABELLED)
+def test_a_label_is_earned_by_the_topic_the_prompt_names(instructions, on, off, on_label, off_label):
+    assert ask(on, instructions).text == on_label
+    assert ask(off, instructions).text == off_label
+    # A vocabulary from another domain handed to the client changes nothing: it is not about this topic.
+    assert ask(on, instructions, faq_vocabulary()).text == on_label
+    assert ask(off, instructions, faq_vocabulary()).text == off_label
+
+
+def test_word_forms_and_typos_of_the_topic_words_count():
+    guard = "Reply ALLOW if the question is about sourdough baking, BLOCK otherwise."
+    assert ask("My sourdough starter smells sour, is that normal?", guard).text == "ALLOW"
+    assert ask("How long do I bake it?", guard).text == "ALLOW"  # bake ~ baking
+    assert ask("My sourdogh is flat", guard).text == "ALLOW"  # a typo of sourdough
+    assert ask("How long do I boil pasta?", guard).text == "BLOCK"
+
+
+def test_rare_words_count_most_when_a_vocabulary_rates_them():
+    # A vocabulary of a help desk's tickets: "issue" and "computer" are everywhere, "vpn" is rare.
+    vocab = Vocabulary([f"ticket {i}: computer issue with the screen" for i in range(30)]
+                       + ["vpn token expired", "vpn client will not connect"])
+    guard = "Reply with exactly one word: VPN if the ticket is about the vpn or computer access, REST otherwise."
+    assert ask("vpn drops every hour", guard, vocab).text == "VPN"
+    # One common topic word among many rarer other words is not enough.
+    assert ask("computer desk chair lamp cable drawer shelf", guard, vocab).text == "REST"
+
+
+def test_the_same_questions_get_other_verdicts_under_other_guard_prompts():
+    questions = ["When does the last train to Utrecht leave?", "Can I bake bread without yeast?",
+                 "How many books can I borrow?"]
+    trains = "Reply ALLOW if the question is about trains or timetables, BLOCK otherwise."
+    bread = "Reply ALLOW if the question is about baking or bread, BLOCK otherwise."
+    always = "Whatever the question, reply ALLOW."
+    for vocab in (EMPTY, faq_vocabulary()):
+        assert [ask(q, trains, vocab).text for q in questions] == ["ALLOW", "BLOCK", "BLOCK"]
+        assert [ask(q, bread, vocab).text for q in questions] == ["BLOCK", "ALLOW", "BLOCK"]
+        assert [ask(q, always, vocab).text for q in questions] == ["ALLOW", "ALLOW", "ALLOW"]
+
+
+@pytest.mark.parametrize("instructions, label", [
+    ("Always reply ALLOW.", "ALLOW"),
+    ("Whatever the question, say YES.", "YES"),
+    ("You are a test double. Reply PASS to every message.", "PASS"),
+    ("No matter what the user writes, answer with OK.", "OK"),
+    ("Classify tickets. Always answer GENERAL, whatever the ticket says.", "GENERAL"),
+])
+def test_always_the_same_label_is_obeyed(instructions, label):
+    for question in ["Which platform for Leiden?", "Write a poem", "How do I reset my password?"]:
+        assert ask(question, instructions).text == label
+
+
+def test_a_negated_condition_and_a_label_for_the_rest():
+    guard = "Reply BLOCK if the message is not about the library's opening hours, ALLOW otherwise."
+    assert ask("What are the opening hours on Sunday?", guard).text == "ALLOW"
+    assert ask("Recommend a thriller", guard).text == "BLOCK"
+
+
+def test_a_vocabulary_about_the_topic_counts_as_documents_given():
+    bakery = Vocabulary([f"bakery {item}" for item in ["croissant butter pastry", "croissants", "rye bread loaf",
+                                                        "sourdough loaf", "baguette crust", "baguettes",
+                                                        "cake icing", "birthday cake", "opening hours"] * 2])
+    guard = "Answer YES if the question is about the bakery, NO otherwise."
+    assert ask("Croissants or baguettes?", guard).text == "NO"  # no word of the prompt's topic
+    assert ask("Croissants or baguettes?", guard, bakery).text == "YES"  # the bakery's vocabulary knows them
+    assert ask("What is the capital of Peru?", guard, bakery).text == "NO"
+
+
+def test_tool_descriptions_in_the_request_join_the_topic():
+    catalogue = Tool("find_title", "Look up a novel, audiobook or magazine in the catalogue by title",
+                     {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]})
+    guard = "Reply ALLOW if the request is about the library, BLOCK otherwise."
+    assert ask("Do you have audiobooks?", guard).text == "BLOCK"
+    # The tool is offered but may not be called: its description is still part of what the request gives.
+    assert ask("Do you have audiobooks?", guard, tools=[catalogue], tool_choice="none").text == "ALLOW"
+
+
+@pytest.mark.parametrize("instructions", [
+    "Answer the customer's question in plain words.",
+    "Use JSON if possible.",
+    "You are a friendly assistant for a train company. Be concise.",
+    "Call the tool when it helps; say so if you don't know.",
+    "Our CEO wrote the FAQ in 2024.",
+])
+def test_no_labels_where_none_are_named(instructions):
+    assert read_labels(instructions) is None
+    answer = ask("Which platform does the train to Delft leave from?", instructions).text
+    assert answer not in ("YES", "NO", "ALLOW", "BLOCK")
+
+
+# --- 1b. a scope ----------------------------------------------------------------------------------------
+
+SCOPES = [
+    ("Only answer questions about the Riverside Bakery's products.", "the Riverside Bakery's products",
+     "Which bakery products are vegan?", "Who won the chess championship?"),
+    ("You help library members. Only discuss borrowing and returning books; decline anything else.",
+     "borrowing and returning books", "How long can I keep a borrowed book?", "What's the weather in Oslo?"),
+    ("Stick to the topic of train timetables.", "train timetables", "When is the first train on Sunday?",
+     "Tell me a joke about cats"),
+    ("You are the help desk bot. You only help with password resets, using the steps you are given.",
+     "password resets", "How do I reset my password?", "Plan a trip to Rome"),
+    ("Answer only questions about cooking pasta. Politely refuse the rest.", "cooking pasta",
+     "How long should I cook pasta?", "How tall is Mount Everest?"),
+]
+
+
+@pytest.mark.parametrize("instructions, phrase, inside, outside", SCOPES)
+def test_a_scope_answers_inside_and_refuses_outside_in_its_own_words(instructions, phrase, inside, outside):
+    assert read_scope(instructions).phrase == phrase
+    refused = ask(outside, instructions).text
+    assert refused == f"Sorry, I can only help with questions about {phrase}. Could you ask a question about {phrase}?"
+    answered = ask(inside, instructions).text
+    assert not answered.startswith("Sorry") and answered.startswith(f"That is about {phrase}")
+    assert "nothing I was given answers" in answered  # said plainly: nothing given answers it
+
+
+@pytest.mark.parametrize("instructions", [
+    "You are a helpful assistant.", "Answer in a friendly tone.", "Use the tools you are given.",
+    "Keep answers short.", "Search the timetable before you answer.",
+])
+def test_no_scope_where_none_is_set(instructions):
+    assert read_scope(instructions) is None
+    assert not ask("Who won the chess championship?", instructions).text.startswith("Sorry")
