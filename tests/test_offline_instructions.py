@@ -162,3 +162,91 @@ def test_a_scope_answers_inside_and_refuses_outside_in_its_own_words(instruction
 def test_no_scope_where_none_is_set(instructions):
     assert read_scope(instructions) is None
     assert not ask("Who won the chess championship?", instructions).text.startswith("Sorry")
+
+
+# --- 2. search strategy ---------------------------------------------------------------------------------
+
+def search_tool(name, description):
+    return Tool(name, description, {"type": "object", "properties": {"query": {"type": "string"}},
+                                    "required": ["query"]})
+
+
+RECIPES = search_tool("search_recipes", "Search the recipe collection.")
+CATALOGUE = search_tool("search_catalogue", "Search the library catalogue.")
+HELPDESK = search_tool("search_kb", "Search the help desk knowledge base.")
+BAKERY = search_tool("search_products", "Search the bakery's product list.")
+TIMETABLE = search_tool("search_timetable", "Search the train timetable notes.")
+
+COUNTED = [
+    ("Make two searches before answering.", RECIPES, "How long should I roast a whole chicken with lemon and thyme?", 2),
+    ("Search 3 times with different keywords.", CATALOGUE,
+     "Which mystery novels by Scandinavian authors can I borrow as large print?", 3),
+    ("Search twice before you answer.", HELPDESK, "The shared printer rejects scanned documents sent by email", 2),
+    ("Always do exactly four searches, then answer.", BAKERY,
+     "Which gluten free cakes with almond flour and berries do you bake on weekends?", 4),
+    ("Use a single search.", TIMETABLE, "Which platform does the late evening train to Zwolle leave from on Sundays?", 1),
+    ("Please run at least three queries.", TIMETABLE, "Are night trains between Amsterdam and Berlin delayed by works?", 3),
+]
+
+
+@pytest.mark.parametrize("instructions, tool, question, n", COUNTED)
+def test_an_exact_search_count_in_words_or_digits(instructions, tool, question, n):
+    first = ask(question, instructions, tools=[tool])
+    queries = [json.loads(args)["query"] for _, args in first.calls]
+    assert len(queries) == n and len(set(queries)) == n
+
+
+def test_an_exact_count_is_not_exceeded_by_retries():
+    # Empty results would normally bring a retry with other keywords; "a single search" forbids it.
+    question = "Which platform does the late evening train to Zwolle leave from on Sundays?"
+    first = ask(question, "Use a single search.", tools=[TIMETABLE])
+    after = ask(question, "Use a single search.", tools=[TIMETABLE],
+                calls=[("search_timetable", json.loads(first.calls[0][1]), "[]")])
+    assert after.text and not after.calls
+    unlimited = ask(question, "", tools=[TIMETABLE], calls=[("search_timetable", json.loads(first.calls[0][1]), "[]")])
+    assert unlimited.calls  # without the count, poor results do bring a retry
+
+
+def test_different_keywords_without_a_count_asks_for_several():
+    question = "Which mystery novels by Scandinavian authors can I borrow as large print?"
+    first = ask(question, "Look things up with different keywords.", tools=[CATALOGUE])
+    assert len(first.calls) == 3
+
+
+RESULTS = json.dumps([{"title": "Sourdough starter feeding", "text": "Feed the levain with rye flour twice a day; "
+                       "a levain fed with rye rises faster."}])
+
+
+@pytest.mark.parametrize("instructions", [
+    "First search, read the results, then search again with new keywords from the results.",
+    "Start with one search. Analyze what comes back, and then search again using words found in the results.",
+    "Search once, look at the findings, then run a second query based on what you found.",
+    "Do research in two rounds: search, then search with terms taken from the first results.",
+    "Begin by searching; afterwards refine: search again with keywords from those results.",
+])
+def test_research_in_rounds_searches_again_in_the_next_response_with_words_from_the_results(instructions):
+    question = "How do I keep my sourdough starter alive?"
+    first = ask(question, instructions, tools=[BAKERY])
+    assert len(first.calls) == 1  # one per response: the next query needs these results
+    query = json.loads(first.calls[0][1])
+    second = ask(question, instructions, tools=[BAKERY], calls=[("search_products", query, RESULTS)])
+    assert len(second.calls) == 1
+    new_query = json.loads(second.calls[0][1])["query"]
+    assert {"levain", "rye"} & set(new_query.split()), new_query  # words taken from the results
+    done = ask(question, instructions, tools=[BAKERY], calls=[("search_products", query, RESULTS),
+                                                             ("search_products", {"query": new_query}, RESULTS)])
+    assert done.text and not done.calls
+
+
+@pytest.mark.parametrize("instructions", [
+    "Use various sources of knowledge wisely.",  # "various" with no request to search
+    "Answer twice as politely as usual.",  # "twice", but not about searching
+    "The library has 3 floors and 2 reading rooms.",  # numbers that count something else
+    "Search the timetable.",  # a search, no count
+    "You can search more than once if the results are poor.",  # "more than once": no count, only if needed
+])
+def test_no_search_count_is_invented(instructions):
+    question = "Which platform does the late evening train to Zwolle leave from on Sundays?"
+    first = ask(question, instructions, tools=[TIMETABLE])
+    expected = 3 if "more than once" in instructions else 1
+    assert len(first.calls) == expected

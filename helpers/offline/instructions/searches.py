@@ -8,7 +8,8 @@ The grammar:
   than once", "perform more searches", "search again": SEVERAL_SEARCHES;
 - research in rounds: "first search, read the results, then search again with new keywords from the
   results": one search per response, the next one in the NEXT response, made of words taken from the
-  results (search_policy.py), as many rounds as the count says (two when it says none).
+  results (search_policy.py), as many rounds as the count says ("two rounds"; two when it says none,
+  or says "once" of the first round).
 
 `read_searches(text)` -> `SearchPlan(count, limit, sequential)`; `wanted_searches(text)` the count.
 
@@ -35,7 +36,7 @@ _COUNTED = re.compile(
     rf"(?:{_BOUND}\s+)?(?<![\w-])(?P<n>{COUNT})\s+(?:\w+\s+){{0,2}}?{_SEARCH_WORD}\b"
     rf"|\b(?:search|query|look\s+up)\b(?:\s+[\w'-]+){{0,4}}?\s+(?:{_BOUND}\s+)?(?<!than )(?P<m>{COUNT})\s+times\b"
     rf"|\b(?:search|query|look\s+up)\b(?:\s+[\w'-]+){{0,4}}?\s+(?:{_BOUND}\s+)?(?<!than )(?P<k>once|twice|thrice)\b"
-    rf"|(?:{_BOUND}\s+)?(?<![\w-])(?P<r>{COUNT})\s+(?:rounds?|passes|times)\s+(?:of\s+)?{_SEARCH_WORD}",
+    rf"|(?:{_BOUND}\s+)?(?<![\w-])(?P<r>{COUNT})\s+(?:rounds?|passes)\b",
     re.IGNORECASE)
 _SEVERAL = re.compile(
     r"\b(?:multiple|several|different|various|many|a few|diverse|varied)\s+(?:\w+\s+){0,2}?"
@@ -93,7 +94,10 @@ def read_searches(text: str) -> SearchPlan:
         bound = " ".join(said.group(0).lower().split()) if said else ""
         if bound in _AT_MOST:  # a maximum, not a request: search as usual, never past it
             return SearchPlan(min(SEQUENTIAL_ROUNDS if sequential else 1, n), n, sequential and n > 1)
-        return SearchPlan(n, None if bound == "at least" else n, sequential and n > 1)
+        if sequential:  # "search once, read, then search again": the count names the first round
+            n = max(n, SEQUENTIAL_ROUNDS)
+            return SearchPlan(n, None if bound == "at least" else n, True)
+        return SearchPlan(n, None if bound == "at least" else n, False)
     if sequential:
         return SearchPlan(SEQUENTIAL_ROUNDS, None, True)
     if _SEVERAL.search(text):
