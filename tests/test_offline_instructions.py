@@ -10,7 +10,7 @@ import pytest
 
 from helpers.offline.conversation import Call, Conversation, Tool
 from helpers.offline.engine import decide
-from helpers.offline.instructions import read_labels, read_scope
+from helpers.offline.instructions import read_instructions, read_labels, read_scope
 from helpers.offline.knowledge import Vocabulary, faq_vocabulary
 
 EMPTY = Vocabulary([])  # no vocabulary handed to the client: only the request's own words count
@@ -250,3 +250,89 @@ def test_no_search_count_is_invented(instructions):
     first = ask(question, instructions, tools=[TIMETABLE])
     expected = 3 if "more than once" in instructions else 1
     assert len(first.calls) == expected
+
+
+# --- 3. output form on every answer path -----------------------------------------------------------------
+
+PASTA = json.dumps([{"id": "r12", "title": "Cooking dried pasta", "text": "Bring a large pot of salted water to a "
+                     "rolling boil. Add the pasta and stir in the first minute so it does not stick. Cook it for "
+                     "the time on the packet, usually nine to twelve minutes. Taste a piece a minute before the "
+                     "end. Drain it and keep a cup of the cooking water for the sauce."}])
+
+
+def answered(instructions, question="How long do I cook dried pasta?", **fields):
+    """The answer after one search of the recipe collection returned PASTA."""
+    first = ask(question, "", tools=[RECIPES])
+    return ask(question, instructions, tools=[RECIPES],
+               calls=[("search_recipes", json.loads(first.calls[0][1]), PASTA)], **fields)
+
+
+@pytest.mark.parametrize("instructions, limit", [
+    ("Answer in at most 20 words.", 20), ("Keep every reply under twelve words.", 12),
+    ("Use no more than 15 words.", 15), ("Reply in 8 words or fewer.", 8), ("Answer in one word.", 1),
+])
+def test_a_word_limit_in_digits_or_words(instructions, limit):
+    text = answered(instructions).text
+    assert 0 < len(text.split()) <= limit
+    # The same limit on the no-tool path.
+    assert 0 < len(ask("Which train goes to Zwolle at night?", instructions).text.split()) <= limit
+
+
+@pytest.mark.parametrize("instructions, limit", [
+    ("Answer in two sentences.", 2), ("Use at most 1 sentence.", 1), ("Reply with a single sentence.", 1),
+    ("Write three sentences or fewer.", 3), ("Give a one-sentence answer.", 1),
+])
+def test_a_sentence_limit(instructions, limit):
+    text = answered(instructions).text
+    assert 1 <= len([s for s in text.replace("\u2026", ".").split(". ") if s]) <= limit, text
+
+
+@pytest.mark.parametrize("instructions, keys", [
+    ("Respond in JSON with the keys answer and source.", ["answer", "source"]),
+    ('Reply as a JSON object with fields "summary", "entry_id".', ["summary", "entry_id"]),
+    ("Return JSON with keys: reply, reference.", ["reply", "reference"]),
+    ("Output JSON. Use the keys `text` and `cited`.", None),  # keys in another sentence than "JSON": not read
+    ("Your answer must be JSON with properties cooking_time and tip.", ["cooking_time", "tip"]),
+])
+def test_json_with_the_keys_the_prompt_names(instructions, keys):
+    text = answered(instructions).text
+    if keys is None:
+        assert read_instructions(instructions).form.json_keys == ()
+        return
+    data = json.loads(text)
+    assert list(data) == keys
+    # Under a json_object response format too.
+    data = json.loads(answered(instructions, output_format={"type": "json_object"}).text)
+    assert list(data) == keys
+
+
+def test_json_keys_place_the_answer_and_its_source_by_their_names():
+    data = json.loads(answered("Respond in JSON with the keys answer and source.").text)
+    assert "boil" in data["answer"] and data["source"] == "r12"
+
+
+@pytest.mark.parametrize("instructions", [
+    "End with a follow-up question.", "Finish each answer with one question for the cook.",
+    "Ask whether they want to know more.", "Close on a question.",
+    "Always end your reply with a question about what else they need.",
+])
+def test_a_closing_question_on_every_path(instructions):
+    assert answered(instructions).text.rstrip().endswith("?")
+    assert ask("Which train goes to Zwolle at night?", instructions).text.rstrip().endswith("?")
+    limited = answered(instructions + " Answer in at most 12 words.").text
+    assert limited.endswith("?") and len(limited.split()) <= 12
+
+
+def test_one_label_on_every_path():
+    instructions = "Reply with exactly one word: RECIPE if the question is about cooking pasta, OTHER otherwise."
+    assert answered(instructions).text == "RECIPE"  # after a search too, not only without tools
+    assert ask("Which train goes to Zwolle at night?", instructions).text == "OTHER"
+
+
+@pytest.mark.parametrize("instructions", [
+    "You are a cooking assistant.", "Words matter: be kind.", "Sentences from the recipe are fine to quote.",
+    "JSON files are not needed.", "Questions are welcome.",
+])
+def test_no_form_where_none_is_asked(instructions):
+    plain = answered("").text
+    assert answered(instructions).text == plain

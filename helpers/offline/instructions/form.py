@@ -110,6 +110,8 @@ def fit(text: str, form: OutputForm) -> str:
 
     Example: fit("One. Two. Three.", OutputForm(max_sentences=2)) -> "One. Two."
     """
+    if not (form.max_words or form.max_sentences or form.closing_question):
+        return text
     body = text.strip()
     question = ""
     if form.closing_question and not body.endswith("?"):
@@ -117,6 +119,8 @@ def fit(text: str, form: OutputForm) -> str:
     elif form.closing_question:
         parts = re.split(r"(?<=[.!?])\s+", body)
         body, question = " ".join(parts[:-1]), parts[-1]
+        if form.max_words and len(question.split()) > form.max_words // 2:
+            question = SHORT_CLOSING_QUESTION  # a long closing question would leave no room for the answer
     if form.max_sentences:
         room = form.max_sentences - (1 if question else 0)
         parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])", body)
