@@ -336,3 +336,48 @@ def test_one_label_on_every_path():
 def test_no_form_where_none_is_asked(instructions):
     plain = answered("").text
     assert answered(instructions).text == plain
+
+
+# --- 4. context anywhere ---------------------------------------------------------------------------------
+
+MATERIAL = [
+    ("Menu:", "Tomato soup with basil, 6 euros.\nMushroom risotto with parmesan, 14 euros.\nLemon tart, 5 euros.",
+     "How much is the mushroom risotto?", "14 euros", "Do you have parking for bicycles?"),
+    ("Here is the timetable:", "08:10 intercity to Delft leaves from platform 4.\n08:25 sprinter to Leiden leaves "
+     "from platform 7.", "Which platform does the intercity to Delft leave from?", "platform 4",
+     "Is there wifi on the ferry?"),
+    ("Library rules:", "Members may borrow up to eight books at a time.\n\nLate returns cost twenty cents a day "
+     "per book.", "How many books may members borrow?", "eight books", "Who painted the Night Watch?"),
+    ("Notes from the help desk wiki:", "To reset a forgotten password, open the self-service portal and "
+     "choose Reset password. The link in the email expires after one hour.", "How do I reset a forgotten password?",
+     "self-service portal", "What is the capital of Chile?"),
+    ("Bakery allergen sheet:", "The rye loaf contains gluten and sesame.\n\nThe almond croissant contains nuts, "
+     "gluten, milk and egg.", "Which allergens are in the almond croissant?", "nuts", "When does the zoo open?"),
+]
+
+
+@pytest.mark.parametrize("label, body, question, fact, unrelated", MATERIAL)
+def test_pasted_material_under_any_label_in_the_same_message_or_a_later_one(label, body, question, fact, unrelated):
+    pasted = f"{label}\n{body}"
+    before = ask(f"{question}\n\n{pasted}", "").text  # the question, then the material
+    after = ask(f"{pasted}\n\n{question}", "").text  # the material, then the question
+    later = decide(Conversation(question=question, earlier=[pasted]), EMPTY).text  # material first, asked later
+    first = decide(Conversation(question=pasted, earlier=[question]), EMPTY).text  # asked first, material later
+    for text in (before, after, later, first):
+        assert fact in text, text
+
+
+@pytest.mark.parametrize("label, body, question, fact, unrelated", MATERIAL)
+def test_material_that_does_not_answer_is_said_not_to_and_never_quoted(label, body, question, fact, unrelated):
+    text = ask(f"{unrelated}\n\n{label}\n{body}", "").text
+    assert "doesn't answer" in text and fact not in text and body.splitlines()[0][:25] not in text
+
+
+@pytest.mark.parametrize("question", [
+    "Why does my sourdough collapse in the oven?", "Note: I am new here. Which train goes to Delft?",
+    "Can I renew a book online?", "Hello: is anyone there?", "Reset my password please",
+])
+def test_no_material_where_none_is_pasted(question):
+    from helpers.offline.instructions import split_context
+
+    assert split_context(question) is None

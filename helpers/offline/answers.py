@@ -31,6 +31,7 @@ from helpers.offline.conversation import (
 from helpers.offline.instructions import (
     PASTED,
     given_text,
+    pasted_material,
     read_instructions,
     read_labels,
     scope_of,
@@ -79,13 +80,16 @@ def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
         if searchy_outputs:
             return grounded_reply(conv, vocab)
         return Decision(text=combine_results(conv))
-    pasted = split_context(conv.question)
+    pasted = pasted_material(conv.question, conv.earlier)
     if pasted is not None:
         # The prompt carries its own reference material (a RAG prompt): answer from it exactly as from
         # search results, as if the material had come back from a tool.
         question, documents = pasted
         as_results = Call(PASTED, "{}", PASTED, 0, to_json(documents))
-        instructions = f"{conv.instructions}\n{conv.question[: conv.question.find(question)]}"
+        # What the user wrote before the question may instruct too ("Answer only from the notes").
+        at = conv.question.find(question)
+        preamble = conv.question[:at] if at > 0 and split_context(conv.question[:at]) is None else ""
+        instructions = f"{conv.instructions}\n{preamble}"
         return grounded_reply(Conversation(instructions=instructions, question=question, calls=[as_results]),
                               vocab)
     read = read_instructions(conv.instructions)

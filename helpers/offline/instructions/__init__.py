@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from helpers.offline.conversation import Conversation
-from helpers.offline.instructions.context import PASTED, schema_in_text, split_context
+from helpers.offline.instructions.context import PASTED, pasted_material, schema_in_text, split_context
 from helpers.offline.instructions.form import OutputForm, fit, read_form, wants_follow_up
 from helpers.offline.instructions.labels import LabelRule, read_labels
 from helpers.offline.instructions.scope import Scope, has_guardrail, read_scope, scope_of
@@ -78,5 +78,5 @@ def label_choice(text: str) -> tuple[str, str] | None:
 
 
 __all__ = ["PASTED", "Instructions", "LabelRule", "OutputForm", "Scope", "SearchPlan", "Topic", "about", "fit", "given_text",
-           "has_guardrail", "label_choice", "read_form", "read_instructions", "read_labels", "read_scope",
+           "has_guardrail", "label_choice", "pasted_material", "read_form", "read_instructions", "read_labels", "read_scope",
            "read_searches", "schema_in_text", "scope_of", "split_context", "wanted_searches", "wants_follow_up"]

@@ -1,12 +1,14 @@
 """Reference material pasted into the prompt, and a JSON schema written into the instructions.
 
-- `split_context`: reference material pasted into the prompt (a RAG prompt's "CONTEXT:" block), as
-  the question plus a list of documents.
+- `split_context`: reference material pasted into the prompt (a RAG prompt's "CONTEXT:" block, or under
+  any short label on a line of its own: "Menu:", "Here is the timetable:"), as the question plus a list
+  of documents; `pasted_material` finds it in any user message, with the question in the same message
+  or another (the last message that asks).
 - `schema_in_text`: a JSON schema the answer should follow, written into the instructions (PydanticAI's
   prompted output).
 
-What it leaves out on purpose: material with no header line. Pasted text that no "Context:"-like line
-introduces is read as part of the question.
+What it leaves out on purpose: material with no label line. Pasted text that no "Label:" line introduces
+is read as part of the question; a label longer than MAX_LABEL_WORDS words is read as a sentence.
 """
 
 from __future__ import annotations
@@ -31,24 +33,72 @@ _QUESTION_LINE = re.compile(r"^[ \t#*]*(?:question|user question|query)[ \t*]*:[
 _FIELD_LINE = re.compile(r"^[ \t-]*([A-Za-z][\w ]{0,20}?)[ \t]*:[ \t]*(.*)$")
 
 
+# Any short label on a line of its own, ending in a colon: "Menu:", "Here is the timetable:", "Notes from
+# the wiki:". What follows it is material when it has at least MIN_MATERIAL_CHARS.
+_ANY_LABEL = re.compile(r"^[ \t#*>]*(?P<label>[A-Za-z][\w '\u2019(),/&-]{0,60}?)[ \t*]*:[ \t*]*$", re.MULTILINE)
+MAX_LABEL_WORDS = 8
+MIN_MATERIAL_CHARS = 40  # shorter than a sentence or two: a list the question itself makes, not material
+_ASKS = re.compile(r"\?\s*$|^\s*(?:how|what|which|when|where|who|why|can|could|do|does|is|are|should|may|will|"
+                   r"tell me|explain|summari[sz]e|list|give me)\b", re.IGNORECASE)
+
+
 def split_context(text: str) -> tuple[str, list[dict]] | None:
     """Split a prompt that carries reference material into (the question, the material as documents).
-    The material starts at a header line such as "CONTEXT:" or "Documents"; the question is a
-    "QUESTION: ..." line before it, or else the text before it. None when there is no such material.
+    The material starts at a header line: "CONTEXT:", "Documents", or any short label on a line of its
+    own that ends in a colon ("Menu:", "Here is the timetable:"). The question is a "QUESTION: ..." line
+    before it, else the text before it, else a last paragraph after the material that asks something.
+    The question is "" when the text is material only (`pasted_material` then looks for it elsewhere).
+    None when there is no such material.
 
     Example: split_context("QUESTION: Can I join?\n\nCONTEXT:\nquestion: Join late?\nanswer: Yes.")
              -> ("Can I join?", [{"question": "Join late?", "answer": "Yes."}])
     """
-    header = _CONTEXT_HEADER.search(text)
+    header = _CONTEXT_HEADER.search(text) or _label_header(text)
     if header is None:
         return None
     before, material = text[: header.start()], text[header.end():]
     asked = _QUESTION_LINE.findall(before)
     question = asked[-1].strip() if asked else " ".join(before.split()[-QUESTION_TAIL_WORDS:])
+    paragraphs = [p for p in re.split(r"\n\s*\n", material.strip()) if p.strip()]
+    if not (asked or _ASKS.search(question)) and len(paragraphs) > 1 and _ASKS.search(paragraphs[-1].strip()):
+        # "Timetable:\n...\n\nWhich platform for Delft?": the question comes after the material.
+        question, material = paragraphs[-1].strip(), "\n\n".join(paragraphs[:-1])
     documents = _documents_in(material)
-    if not question or not documents:
+    if not documents:
         return None
     return question, documents
+
+
+def _label_header(text: str) -> re.Match | None:
+    """The first short label line ("Menu:") followed by enough material, or None."""
+    for match in _ANY_LABEL.finditer(text):
+        words = match.group("label").split()
+        if len(words) <= MAX_LABEL_WORDS and len(text[match.end():].strip()) >= MIN_MATERIAL_CHARS:
+            return match
+    return None
+
+
+def pasted_material(question: str, earlier: list[str]) -> tuple[str, list[dict]] | None:
+    """Material pasted into the conversation, anywhere: in the last user message, or in an earlier one
+    (documents first, question later), and the question it should answer: the last message that asks.
+    Material from every user message counts; None when there is none.
+
+    Example: pasted_material("Which platform for Delft?", ["Timetable:\n08:10 Delft, platform 4 ..."])
+             -> ("Which platform for Delft?", [{"id": "", "question": "", "answer": "08:10 Delft, platform 4 ..."}])
+    """
+    documents: list[dict] = []
+    asked = ""
+    for message in [*earlier, question]:
+        found = split_context(message)
+        if found is None:
+            asked = message if message.strip() else asked
+            continue
+        documents += found[1]
+        if found[0].strip() and (_ASKS.search(found[0]) or not asked):
+            asked = found[0]
+    if not documents or not asked.strip():
+        return None
+    return asked, documents
 
 
 def _documents_in(material: str) -> list[dict]:
