@@ -381,3 +381,47 @@ def test_no_material_where_none_is_pasted(question):
     from helpers.offline.instructions import split_context
 
     assert split_context(question) is None
+
+
+# --- 5. arguments fit their descriptions -------------------------------------------------------------------
+
+def tool(name, description, **params):
+    return Tool(name, description, {"type": "object", "properties": params, "required": list(params)})
+
+
+ARGUMENTS = [
+    (tool("unlock_door", "Unlock one door of the house.",
+          door={"type": "string", "description": "the name of the door, e.g. front, back, garage"}),
+     "Please unlock the back door", {"door": "back"}),
+    (tool("bake_order", "Order a loaf from the bakery.",
+          flour={"type": "string", "description": "The flour to bake with, such as rye, spelt or wheat"}),
+     "I'd like a loaf baked with spelt tomorrow morning", {"flour": "spelt"}),
+    (tool("reserve_room", "Reserve a study room in the library.",
+          date={"type": "string", "format": "date", "description": "The day of the reservation"}),
+     "Can you reserve a study room on 14 March for my group?", {"date": "14 March"}),
+    (tool("next_trains", "The next trains from a station.",
+          station={"type": "string", "description": "The station to leave from"}),
+     "When do trains leave from the Leiden station tonight?", {"station": "Leiden"}),
+    (tool("book_table", "Book a table at the cooking school's restaurant.",
+          guests={"type": "integer", "description": "How many people"}),
+     "Book a table for four people please", {"guests": 4}),
+    (tool("open_ticket", "Open a help desk ticket.",
+          priority={"type": "string", "examples": ["low", "normal", "urgent"]}),
+     "My laptop won't boot, this is urgent, open a ticket", {"priority": "urgent"}),
+]
+
+
+@pytest.mark.parametrize("offered, question, expected", ARGUMENTS)
+def test_a_parameter_gets_the_part_of_the_request_it_asks_for(offered, question, expected):
+    name, args = ask(question, "", tools=[offered]).calls[0]
+    assert name == offered.name and json.loads(args) == expected
+
+
+def test_arguments_without_a_fitting_part_keep_the_names_in_the_question():
+    # No listed value, no date, no qualified noun: the capitalised name still fills the parameter.
+    weather = tool("get_forecast", "The weather forecast for a city.", city={"type": "string"})
+    assert json.loads(ask("What's the forecast for Groningen?", "", tools=[weather]).calls[0][1]) == {
+        "city": "Groningen"}
+    door = tool("unlock_door", "Unlock one door.", door={"type": "string", "description": "e.g. front, back"})
+    # "backpack" is not "back": listed values match whole words only.
+    assert json.loads(ask("Unlock the door, my backpack is inside", "", tools=[door]).calls[0][1])["door"] != "back"
