@@ -7,12 +7,14 @@ person would read it, with simple rules:
    that trying again later may help. A failure is not an empty result.
 1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
-   from its training data, perhaps wrongly); under scope instructions, refuse an off-topic question. If the instructions ask for exactly one label ("ALLOW or
-   BLOCK", "yes or no"), answer one label, chosen by whether the question is about the FAQ's topics.
+   from its training data, perhaps wrongly); under scope instructions, refuse a question outside the
+   scope. If the instructions name labels ("ALLOW if the question is about X, BLOCK otherwise"), answer
+   one label, chosen by the topic words the instructions give for it (instructions/topic.py).
    Every text answer takes the form the instructions ask for (instructions/form.py): one of their
    labels, their word and sentence limits, a closing question.
 2. A search-like tool (one required string parameter, named or described like a search): call it with
-   the question rewritten as keywords. Asked for several searches: several varied queries at once.
+   the question rewritten as keywords. Asked for a count or several searches: that many varied queries
+   at once; asked to research in rounds: one per response, the next with words from the results.
 3. After search results: judge them by how many of the question's words (weighted by rarity) the best
    result contains. Poor results and a word that looks like a typo of a FAQ word: search again with the
    corrected word (at most twice). Then answer from the best result and name the FAQ entry it came from,
@@ -30,7 +32,8 @@ person would read it, with simple rules:
 
 The rules live in one module per concern; this one only puts them in order:
 - conversation.py: `Conversation` (what the rules read), `Decision` (what they produce), JSON reading;
-- instructions.py: what the instructions ask for (several searches, a scope, a follow-up, a label, a schema);
+- instructions/: what the instructions ask for, read once by a grammar per form (labels, a scope, a
+  search count, an output form, pasted material, a schema);
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and the names that fill its arguments;
 - answers.py: every text the model says; small_talk.py: greetings, thanks and arithmetic;
