@@ -157,7 +157,8 @@ def test_a_scope_answers_inside_and_refuses_outside_in_its_own_words(instruction
 
 @pytest.mark.parametrize("instructions", [
     "You are a helpful assistant.", "Answer in a friendly tone.", "Use the tools you are given.",
-    "Keep answers short.", "Search the timetable before you answer.",
+    "Keep answers short.", "Search the timetable before you answer.", "Keep to the point.",
+    "Stay calm and friendly.",
 ])
 def test_no_scope_where_none_is_set(instructions):
     assert read_scope(instructions) is None

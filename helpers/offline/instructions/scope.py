@@ -1,6 +1,7 @@
 """A scope: instructions that limit the assistant to a topic, in the instructions' own words.
 
-The grammar: "Only answer questions about X", "You only help with X", "Only discuss X", "Stick to X",
+The grammar: "Only answer questions about X", "You only help with X", "Only discuss X", "Stick to the
+topic of X", "Limit yourself to X",
 "Help with topics related to X; decline anything else", and the cues that make any instruction a scope
 ("politely decline", "refuse anything off-topic", "not related to").
 
@@ -30,7 +31,8 @@ from helpers.offline.knowledge import Vocabulary
 _GUARDRAIL = re.compile(
     r"\bonly\s+(?:answer|respond|reply|help|discuss|talk|assist|cover|handle)|\b(?:answer|respond|reply)\s+only"
     r"|\bonly\s+(?:use|from|based on|with)\b.{0,40}\b(?:faq|facts?|results?|context|documents?|course)"
-    r"|\b(?:stick|keep|stay|limit yourself|restrict yourself)\s+(?:strictly\s+)?(?:to|on)\b"
+    r"|\b(?:stick|keep|stay)\s+(?:strictly\s+)?(?:to|on|with)\s+the\s+(?:topic|subject)s?\s+of\b"
+    r"|\b(?:limit|restrict)\s+(?:yourself|your answers|your replies)\s+to\b"
     r"|\boff[- ]?topic\b|\bunrelated\b|\bout of scope\b|\boutside (?:the |of )?(?:scope|course)"
     r"|\b(?:politely )?(?:decline|refuse)\b|\bnot (?:related|about)\b",
     re.IGNORECASE)
@@ -42,8 +44,8 @@ _SCOPE = re.compile(
     rf"\s+(?P<a>.{{2,80}}?){_UNTIL}"
     rf"|\bonly\s+(?:help|assist)\s+(?:people\s+|users\s+|customers\s+)?(?:with|on)\s+(?P<b>.{{2,80}}?){_UNTIL}"
     rf"|\bonly\s+(?:discuss|talk about|cover|handle)\s+(?P<c>.{{2,80}}?){_UNTIL}"
-    rf"|\b(?:stick|keep|stay|limit yourself|restrict yourself)\s+(?:strictly\s+)?(?:to|on)\s+"
-    rf"(?:the\s+(?:topic|subject)\s+of\s+)?(?P<d>.{{2,80}}?){_UNTIL}",
+    rf"|\b(?:stick|keep|stay)\s+(?:strictly\s+)?(?:to|on|with)\s+the\s+(?:topic|subject)s?\s+of\s+(?P<d>.{{2,80}}?){_UNTIL}"
+    rf"|\b(?:limit|restrict)\s+(?:yourself|your answers|your replies)\s+to\s+(?P<e>.{{2,80}}?){_UNTIL}",
     re.IGNORECASE)
 
 
