@@ -29,7 +29,16 @@ from helpers.offline.conversation import (
     to_json,
     tool_error,
 )
-from helpers.offline.instructions import PASTED, has_guardrail, label_choice, split_context, wants_follow_up
+from helpers.offline.instructions import (
+    PASTED,
+    given_text,
+    pasted_material,
+    read_instructions,
+    read_labels,
+    scope_of,
+    split_context,
+    wants_follow_up,
+)
 from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
 from helpers.offline.search_policy import (
     RELEVANT,
@@ -65,28 +74,35 @@ def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
         if searchy_outputs:
             return grounded_reply(conv, vocab)
         return Decision(text=combine_results(conv))
-    pasted = split_context(conv.question)
+    pasted = pasted_material(conv.question, conv.earlier)
     if pasted is not None:
         # The prompt carries its own reference material (a RAG prompt): answer from it exactly as from
         # search results, as if the material had come back from a tool.
         question, documents = pasted
         as_results = Call(PASTED, "{}", PASTED, 0, to_json(documents))
-        instructions = f"{conv.instructions}\n{conv.question[: conv.question.find(question)]}"
+        # What the user wrote before the question may instruct too ("Answer only from the notes").
+        at = conv.question.find(question)
+        preamble = conv.question[:at] if at > 0 and split_context(conv.question[:at]) is None else ""
+        instructions = f"{conv.instructions}\n{preamble}"
         return grounded_reply(Conversation(instructions=instructions, question=question, calls=[as_results]),
                               vocab)
-    labels = label_choice(conv.instructions) or label_choice(conv.question)
-    if labels:
+    read = read_instructions(conv.instructions)
+    rule = read.labels or read_labels(conv.question)
+    if rule:
         text = conv.question
-        if label_choice(conv.question) and not label_choice(conv.instructions):
+        if read.labels is None:
             # The label instruction is inside the user's text: classify the rest of it.
-            text = " ".join(s for s in re.split(r"(?<=[.!?\n])\s+", text) if not label_choice(s))
-        on_topic = vocab.topic_score(text) >= TOPIC_THRESHOLD
-        return Decision(text=labels[0] if on_topic else labels[1], found=on_topic)
+            text = " ".join(s for s in re.split(r"(?<=[.!?\n])\s+", text) if not read_labels(s))
+        label = rule.verdict(text, vocab, given_text(conv))
+        return Decision(text=label, found=label == rule.positive)
     small = small_talk(conv.question)
     if small:
         return Decision(text=small)
-    if has_guardrail(conv.instructions) and vocab.topic_score(conv.question) < TOPIC_THRESHOLD:
-        return Decision(text=_refusal(conv), found=False)
+    if read.scope is not None:
+        if not read.scope.covers(conv.question, vocab, given_text(conv)):
+            return Decision(text=_refusal(conv), found=False)
+        if read.scope.phrase:
+            return Decision(text=_in_scope_unanswered(conv, vocab), found=False)
     return Decision(text=no_knowledge(conv.question, vocab), found=False)
 
 
@@ -152,7 +168,8 @@ def source_name(doc: dict) -> str:
 
 def _nothing_found(conv: Conversation, vocab: Vocabulary) -> str:
     """"Found nothing": a refusal under scope instructions, else what was tried and what to do."""
-    if has_guardrail(conv.instructions):
+    scope = read_instructions(conv.instructions).scope
+    if scope is not None and not scope.covers(conv.question, vocab, given_text(conv)):
         return _refusal(conv)
     if all(c.name == PASTED for c in conv.calls):
         return ("The material I was given doesn't answer your question, so I can't answer it from there. "
@@ -167,20 +184,9 @@ def _nothing_found(conv: Conversation, vocab: Vocabulary) -> str:
             f"the results. Try rephrasing it with other keywords.")
 
 
-# "Only answer questions about the shop, using ..." -> "the shop": the scope is whatever the instructions
-# name after "questions/topics about", up to the end of that clause. Any topic.
-_SCOPE = re.compile(r"\b(?:questions?|topics?|requests?|things|matters)\s+(?:about|on|related to|regarding|"
-                    r"concerning)\s+(.{2,80}?)(?=\s*[.;:,\n]|\s+(?:using|with|from|based|and only)\b|$)",
-                    re.IGNORECASE)
-
-
-def scope_of(instructions: str) -> str | None:
-    """The topic that scope instructions limit the model to, in their own words; None if they name none.
-
-    Example: scope_of("Only answer questions about our bakery's products.") -> "our bakery's products"
-    """
-    match = _SCOPE.search(instructions or "")
-    return match.group(1).strip() if match else None
+def _in_scope_unanswered(conv: Conversation, vocab: Vocabulary) -> str:
+    """A question inside the scope that nothing given answers: said plainly, in the scope's words."""
+    return f"That is about {scope_of(conv.instructions)}, but {no_knowledge(conv.question, vocab)}"
 
 
 def _refusal(conv: Conversation) -> str:

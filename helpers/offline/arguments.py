@@ -3,7 +3,9 @@
 - `is_search_like`: a tool that takes one query string (the search path handles it).
 - `tool_relevance`: how strongly the question's words point at a tool (its name, its description).
 - `entities`: the names in a question: quoted text, capitalised words, or the words after "in", "for".
-- `fill_arguments`: one call's arguments from those names, the enum values and the numbers mentioned.
+- `fill_arguments`: one call's arguments: for each parameter the part of the question its schema asks
+  for (param_values.py: listed examples, the word qualifying its noun, a date, a number), else those
+  names, the enum values and the numbers mentioned.
 - `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made.
 
 What it leaves out on purpose: knowing what a name is. "Berlin" fills a `city` parameter because it is
@@ -16,6 +18,7 @@ import re
 
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
 from helpers.offline.field_roles import name_words, role_scores
+from helpers.offline.param_values import value_for
 from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
 
 NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more than one in its description
@@ -200,14 +203,21 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = mentioned[0]
             elif name in required:
                 args[name] = schema.get("default", enum[0])
+        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None:
+            args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
+            pool = [e for e in pool if e != asked]
         elif kind == "string":
             if pool:
                 args[name] = pool.pop(0)
+            elif (qualified := value_for(name, schema, question)) is not None:
+                args[name] = qualified  # "unlock the back door" -> door: "back"
             elif name in required:
                 fallback = " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
                 args[name] = schema.get("default") or fallback
         elif kind in ("number", "integer"):
-            if numbers:
+            if not numbers and (said := value_for(name, {**schema, "type": kind}, question)) is not None:
+                args[name] = said  # a number word: "a table for four"
+            elif numbers:
                 value = float(numbers.pop(0))
                 args[name] = int(value) if kind == "integer" or value.is_integer() else value
             elif name in required:

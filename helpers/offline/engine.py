@@ -7,11 +7,14 @@ person would read it, with simple rules:
    that trying again later may help. A failure is not an empty result.
 1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
-   from its training data, perhaps wrongly); under scope instructions, refuse an off-topic question. If the instructions ask for exactly one label ("ALLOW or
-   BLOCK", "yes or no"), answer one label, chosen by whether the question is about the vocabulary's topics.
-   Asked to end with a question ("ask if there are other areas to explore"), every text answer does.
+   from its training data, perhaps wrongly); under scope instructions, refuse a question outside the
+   scope. If the instructions name labels ("ALLOW if the question is about X, BLOCK otherwise"), answer
+   one label, chosen by the topic words the instructions give for it (instructions/topic.py).
+   Every text answer takes the form the instructions ask for (instructions/form.py): one of their
+   labels, their word and sentence limits, a closing question.
 2. A search-like tool (one required string parameter, named or described like a search): call it with
-   the question rewritten as keywords. Asked for several searches: several varied queries at once.
+   the question rewritten as keywords. Asked for a count or several searches: that many varied queries
+   at once; asked to research in rounds: one per response, the next with words from the results.
 3. After search results: judge them by how many of the question's words (weighted by rarity) the best
    result contains. Poor results and a word that looks like a typo of a known word: search again with the
    corrected word (at most twice). Then answer from the best result and name it by its own best name field
@@ -30,7 +33,8 @@ person would read it, with simple rules:
 
 The rules live in one module per concern; this one only puts them in order:
 - conversation.py: `Conversation` (what the rules read), `Decision` (what they produce), JSON reading;
-- instructions.py: what the instructions ask for (several searches, a scope, a follow-up, a label, a schema);
+- instructions/: what the instructions ask for, read once by a grammar per form (labels, a scope, a
+  search count, an output form, pasted material, a schema);
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and the names that fill its arguments;
 - answers.py: every text the model says; small_talk.py: greetings, thanks and arithmetic;
@@ -65,8 +69,9 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
-from helpers.offline.instructions import label_choice, schema_in_text, wants_follow_up
-from helpers.offline.knowledge import Vocabulary, request_vocabulary
+from helpers.offline.instructions import fit, given_text, read_instructions, read_labels, schema_in_text
+from helpers.offline.knowledge import Vocabulary
+from helpers.offline.own_words import request_vocabulary
 from helpers.offline.search_policy import keyword_query, keywords, next_searches, question_terms
 from helpers.offline.small_talk import small_talk
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
@@ -76,7 +81,7 @@ from helpers.offline.text import words
 def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     """Decide the next step of the conversation: a text answer or tool calls. `vocab`: a vocabulary the
     caller handed in (for rarity, topic and typo repair); without one, the request's own texts are the
-    vocabulary (knowledge.request_vocabulary).
+    vocabulary (own_words.request_vocabulary).
 
     Example: decide(Conversation(question="Is the rye bread vegan?", tools=[search_tool])).calls
              -> [("search", '{"query": "rye bread vegan"}')]
@@ -94,7 +99,7 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
         forced = callable_tools[0] if callable_tools else None
     must_call = bool(callable_tools) and (choice == "required" or forced is not None)
 
-    decision = _close_with_question(conv, _decide(conv, callable_tools, must_call, vocab))
+    decision = _in_form(conv, _decide(conv, callable_tools, must_call, vocab), vocab)
     reply_tools = [t for t in callable_tools if is_reply_tool(t)]
     if decision.text is not None and (must_call or reply_tools):
         # A call is forced on every turn, also after the tool results, and an offered tool that takes
@@ -117,7 +122,7 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
     kind = (conv.output_format or {}).get("type")
     if kind == "json_schema":
         return replace(decision, text=structured_text(conv.output_format, facts))
-    prompted = schema_in_text(conv.instructions)
+    prompted = schema_in_text(conv.instructions) or read_instructions(conv.instructions).form.json_schema
     if prompted is not None:
         # Only text in the prompt: a schema the filler can't meet leaves the answer as it is.
         try:
@@ -171,15 +176,26 @@ def _search_args(conv: Conversation, tool: Tool) -> dict:
     return {required_string_params(tool)[0]: keyword_query(terms[rotation:] + terms[:rotation])}
 
 
-def _close_with_question(conv: Conversation, decision: Decision) -> Decision:
-    """Asked to end with a question ("ask if there are other areas to explore"), a text answer that
-    doesn't already end with one gets a closing question. A one-label answer stays one label."""
+def _in_form(conv: Conversation, decision: Decision, vocab: Vocabulary) -> Decision:
+    """A text answer in the form the instructions ask for (instructions/form.py): one of the labels
+    they name, whatever path the answer took; else cut to their word and sentence limits, ending with a
+    closing question if they ask for one. JSON comes after, in `_formatted`.
+
+    Example: _in_form(Conversation(instructions="Answer in two sentences."), Decision(text="A. B. C."), v)
+             -> Decision(text="A. B.")
+    """
     text = decision.text
-    if (text is None or not wants_follow_up(conv.instructions) or text.rstrip().endswith("?")
-            or label_choice(conv.instructions) or label_choice(conv.question)):
+    if text is None:
         return decision
-    # replace, not a new Decision: the closing question changes the words, not what the answer rests on.
-    return replace(decision, text=f"{text.rstrip()} Is there anything else you would like to explore?")
+    read = read_instructions(conv.instructions)
+    rule = read.labels or read_labels(conv.question)
+    if rule is not None:
+        if text.strip() in rule.labels:
+            return decision
+        label = rule.verdict(conv.question, vocab, given_text(conv))
+        return replace(decision, text=label, found=label == rule.positive)
+    # replace, not a new Decision: the form changes the words, not what the answer rests on.
+    return replace(decision, text=fit(text, read.form))
 
 
 def _decide(conv: Conversation, tools: list[Tool], must_call: bool, vocab: Vocabulary) -> Decision:

@@ -2,7 +2,7 @@
 
 What it does:
 - builds a vocabulary from documents: those the request brings (tool outputs, pasted material, the
-  instructions, the tool descriptions: `request_vocabulary`) or a larger set the caller hands in when it
+  instructions, the tool descriptions: own_words.request_vocabulary) or a larger set the caller hands in when it
   makes the transport or server (`OfflineTransport(vocabulary=Vocabulary(texts, titles=...))`);
 - scores words by rarity (inverse document frequency, IDF): a name that turns up in few documents says more
   about a question than "run";
@@ -22,8 +22,6 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
-from helpers.offline.conversation import Conversation, all_documents
-from helpers.offline.instructions import split_context
 from helpers.offline.text import STOP_WORDS, close_words, edit_distance, stem, typo_limit, words
 
 # Credit for a word the documents only mention in passing: in some document's body, but in no title. The
@@ -51,6 +49,7 @@ class Vocabulary:
         self.doc_freq: Counter[str] = Counter()
         self.stem_freq: Counter[str] = Counter()
         self.n_docs = 0
+        self.from_request = False  # True for the request's own words (own_words.request_vocabulary)
         self.seen_enough = seen_enough
         for text in documents:
             self.n_docs += 1
@@ -170,40 +169,3 @@ def _closest_in(word: str, freq: dict, by_length: dict | None = None) -> tuple |
                 if best is None or key < best:
                     best = key
     return best
-
-
-def request_texts(conv: Conversation) -> list[str]:
-    """The texts a request brings besides its question: instructions, tool names and descriptions, the
-    documents in tool outputs and in material pasted into the prompt. Earlier user messages are left out:
-    they may hold the same typo as the question.
-
-    Example: request_texts(Conversation(instructions="Answer from the catalogue.")) -> ["Answer from the catalogue."]
-    """
-    texts = [conv.instructions] if conv.instructions.strip() else []
-    texts += [f"{t.name.replace('_', ' ')} {t.description}" for t in conv.tools]
-    texts += [d["text"] for d in all_documents(conv)]
-    pasted = split_context(conv.question)
-    if pasted is not None:
-        texts += [" ".join(str(v) for v in d.values()) for d in pasted[1]]
-    return texts
-
-
-def request_vocabulary(conv: Conversation) -> Vocabulary:
-    """The vocabulary of the request's own texts (`request_texts`), for a model handed no vocabulary.
-
-    Example: request_vocabulary(Conversation(instructions="Only answer questions about rye bread.")).knows("rye")
-             -> True
-    """
-    return Vocabulary(request_texts(conv), seen_enough=1)
-
-
-def request_words(conv: Conversation) -> Counter:
-    """How many of the request's own texts (`request_texts`) hold each word: typo candidates, and words
-    the request vouches for (never "repaired").
-
-    Example: request_words(Conversation(instructions="Rye bread. Rye flour."))["rye"] -> 1
-    """
-    counts: Counter = Counter()
-    for text in request_texts(conv):
-        counts.update(set(words(text)))
-    return counts

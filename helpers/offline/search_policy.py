@@ -14,6 +14,8 @@ question's rare words, whatever it says; writing the answer from it is answers.p
 
 from __future__ import annotations
 
+from collections import Counter
+
 from helpers.offline.arguments import required_string_params
 from helpers.offline.conversation import (
     Call,
@@ -23,9 +25,19 @@ from helpers.offline.conversation import (
     parse_json,
     to_json,
 )
-from helpers.offline.instructions import wanted_searches
-from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary, request_words
-from helpers.offline.text import SYNONYMS, close_words, content_words, stem, stems, word_list, words
+from helpers.offline.instructions import read_instructions
+from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
+from helpers.offline.own_words import request_words
+from helpers.offline.text import (
+    STOP_WORDS,
+    SYNONYMS,
+    close_words,
+    content_words,
+    stem,
+    stems,
+    word_list,
+    words,
+)
 
 MAX_RETRY_SEARCHES = 2  # extra searches after the first batch, for typo repair or more variety
 RELEVANT = 0.5  # share of the question's (rarity-weighted) words a result must contain to stop searching
@@ -140,14 +152,22 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     # A forced search of a question with no keywords still needs a query.
     terms = question_terms(conv, vocab) or words(conv.question)[:FORCED_QUERY_WORDS] or [conv.question.strip() or "?"]
     mine = [c for c in conv.calls if c.name == tool.name]
-    n_wanted = wanted_searches(conv.instructions)
+    plan = read_instructions(conv.instructions).searches
+    n_wanted = plan.count
 
     if not mine:
-        n = n_wanted if conv.parallel_tool_calls else 1
+        # Research in rounds searches once per response: the next query needs this one's results.
+        n = 1 if plan.sequential or not conv.parallel_tool_calls else n_wanted
         return [(tool.name, to_json({param: q})) for q in varied_queries(terms, n, vocab)]
 
     sent = [_query_of(c, param) for c in mine]
     batches = len({c.batch for c in mine})
+    if plan.limit is not None and len(sent) >= plan.limit:
+        return []  # an exact count, or "at most N", is reached: no retry past it
+    if plan.sequential and batches < n_wanted:
+        query = _from_results(conv, terms, sent, vocab)
+        if query:
+            return [(tool.name, to_json({param: query}))]
     fixed_terms, corrections = corrected_terms(terms, conv, vocab)
     # Results are judged against what was asked: a correction counts once a query has used it.
     asked = {w for q in sent for w in words(q)}
@@ -165,6 +185,46 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
         if next_query and next_query not in sent:
             return [(tool.name, to_json({param: next_query}))]
     return []
+
+
+RESULT_WORDS = 2  # new words a next round takes from the results: enough to steer, few enough to stay on topic
+
+
+def _from_results(conv: Conversation, terms: list[str], sent: list[str], vocab: Vocabulary) -> str | None:
+    """The next round's query in research by rounds: the question's rarest word plus new words taken
+    from the best result (its title first, then the words that recur most across the results), none
+    already searched for. None when the results hold no new word.
+
+    Example: _from_results(conv_after_one_search, ["sourdough", "starter"], ["sourdough starter"], vocab)
+             -> "sourdough feeding levain"
+    """
+    best, _ = best_result(conv, terms, vocab)
+    if best is None:
+        return None
+    used = {stem(w) for q in sent for w in words(q)} | {stem(t) for t in terms}
+    recurring = request_words(conv)  # the words the request's documents hold, and in how many
+    own = Counter(content_words_all(best["answer"] or best["text"]))
+    title = content_words(best["title"])
+    body = sorted(own, key=lambda w: (-own[w], -recurring[w], -vocab.idf(w)))
+    new: list[str] = []
+    for word in dict.fromkeys(title + body):
+        if stem(word) not in used and not word.isdigit() and len(word) > 2:
+            used.add(stem(word))
+            new.append(word)
+    if not new:
+        return None
+    # The question's rarest word that the result also has keeps the new query on the question's subject.
+    have = stems(best["text"])
+    anchor = [t for t in sorted(terms, key=lambda t: -vocab.idf(t)) if stem(t) in have][:1]
+    return " ".join(anchor + new[:RESULT_WORDS])
+
+
+def content_words_all(text: str) -> list[str]:
+    """The content words of a text with their repeats, in order (how often a result says a word counts).
+
+    Example: content_words_all("Feed the levain; the levain rises.") -> ["feed", "levain", "levain", "rises"]
+    """
+    return [w for w in words(text) if w not in STOP_WORDS and len(w) > 1]
 
 
 def _query_of(call: Call, param: str) -> str:

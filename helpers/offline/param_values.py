@@ -1,0 +1,101 @@
+"""The part of a request that one parameter asks for, read from the parameter's own schema.
+
+A parameter says what it wants in its name, description, type, format and examples. `value_for(name,
+schema, question)` looks in the question for just that part:
+- a listed value: the schema's `examples`, or values the description lists ("e.g. front, back,
+  garage", "such as rye or spelt", "one of: small, large"): the one the question mentions, in any word
+  form;
+- the word that qualifies the parameter's own noun in the question: "unlock the *back* door" for a
+  parameter `door`, "the *Leiden* station" for `station`;
+- a date (`format: date`, or "date" in the name or description): an ISO date, or a day and a month
+  ("12 March", "March 12th"), as written; a time ("time" in the name): "18:30", "9 am";
+- a number for a numeric parameter: digits or a number word ("a table for four" -> 4).
+None when the question holds no such part; arguments.py then falls back to the names in the question.
+
+What it leaves out on purpose: meaning. "the door to the yard" does not give "back", and "next Friday"
+stays a phrase, not a date: the offline model has no calendar and no clock.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers.offline.instructions.numbers import NUMBER_WORDS
+from helpers.offline.text import STOP_WORDS, content_words, stem, words
+
+_LISTED = re.compile(r"\b(?:e\.?\s?g\.?|for example|for instance|such as|like|one of|either|options?|values?|"
+                     r"choose from)\s*[:,]?\s*(?P<items>[^.;)\n]+)", re.IGNORECASE)
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_DATE = re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:\s+\d{{4}})?"
+                   rf"|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?", re.IGNORECASE)
+_TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
+
+
+def listed_values(schema: dict) -> list[str]:
+    """The values a parameter lists as possible: its `examples`, else what its description lists.
+
+    Example: listed_values({"description": "the door, e.g. front, back, garage"}) -> ["front", "back", "garage"]
+    """
+    examples = schema.get("examples")
+    if isinstance(examples, list) and examples:
+        return [str(x) for x in examples if isinstance(x, str | int | float)]
+    match = _LISTED.search(str(schema.get("description") or ""))
+    if match is None:
+        return []
+    items = re.split(r"\s*(?:,|\bor\b|\band\b|/)\s*", match.group("items"))
+    return [i.strip(" '\"`") for i in items if i.strip(" '\"`") and len(i.split()) <= 3]
+
+
+def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
+    """The part of the question the parameter asks for (see the module), or None. `qualifier=False`
+    leaves out the weakest reading, the word before the parameter's noun (a name found in the question
+    then comes first).
+
+    Example: value_for("door", {"type": "string", "description": "the door, e.g. front, back, garage"},
+                       "Please unlock the back door") -> "back"
+    """
+    kind = schema.get("type")
+    description = str(schema.get("description") or "")
+    if kind in ("integer", "number"):
+        return _number(question, kind)
+    if kind not in (None, "string"):
+        return None
+    asked = {stem(w) for w in words(question)}
+    for value in listed_values(schema):
+        if {stem(w) for w in words(value)} and {stem(w) for w in words(value)} <= asked:
+            return value
+    said = f"{name} {description}".lower()
+    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b", said):
+        found = _DATE.search(question)
+        if found:
+            return found.group(0)
+    if re.search(r"\btime\b", said):
+        found = _TIME.search(question)
+        if found:
+            return found.group(0)
+    return _qualifier(name, question) if qualifier else None
+
+
+def _qualifier(name: str, question: str) -> str | None:
+    """The word just before the parameter's noun in the question: "the back door" -> "back"."""
+    nouns = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w} - {"name", "id", "type", "kind"}
+    tokens = re.findall(r"[\w'-]+", question)
+    for i, token in enumerate(tokens):
+        if i and stem(token.lower()) in nouns:
+            before = tokens[i - 1]
+            if before.lower() not in STOP_WORDS and content_words(before):
+                return before
+    return None
+
+
+def _number(question: str, kind: str):
+    found = _NUMBER.search(question)
+    if found:
+        value = float(found.group(0))
+        return int(value) if kind == "integer" or value.is_integer() else value
+    for word in words(question):
+        if word in NUMBER_WORDS and word not in ("single", "once", "both"):
+            return NUMBER_WORDS[word]
+    return None
