@@ -68,7 +68,10 @@ def load_faq_data(archive: str | os.PathLike | None = None, *, live: bool = Fals
     expanded and a relative path is taken from the repository root, wherever Python runs.
     `live=True` reads the course website's current feed instead of the pinned snapshot.
 
-    Example: load_faq_data()[0] -> {"id": "9e508f2212", "course": "data-engineering-zoomcamp", ...}
+    Example:
+        >>> first = load_faq_data(progress=False)[0]
+        >>> first["id"], first["course"]
+        ('9e508f2212', 'data-engineering-zoomcamp')
     """
     if live:
         return load_live_feed()
@@ -96,7 +99,10 @@ def parse_archive(path: Path, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
     """Parse a zip of the FAQ repository (as GitHub's archive lays it out) into documents.
 
     `commit`: the FAQ commit the archive must come from (None accepts any, e.g. to try a newer snapshot).
-    Example: parse_archive(Path("faq.zip"))[:1] -> [{"id": "...", "course": "...", ...}]
+    Example:
+        >>> parse_archive(Path("no-such.zip"))
+        Traceback (most recent call last):
+        helpers.ingest.FaqDataError: FAQ_ARCHIVE points to no-such.zip, which is not a file ...
     """
     if not path.is_file():
         raise FaqDataError(
@@ -110,7 +116,12 @@ def parse_archive(path: Path, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
 def parse_archive_bytes(data: bytes, name: str, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
     """Parse the bytes of a FAQ zip; `name` is used in error messages. `commit` as in parse_archive.
 
-    Example: parse_archive_bytes(Path("faq.zip").read_bytes(), "faq.zip") -> [{...}, ...]
+    Example:
+        >>> buf = io.BytesIO()
+        >>> with zipfile.ZipFile(buf, "w") as zf:
+        ...     zf.writestr("faq-main/_questions/c/s/001_a1_x.md", "---\\nid: a1\\nquestion: Q?\\nsort_order: 1\\n---\\nA.")
+        >>> parse_archive_bytes(buf.getvalue(), "tiny.zip", commit=None)
+        [{'id': 'a1', 'course': 'c', 'section': 's', 'question': 'Q?', 'answer': 'A.'}]
     """
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
@@ -157,7 +168,12 @@ def archive_commits(zf: zipfile.ZipFile) -> set[str]:
     """The commit(s) a GitHub archive says it was made from: the sha GitHub writes as the zip's comment, and
     the one ending its top folder's name (`faq-<sha>/`; an archive of a branch has `faq-main/`, no sha).
 
-    Example: archive_commits(zipfile.ZipFile("faq.zip")) -> {"7757d2a0e71dc376d0fc93f419162c306e7582b3"}
+    Example:
+        >>> buf = io.BytesIO()
+        >>> with zipfile.ZipFile(buf, "w") as zf:
+        ...     zf.writestr(f"faq-{FAQ_COMMIT}/README.md", "")
+        >>> archive_commits(zipfile.ZipFile(buf))
+        {'7757d2a0e71dc376d0fc93f419162c306e7582b3'}
     """
     found = set()
     comment = zf.comment.decode("ascii", "replace").strip().lower()
@@ -217,7 +233,9 @@ def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
                      timeout: float = DOWNLOAD_TIMEOUT_S) -> bytes:
     """Download the pinned FAQ archive and return its bytes, showing a progress bar.
 
-    Example: download_archive()[:2] -> b"PK"  (the bytes of a zip file)
+    Example: (a data: URL stands in for GitHub, so it runs offline)
+        >>> download_archive("data:,PK%03%04", progress=False)
+        b'PK\\x03\\x04'
     """
     try:
         return read_url(url, desc="FAQ archive", progress=progress, timeout=timeout)
@@ -228,7 +246,10 @@ def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
 def load_live_feed(url: str = LIVE_URL, *, timeout: float = DOWNLOAD_TIMEOUT_S) -> list[dict]:
     """Read the course website's current FAQ feed (one JSON file per course). Not pinned: it changes.
 
-    Example: load_live_feed()[0]["course"] -> "data-engineering-zoomcamp"
+    Example: (data: URLs stand in for the site's feed and one course's file)
+        >>> course = "data:," + urllib.parse.quote(json.dumps([{"id": 1, "question": "Q?"}]))
+        >>> load_live_feed("data:," + urllib.parse.quote(json.dumps([{"course": "c", "url": course}])))
+        [{'id': '1', 'course': 'c', 'section': '', 'question': 'Q?', 'answer': ''}]
     """
     courses = _fetch_json(url, timeout)
     if isinstance(courses, dict):

