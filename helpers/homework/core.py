@@ -10,6 +10,7 @@ crash becomes a hint instead of a traceback. Left out on purpose: anything about
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -62,7 +63,10 @@ TASKS = {
 class CheckResult:
     """The outcome of one check: status is "pass", "fail" or "todo" (not done yet).
 
-    Example: check_count_entries(count_entries, documents) -> CheckResult(task="1.1", status="pass", ...)
+    Example:
+        >>> result = CheckResult("01-search-and-rag", "1.2", "Find the biggest section", "fail", "count every section")
+        >>> result, result.passed
+        ([FAIL] Task 1.2 · Find the biggest section: count every section, False)
     """
 
     notebook: str
@@ -104,6 +108,7 @@ def _check(notebook: str, task: str):
     """Decorator: turn a check body (raises _Fail/_Todo, returns a pass note or None) into a CheckResult."""
 
     def wrap(body):
+        @functools.wraps(body)  # its name, docstring and module: doctest finds its Example there
         def check(*args, **kwargs):
             title = _task_title(notebook, task)
             try:
@@ -120,7 +125,6 @@ def _check(notebook: str, task: str):
             _record(result)
             return result
 
-        check.__name__, check.__doc__ = body.__name__, body.__doc__
         return check
 
     return wrap
