@@ -38,7 +38,9 @@ _FILLER = {"the", "a", "an", "of", "to", "for", "in", "on", "this", "that", "is"
 def name_words(name: str) -> list[str]:
     """The words of a field name, whatever its case style.
 
-    Example: name_words("isCoveredBy_FAQ-entry") -> ["is", "covered", "by", "faq", "entry"]
+    Example:
+        >>> name_words("isCoveredBy_FAQ-entry")
+        ['is', 'covered', 'by', 'faq', 'entry']
     """
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", name))
     return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
@@ -47,7 +49,9 @@ def name_words(name: str) -> list[str]:
 def role_scores(name: str, description: str) -> dict[str, float]:
     """How much a field reads like a source, an answer, a title; and whether it is negative.
 
-    Example: role_scores("reference", "")["source"] -> 3.0
+    Example:
+        >>> role_scores("reference", "")["source"]
+        3.0
     """
     scores = {"source": 0.0, "answer": 0.0, "title": 0.0}
     words_in_name = [stem(w) for w in name_words(name)]
@@ -67,7 +71,9 @@ def role_scores(name: str, description: str) -> dict[str, float]:
 def field_role(name: str, schema: dict) -> str:
     """The role of one property: "source", "title", "answer" or "other", from its name, description and title.
 
-    Example: field_role("reference", {"description": "Identifier of the FAQ entry"}) -> "source"
+    Example:
+        >>> field_role("reference", {"description": "Identifier of the FAQ entry"})
+        'source'
     """
     scores = role_scores(name, str(schema.get("description") or "") + " " + str(schema.get("title") or ""))
     if scores["source"] > max(scores["answer"], scores["title"]) and scores["source"] > 0:

@@ -294,8 +294,12 @@ _IGNORED_RESPONSES = {
 def check_responses(request: dict) -> None:
     """Check a /v1/responses body field by field; raise ApiError 400 naming the first bad field.
 
-    Example: check_responses({"model": "m", "input": [{"role": "user", "content": 5}]})
-             -> ApiError "Invalid type for 'input[0].content': expected one of a string or an array, ..."
+    Example:
+        >>> check_responses({"model": "m", "input": "Hi"})  # a good body: nothing to say
+        >>> check_responses({"model": "m", "input": [{"role": "user", "content": 5}]})
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Invalid type for 'input[0].content': expected one of a string or an array, but
+        got an integer instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
     raw_input = _required(request, "input", "input")
@@ -377,8 +381,11 @@ _IGNORED_CHAT = {
 def check_chat(request: dict) -> None:
     """Check a /v1/chat/completions body field by field; raise ApiError 400 naming the first bad field.
 
-    Example: check_chat({"model": "m", "messages": [{"role": "assistant", "tool_calls": ["x"]}]})
-             -> ApiError "Invalid type for 'messages[0].tool_calls[0]': expected an object, but got a string ..."
+    Example:
+        >>> check_chat({"model": "m", "messages": [{"role": "assistant", "tool_calls": ["x"]}]})
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Invalid type for 'messages[0].tool_calls[0]': expected an object, but got a
+        string instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
     messages = _required(request, "messages", "messages")

@@ -21,7 +21,9 @@ import re
 def word_list(text: str) -> list[str]:
     """The words of a multi-line string: long word lists read better as text than as quoted items.
 
-    Example: word_list("a an the") -> ["a", "an", "the"]
+    Example:
+        >>> word_list("a an the")
+        ['a', 'an', 'the']
     """
     return text.split()
 
@@ -106,7 +108,9 @@ _SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "edly", "ed", "ers", "er
 def words(text: str) -> list[str]:
     """Split text into lowercase words; apostrophes vanish ("isn't" -> "isnt"), so contractions stay one word.
 
-    Example: words("Can't run OPENAI_API_KEY!") -> ["cant", "run", "openai_api_key"]
+    Example:
+        >>> words("Can't run OPENAI_API_KEY!")
+        ['cant', 'run', 'openai_api_key']
     """
     return _WORD.findall(text.lower().translate(_APOSTROPHES))
 
@@ -114,7 +118,9 @@ def words(text: str) -> list[str]:
 def content_words(text: str) -> list[str]:
     """The words of `text` that are not stop words, in order, without repeats.
 
-    Example: content_words("How do I run Olama locally?") -> ["run", "olama", "locally"]
+    Example:
+        >>> content_words("How do I run Olama locally?")
+        ['run', 'olama', 'locally']
     """
     seen, out = set(), []
     for word in words(text):
@@ -128,7 +134,11 @@ def content_words(text: str) -> list[str]:
 def stem(word: str) -> str:
     """A crude stem: strip one common English suffix so "installing", "installed", "installs" meet.
 
-    Example: stem("certificates") -> "certificat"; stem("certificate") -> "certificat"
+    Example:
+        >>> stem("certificates")
+        'certificat'
+        >>> stem("certificate")
+        'certificat'
     """
     if len(word) <= 3 or not word.isalpha():
         return word
@@ -151,7 +161,9 @@ def stem(word: str) -> str:
 def stems(text: str) -> set[str]:
     """The set of stems of all words of a text (stop words included; they rarely matter in a set).
 
-    Example: stems("Installing Ollama") -> {"install", "ollama"}
+    Example:
+        >>> stems("Installing Ollama")
+        {'ollama', 'install'}
     """
     found = set()
     for word in words(text):
@@ -164,7 +176,11 @@ def stems(text: str) -> set[str]:
 def close_words(word: str) -> list[str]:
     """Related words worth adding to a search query: other forms of the word and general synonyms.
 
-    Example: close_words("locally") -> ["local"]; close_words("join") -> ["joining", "enroll"]
+    Example:
+        >>> close_words("locally")
+        ['local']
+        >>> close_words("join")
+        ['joining', 'enroll']
     """
     out: list[str] = []
     if word.isalpha() and len(word) > 4:
@@ -190,7 +206,11 @@ def edit_distance(a: str, b: str, limit: int = 3) -> int:
     swaps of two neighbours each cost 1. Stops early and returns `limit + 1` once the distance must
     exceed `limit`, which keeps typo search over a whole vocabulary fast.
 
-    Example: edit_distance("olama", "ollama") -> 1; edit_distance("ollama", "llama") -> 1
+    Example:
+        >>> edit_distance("olama", "ollama")
+        1
+        >>> edit_distance("ollama", "llama")
+        1
     """
     if abs(len(a) - len(b)) > limit:
         return limit + 1
@@ -213,7 +233,11 @@ def typo_limit(word: str) -> int:
     """How many edits still count as a typo: 1 for words up to 6 letters, 2 for longer ones, 0 for words
     under 5 letters (a 4-letter word is one edit away from too many others: bake, cake, make, take).
 
-    Example: typo_limit("olama") -> 1; typo_limit("elasticsearh") -> 2
+    Example:
+        >>> typo_limit("olama")
+        1
+        >>> typo_limit("elasticsearh")
+        2
     """
     if len(word) < 5:
         return 0
@@ -224,6 +248,8 @@ def estimate_tokens(text: str) -> int:
     """Estimated token count of a text: ceil(characters / 4). Real tokenizers average about four
     characters of English per token; this is an estimate, not a count.
 
-    Example: estimate_tokens("How do I join?") -> 4
+    Example:
+        >>> estimate_tokens("How do I join?")
+        4
     """
     return math.ceil(len(text) / 4)
