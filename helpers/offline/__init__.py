@@ -24,7 +24,9 @@ def offline_client(faults=None, **kwargs):
     """An openai.OpenAI client answered by the offline model in-process. `kwargs` go to OpenAI(...)
     (e.g. max_retries, timeout, default_headers).
 
-    Example: offline_client().models.list().data[0].id -> "offline-rules-v1"
+    Example:
+        >>> offline_client().models.list().data[0].id
+        'offline-rules-v1'
     """
     import httpx
     from openai import OpenAI

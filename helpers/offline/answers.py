@@ -178,7 +178,9 @@ _SCOPE = re.compile(r"\b(?:questions?|topics?|requests?|things|matters)\s+(?:abo
 def scope_of(instructions: str) -> str | None:
     """The topic that scope instructions limit the model to, in their own words; None if they name none.
 
-    Example: scope_of("Only answer questions about our bakery's products.") -> "our bakery's products"
+    Example:
+        >>> scope_of("Only answer questions about our bakery's products.")
+        "our bakery's products"
     """
     match = _SCOPE.search(instructions or "")
     return match.group(1).strip() if match else None
@@ -216,7 +218,9 @@ def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS, focus: li
     is not kept for its own sake. Sentences already in an earlier answer (`said`) come last: a person
     doesn't repeat what they just said.
 
-    Example: extract("Yes, you can join. Submit the project in time.", ["join"]) -> "Yes, you can join. ..."
+    Example:
+        >>> extract("Yes, you can join. Submit the project in time. The weather is nice.", ["join"], limit=30)
+        'Yes, you can join.'
     """
     text = re.sub(r"```[\w-]*\n?(.*?)```", lambda m: " `" + " ".join(m.group(1).split()) + "` ", answer,
                   flags=re.DOTALL)
@@ -283,7 +287,9 @@ _YES_NO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+)?(?:do|does|did|is|are|was|wer
 def field_phrase(key: str, value) -> str:
     """One field of a result as words: the key's unit suffix becomes the value's unit.
 
-    Example: field_phrase("temperature_c", 14) -> "the temperature is 14 °C"
+    Example:
+        >>> field_phrase("temperature_c", 14)
+        'the temperature is 14 °C'
     """
     name, shown = name_and_value(key, value)
     if isinstance(value, bool):
@@ -295,7 +301,9 @@ def field_phrase(key: str, value) -> str:
 def name_and_value(key: str, value) -> tuple[str, str]:
     """A field's name in words and its value with the unit its key names.
 
-    Example: name_and_value("wind_kmh", 18) -> ("wind", "18 km/h")
+    Example:
+        >>> name_and_value("wind_kmh", 18)
+        ('wind', '18 km/h')
     """
     name, _, suffix = key.rpartition("_")
     unit = UNITS.get(suffix.lower()) if name else None

@@ -80,7 +80,11 @@ def parse_json(text: str, default=None):
     """The JSON value in `text`, or `default` when it isn't JSON. The one place the rules read JSON:
     call arguments a model may have cut short, and tool outputs that may be plain text.
 
-    Example: parse_json('{"query": "ollama"}') -> {"query": "ollama"};  parse_json('{"query": "oll') -> None
+    Example:
+        >>> parse_json('{"query": "ollama"}')
+        {'query': 'ollama'}
+        >>> parse_json('{"query": "oll') is None
+        True
     """
     try:
         return json.loads(text)
@@ -91,7 +95,9 @@ def parse_json(text: str, default=None):
 def to_json(value) -> str:
     """`value` as JSON the way a model writes it: non-ASCII characters kept as they are.
 
-    Example: to_json({"city": "Málaga"}) -> '{"city": "Málaga"}'
+    Example:
+        >>> to_json({"city": "Málaga"})
+        '{"city": "Málaga"}'
     """
     return json.dumps(value, ensure_ascii=False)
 
@@ -99,7 +105,9 @@ def to_json(value) -> str:
 def first_string_arg(call: Call) -> str:
     """The first string among a call's arguments (a search's query, a city), or "" when there is none.
 
-    Example: first_string_arg(Call("search", '{"query": "ollama"}', "c1", 0)) -> "ollama"
+    Example:
+        >>> first_string_arg(Call("search", '{"query": "ollama"}', "c1", 0))
+        'ollama'
     """
     args = parse_json(call.arguments)
     return next((v for v in args.values() if isinstance(v, str)), "") if isinstance(args, dict) else ""
@@ -119,7 +127,11 @@ def tool_error(output: str | None) -> str | None:
     """The error a tool output reports, or None when the output is a result. An error is a small dict
     with an "error" key ({"error": ..., "hint": ...}) or plain text that starts like an error message.
 
-    Example: tool_error('{"error": "timeout"}') -> "timeout";  tool_error('[{"answer": "Yes"}]') -> None
+    Example:
+        >>> tool_error('{"error": "timeout"}')
+        'timeout'
+        >>> tool_error('[{"answer": "Yes"}]') is None
+        True
     """
     if not output:
         return None
@@ -166,7 +178,9 @@ def read_output(output: str):
     """A tool output as data: JSON; else a Python literal (the Agents SDK sends a tool's `list[dict]` as
     `str()` of it: single quotes, True, None), read safely with `ast.literal_eval`; else the text.
 
-    Example: read_output("[{'id': 'a1', 'ok': True}]") -> [{"id": "a1", "ok": True}]
+    Example:
+        >>> read_output("[{'id': 'a1', 'ok': True}]")
+        [{'id': 'a1', 'ok': True}]
     """
     data = parse_json(output, default=output)
     if isinstance(data, str) and data is output and len(output) <= MAX_LITERAL_CHARS \
@@ -184,7 +198,9 @@ def text_records(text: str) -> list[dict]:
     """"key: value" records in plain text (a record starts each time its first key comes again; lines
     without a key continue the field before). Records with fewer than two fields are dropped.
 
-    Example: text_records("id: a1\nquestion: Q?\nanswer: A.") -> [{"id": "a1", "question": "Q?", "answer": "A."}]
+    Example:
+        >>> text_records("id: a1\\nquestion: Q?\\nanswer: A.")
+        [{'id': 'a1', 'question': 'Q?', 'answer': 'A.'}]
     """
     records: list[dict] = []
     first, current, last = None, None, None
@@ -207,7 +223,9 @@ def parse_documents(output: str) -> list[dict]:
     """Tool output (normally a JSON list of FAQ entries, but any JSON, a Python literal, "key: value"
     records or plain text) as a list of documents {"title", "text", "answer", "id", "section", "course"}.
 
-    Example: parse_documents('[{"question": "Q?", "answer": "A."}]') -> [{"title": "Q?", "answer": "A.", ...}]
+    Example:
+        >>> parse_documents('[{"question": "Q?", "answer": "A."}]')
+        [{'title': 'Q?', 'answer': 'A.', 'text': 'Q? A.', 'id': '', 'section': '', 'course': ''}]
     """
     data = read_output(output)
     if isinstance(data, str):

@@ -21,6 +21,8 @@ class ApiError(Exception):
     def body(self) -> dict:
         """The JSON body of the error.
 
-        Example: ApiError(404, "Invalid URL").body()["error"]["type"] -> "invalid_request_error"
+        Example:
+            >>> ApiError(404, "Invalid URL").body()["error"]["type"]
+            'invalid_request_error'
         """
         return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}

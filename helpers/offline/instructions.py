@@ -67,7 +67,9 @@ _NEGATIVE = {"block", "blocked", "no", "false", "irrelevant", "off_topic", "off-
 def wanted_searches(instructions: str) -> int:
     """How many searches the instructions ask for: 1, or 2-5 when they ask for several.
 
-    Example: wanted_searches("Make at least 3 searches with different keywords") -> 3
+    Example:
+        >>> wanted_searches("Make at least 3 searches with different keywords")
+        3
     """
     match = _MULTI_SEARCH.search(instructions)
     if not match:
@@ -81,7 +83,9 @@ def wanted_searches(instructions: str) -> int:
 def has_guardrail(instructions: str) -> bool:
     """True when the instructions limit the assistant to course questions or to FAQ facts.
 
-    Example: has_guardrail("Only answer questions about the course.") -> True
+    Example:
+        >>> has_guardrail("Only answer questions about the course.")
+        True
     """
     return bool(_GUARDRAIL.search(instructions))
 
@@ -89,7 +93,9 @@ def has_guardrail(instructions: str) -> bool:
 def wants_follow_up(instructions: str) -> bool:
     """True when the instructions ask to end with a follow-up question.
 
-    Example: wants_follow_up("End your answer with a follow-up question.") -> True
+    Example:
+        >>> wants_follow_up("End your answer with a follow-up question.")
+        True
     """
     return bool(_FOLLOW_UP.search(instructions))
 
@@ -97,7 +103,9 @@ def wants_follow_up(instructions: str) -> bool:
 def label_choice(text: str) -> tuple[str, str] | None:
     """The (positive, negative) labels of a "reply with exactly one of ..." instruction, or None.
 
-    Example: label_choice("Reply with exactly one word: ALLOW or BLOCK") -> ("ALLOW", "BLOCK")
+    Example:
+        >>> label_choice("Reply with exactly one word: ALLOW or BLOCK")
+        ('ALLOW', 'BLOCK')
     """
     if not _LABEL_CUE.search(text):
         return None

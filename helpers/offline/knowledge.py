@@ -37,7 +37,9 @@ TOPIC_THRESHOLD = 0.55
 class Vocabulary:
     """Word statistics over a set of documents: document frequency per word and per stem, and typo repair.
 
-    Example: Vocabulary(["Install Ollama", "Join the course"]).correct("olama") -> "ollama"
+    Example:
+        >>> Vocabulary(["Install Ollama", "Join the course"]).correct("olama")
+        'ollama'
     """
 
     def __init__(self, documents: Iterable[str], titles: Iterable[str] | None = None):
@@ -60,7 +62,9 @@ class Vocabulary:
     def knows(self, word: str) -> bool:
         """True when the word, or another form of it, occurs in the documents.
 
-        Example: faq_vocabulary().knows("certificates") -> True
+        Example:
+            >>> faq_vocabulary().knows("certificates")
+            True
         """
         return word in self.doc_freq or stem(word) in self.stem_freq
 
@@ -68,7 +72,9 @@ class Vocabulary:
         """How established a word is in the documents, from 0 (never seen) to 1 (in 2 or more documents).
         Exact forms only (plus plural/-ing/-ed forms), so "dating" does not pass for "data".
 
-        Example: faq_vocabulary().familiarity("homework") -> 1.0
+        Example:
+            >>> faq_vocabulary().familiarity("homework")
+            1.0
         """
         df = max([self.doc_freq.get(w, 0) for w in (word, *close_words(word)[:1])])
         return min(1.0, df / 2)
@@ -76,14 +82,20 @@ class Vocabulary:
     def in_passing(self, word: str) -> bool:
         """True for a word the documents use but never in a title: it says little about their topics.
 
-        Example: faq_vocabulary().in_passing("tomorrow") -> True; faq_vocabulary().in_passing("docker") -> False
+        Example:
+            >>> faq_vocabulary().in_passing("probably")
+            True
+            >>> faq_vocabulary().in_passing("docker")
+            False
         """
         return self.title_stems is not None and self.knows(word) and stem(word) not in self.title_stems
 
     def idf(self, word: str) -> float:
         """Rarity of a word: log((N + 1) / (df + 1)) + 1 over its stem. Unknown words get the maximum.
 
-        Example: faq_vocabulary().idf("ollama") > faq_vocabulary().idf("run") -> True
+        Example:
+            >>> faq_vocabulary().idf("ollama") > faq_vocabulary().idf("run")
+            True
         """
         df = self.stem_freq.get(stem(word), 0)
         return math.log((self.n_docs + 1) / (df + 1)) + 1.0
@@ -95,7 +107,9 @@ class Vocabulary:
         `typo_limit(word)` edits. Ranked by: fewest edits, same first letter (people rarely mistype the
         first letter), then the most frequent word.
 
-        Example: faq_vocabulary().correct("olama") -> "ollama"
+        Example:
+            >>> faq_vocabulary().correct("olama")
+            'ollama'
         """
         word = word.lower()
         if typo_limit(word) == 0 or not word.isalpha() or self.knows(word) or (extra and word in extra):
@@ -119,7 +133,11 @@ class Vocabulary:
         words the FAQ only mentions in passing (`in_passing`) earn only part of their weight; and a small
         constant in the denominator keeps a text of a few weak words from scoring high.
 
-        Example: faq_vocabulary().topic_score("Can I still join the course?") -> 0.8
+        Example:
+            >>> round(faq_vocabulary().topic_score("Can I still join the course?"), 2)
+            0.9
+            >>> round(faq_vocabulary().topic_score("How do I bake bread?"), 2)
+            0.24
         """
         total, earned = TOPIC_PRIOR, 0.0
         for word in dict.fromkeys(words(text)):
@@ -169,7 +187,9 @@ def faq_vocabulary() -> Vocabulary:
     still works, but it cannot repair typos or tell course questions from others; `faq_load_error`
     says why, and the engine prints it once.
 
-    Example: faq_vocabulary().n_docs -> 1215
+    Example:
+        >>> faq_vocabulary().n_docs
+        1215
     """
     try:
         from helpers.ingest import load_faq_data

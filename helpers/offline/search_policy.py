@@ -46,7 +46,9 @@ RANK_PENALTY = 0.01
 def keywords(question: str) -> list[str]:
     """The question's content words: stop words dropped, order kept.
 
-    Example: keywords("How do I run Olama locally?") -> ["run", "olama", "locally"]
+    Example:
+        >>> keywords("How do I run Olama locally?")
+        ['run', 'olama', 'locally']
     """
     return content_words(question)
 
@@ -77,7 +79,9 @@ def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
 def keyword_query(terms: list[str], extra: bool = True) -> str:
     """A search query from keywords, with one or two close words added (other forms, synonyms).
 
-    Example: keyword_query(["run", "olama", "locally"]) -> "run olama locally running local"
+    Example:
+        >>> keyword_query(["run", "olama", "locally"])
+        'run olama locally running local'
     """
     out = list(terms)
     if extra:

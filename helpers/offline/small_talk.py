@@ -29,7 +29,9 @@ _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.m
 def small_talk(question: str) -> str | None:
     """A reply to a greeting, thanks, or a bare arithmetic question; None for anything else.
 
-    Example: small_talk("What is 2+2?") -> "2+2 = 4"
+    Example:
+        >>> small_talk("What is 2+2?")
+        '2+2 = 4'
     """
     if _GREETING.match(question):
         return "Hello! Ask me a question about the course and I'll look it up."

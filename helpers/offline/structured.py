@@ -496,7 +496,9 @@ def _check(schema: object, value: object) -> None:
 def structured_text(output_format: dict, facts: Facts) -> str:
     """The output text for a `text.format` / `response_format`: JSON of the answer, or the text itself.
 
-    Example: structured_text({"type": "json_object"}, Facts("Yes.", ["abc"])) -> '{"answer": "Yes.", "source": "abc"}'
+    Example:
+        >>> structured_text({"type": "json_object"}, Facts("Yes.", ["abc"]))
+        '{"answer": "Yes.", "source": "abc"}'
     """
     kind = output_format.get("type")
     if kind == "json_object":

@@ -162,8 +162,8 @@ def stems(text: str) -> set[str]:
     """The set of stems of all words of a text (stop words included; they rarely matter in a set).
 
     Example:
-        >>> stems("Installing Ollama")
-        {'ollama', 'install'}
+        >>> sorted(stems("Installing Ollama"))
+        ['install', 'ollama']
     """
     found = set()
     for word in words(text):

@@ -37,7 +37,9 @@ OFFLINE_BASE_URL = "http://offline.invalid/v1"  # .invalid never resolves, so no
 class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
     """A response body made of chunks (server-sent event frames, say), handed out one per chunk, sync or async.
 
-    Example: b"".join(EventFrames([b"data: 1\\n\\n", b"data: [DONE]\\n\\n"])) -> b"data: 1\\n\\ndata: [DONE]\\n\\n"
+    Example:
+        >>> b"".join(EventFrames([b"data: 1\\n\\n", b"data: [DONE]\\n\\n"]))
+        b'data: 1\\n\\ndata: [DONE]\\n\\n'
     """
 
     def __init__(self, frames: list[bytes]):

@@ -40,7 +40,9 @@ MESSAGE_OVERHEAD = 4  # estimated tokens of framing per message or item (role, s
 def request_hash(route: str, body: dict, fault: str | None = None) -> str:
     """A hex digest of the route, the canonical JSON of the body and the fault: the seed of every id.
 
-    Example: request_hash("/v1/responses", {"model": "m", "input": "hi"})[:8] -> "3f0c..."
+    Example:
+        >>> request_hash("/v1/responses", {"model": "m", "input": "hi"})[:8]
+        '2f6efbb1'
     """
     canonical = json.dumps([route, body, fault], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
@@ -55,7 +57,9 @@ def usage_estimate(inputs: list[str], tools: list, outputs: list[str]) -> tuple[
     name + arguments, a tool output) costs ceil(chars / 4) tokens plus 4 tokens of framing; each tool
     schema costs ceil(chars of its JSON / 4). The offline model has no tokenizer: these are estimates.
 
-    Example: usage_estimate(["How do I join?"], [], ["You can join."]) -> (8, 8)
+    Example:
+        >>> usage_estimate(["How do I join?"], [], ["You can join."])
+        (8, 8)
     """
     tokens_in = sum(estimate_tokens(t) + MESSAGE_OVERHEAD for t in inputs)
     tokens_in += sum(estimate_tokens(json.dumps(t, sort_keys=True)) for t in tools)
@@ -86,7 +90,9 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
     """Read a /v1/responses body into (conversation, texts for the usage estimate, normalised tools).
     The body's shape is checked first (shapes.check_responses), so everything below may trust it.
 
-    Example: parse_responses({"model": "m", "input": "Hi"})[0].question -> "Hi"
+    Example:
+        >>> parse_responses({"model": "m", "input": "Hi"})[0].question
+        'Hi'
     """
     check_responses(body)
     for name in ("previous_response_id", "conversation"):
@@ -263,7 +269,9 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
     """Read a /v1/chat/completions body into (conversation, texts for the usage estimate, tools).
     The body's shape is checked first (shapes.check_chat), so everything below may trust it.
 
-    Example: parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question -> "Hi"
+    Example:
+        >>> parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question
+        'Hi'
     """
     check_chat(body)
     messages = body["messages"]
@@ -400,7 +408,9 @@ def render_chat(body: dict, decision: Decision, texts: list[str], tools: list[di
 def model_object() -> dict:
     """The one model the offline server lists.
 
-    Example: model_object()["id"] -> "offline-rules-v1"
+    Example:
+        >>> model_object()["id"]
+        'offline-rules-v1'
     """
     return {"id": OFFLINE_MODEL, "object": "model", "created": CREATED_AT, "owned_by": "offline"}
 
@@ -408,6 +418,8 @@ def model_object() -> dict:
 def models_list() -> dict:
     """The body of GET /v1/models.
 
-    Example: models_list()["data"][0]["id"] -> "offline-rules-v1"
+    Example:
+        >>> models_list()["data"][0]["id"]
+        'offline-rules-v1'
     """
     return {"object": "list", "data": [model_object()]}
