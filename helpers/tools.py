@@ -86,7 +86,9 @@ def serialize(result, fields: list[str] | None = None, indent: int | None = None
 
     Strings pass through unchanged; everything else becomes compact JSON (no spaces, non-ASCII kept, which
     saves tokens). `fields` keeps only those keys of each dict, in a dict or a list of dicts.
-    Example: serialize([{"id": 1, "answer": "Yes", "section": "x"}], fields=["answer"]) -> '[{"answer":"Yes"}]'
+    Example:
+        >>> serialize([{"id": 1, "answer": "Yes", "section": "x"}], fields=["answer"])
+        '[{"answer":"Yes"}]'
     """
     if isinstance(result, str):
         return result
@@ -99,7 +101,9 @@ def serialize(result, fields: list[str] | None = None, indent: int | None = None
 def preview(text, limit: int = 80) -> str:
     """A one-line preview of a tool's arguments or output (or any text): whitespace folded, cut at `limit`.
 
-    Example: preview('[{"question": "Can I join?", ...}]', 20) -> '[{"question": "Can …'
+    Example:
+        >>> preview('[{"question": "Can I join?", ...}]', 20)
+        '[{"question": "Can …'
     """
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -117,7 +121,12 @@ class ToolError(Exception):
         self.error, self.hint = error, hint
 
     def payload(self) -> str:
-        """The error as the JSON text the model reads. Example: ToolError("x", "y").payload() -> '{...}'"""
+        """The error as the JSON text the model reads.
+
+        Example:
+            >>> ToolError("x", "y").payload()
+            '{"error":"x","hint":"y"}'
+        """
         return serialize({"error": self.error, "hint": self.hint})
 
 

@@ -56,7 +56,9 @@ def _is_secret_key(key) -> bool:
 def redact(value):
     """A copy of value with secrets replaced by "[REDACTED]" (by key name, and by key-like strings).
 
-    Example: redact({"api_key": "sk-abc...", "q": "hi"}) -> {"api_key": "[REDACTED]", "q": "hi"}
+    Example:
+        >>> redact({"api_key": "sk-abc...", "q": "hi"})
+        {'api_key': '[REDACTED]', 'q': 'hi'}
     """
     if isinstance(value, dict):
         return {
