@@ -34,7 +34,10 @@ from helpers.tools import ToolError, _signature, _to_json, run_tool
 class ToolDefinitionError(TypeError):
     """A function that can't become a tool (missing type hint, no docstring, ...), caught at definition time.
 
-    Example: tool(lambda q: q) -> ToolDefinitionError("tool '<lambda>' has no docstring ...")
+    Example:
+        >>> tool(lambda q: q)
+        Traceback (most recent call last):
+        helpers.tool_registry.ToolDefinitionError: tool '<lambda>' has no docstring; the model reads it ...
     """
 
 
@@ -42,7 +45,19 @@ class Tool:
     """A function plus what the model needs to call it: name, description and a pydantic argument model.
 
     Calling a Tool calls the function, so a decorated function still works as before.
-    Example: search = Tool(search_fn); search.responses_schema() -> {"type": "function", "name": "search", ...}
+    Example:
+        >>> def search(query: str, limit: int = 3) -> list:
+        ...     '''Search the FAQ.
+        ...
+        ...     Args:
+        ...         query: keywords, e.g. join late
+        ...         limit: how many entries
+        ...     '''
+        ...     return [query][:limit]
+        >>> Tool(search).name, Tool(search)("join late")
+        ('search', ['join late'])
+        >>> Tool(search).parameters["properties"]["limit"]
+        {'type': 'integer', 'description': 'how many entries', 'default': 3}
     """
 
     def __init__(self, fn: Callable, name: str | None = None):
@@ -63,7 +78,13 @@ class Tool:
     def schema(self, strict: bool = False) -> dict:
         """The argument JSON schema; `strict=True` gives OpenAI's strict-mode form.
 
-        Example: search.schema() -> {"type": "object", "properties": {"query": {...}}, ...}
+        Example:
+            >>> @tool
+            ... def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> search.schema()
+            {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required': ['query'], 'additionalProperties': False}
         """
         # A copy, so that editing one printed schema can't change what the model is sent later.
         return copy.deepcopy(_strict_schema(self.parameters) if strict else self.parameters)
@@ -71,8 +92,14 @@ class Tool:
     def responses_schema(self, strict: bool = False) -> dict:
         """The tool as the Responses API wants it in `tools=[...]`.
 
-        Example: search.responses_schema() -> {"type": "function", "name": "search", "description": ...,
-        "parameters": {...}}
+        Example:
+            >>> @tool
+            ... def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> search.responses_schema()
+            {'type': 'function', 'name': 'search', 'description': 'Search the FAQ for keywords.',
+             'parameters': {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required': ['query'], 'additionalProperties': False}}
         """
         spec = {"type": "function", "name": self.name, "description": self.description}
         spec["parameters"] = self.schema(strict)
@@ -81,7 +108,14 @@ class Tool:
     def chat_schema(self, strict: bool = False) -> dict:
         """The tool as Chat Completions wants it: the same fields, nested under "function".
 
-        Example: search.chat_schema() -> {"type": "function", "function": {"name": "search", ...}}
+        Example:
+            >>> @tool
+            ... def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> search.chat_schema()
+            {'type': 'function', 'function': {'name': 'search', 'description': 'Search the FAQ for keywords.',
+             'parameters': {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required': ['query'], 'additionalProperties': False}}}
         """
         function = {k: v for k, v in self.responses_schema(strict).items() if k != "type"}
         return {"type": "function", "function": function}
@@ -89,7 +123,16 @@ class Tool:
     def validate(self, arguments: dict) -> dict:
         """Check arguments against the pydantic model; return keyword arguments or raise ToolError.
 
-        Example: search.validate({"query": "join late"}) -> {"query": "join late"}
+        Example:
+            >>> @tool
+            ... def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> search.validate({"query": "join late"})
+            {'query': 'join late'}
+            >>> search.validate({"query": 3})
+            Traceback (most recent call last):
+            helpers.tools.ToolError: invalid arguments for 'search': query: Input should be a valid string (got 3)
         """
         # In strict mode every field is required, so the model sends null for "use the default".
         arguments = {
@@ -110,8 +153,13 @@ class Tool:
 def tool(fn: Callable | None = None, *, name: str | None = None):
     """Decorator: turn a typed function with a docstring into a `Tool`. Works bare or as @tool(name=...).
 
-    Example: @tool
-             def search(query: str) -> list[dict]: '''Search the FAQ. Args: query: keywords.'''
+    Example:
+        >>> @tool
+        ... def search(query: str) -> list:
+        ...     "Search the FAQ for keywords."
+        ...     return [query]
+        >>> search.name, search("join late")
+        ('search', ['join late'])
     """
     if fn is None:
         return lambda f: Tool(f, name=name)
@@ -122,7 +170,13 @@ class Tools:
     """A registry of tools: emits their schemas and runs calls by name (the dict of lesson 04, grown up).
 
     Behaves like a read-only dict from name to Tool: `"search" in tools`, `tools["search"]`, `len(tools)`.
-    Example: tools = Tools(search, add_faq_entry); tools.call("search", '{"query": "late"}') -> '[...]'
+    Example:
+        >>> def search(query: str) -> list:
+        ...     "Search the FAQ for keywords."
+        ...     return [query]
+        >>> tools = Tools(search)
+        >>> "search" in tools, len(tools), tools.call("search", '{"query": "late"}')
+        (True, 1, '["late"]')
     """
 
     def __init__(self, *fns: Callable, strict: bool = False):
@@ -134,7 +188,16 @@ class Tools:
     def add(self, fn: Callable, name: str | None = None) -> Tool:
         """Register a function (wrapped with @tool if it isn't yet); usable as a decorator too.
 
-        Example: tools.add(get_weather) -> <tool get_weather(city: str) -> dict>
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> def get_weather(city: str) -> dict:
+            ...     "The weather now in a city."
+            ...     return {"city": city}
+            >>> tools.add(get_weather).name, tools.names()
+            ('get_weather', ['search', 'get_weather'])
         """
         if isinstance(fn, Tool):
             t = fn if name in (None, fn.name) else Tool(fn.fn, name=name)
@@ -149,23 +212,57 @@ class Tools:
         return t
 
     def names(self) -> list[str]:
-        """Tool names in registration order. Example: tools.names() -> ["search", "add_faq_entry"]"""
+        """Tool names in registration order.
+
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> tools.names()
+            ['search']
+        """
         return list(self._tools)
 
     def call(self, name: str, arguments) -> str:
         """Validate the JSON arguments and run the tool; errors come back as payload text, never raised.
 
-        Example: tools.call("search", '{"query": 3}') -> '{"error":"invalid arguments for \\'search\\': ...'
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> print(tools.call("search", '{"query": 3}'))
+            {"error":"invalid arguments for 'search': query: Input should be a valid string (got 3)","hint":"Fix
+            those fields and call search again with arguments for search(query: string, required)."}
         """
         return run_tool(name, arguments, self)
 
     def responses_schemas(self, strict: bool | None = None) -> list[dict]:
-        """Every tool in the Responses API shape. Example: tools.responses_schemas() -> [{"type": ...}, ...]"""
+        """Every tool in the Responses API shape.
+
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> [(schema["type"], schema["name"]) for schema in tools.responses_schemas()]
+            [('function', 'search')]
+        """
         strict = self.strict if strict is None else strict
         return [t.responses_schema(strict) for t in self._tools.values()]
 
     def chat_schemas(self, strict: bool | None = None) -> list[dict]:
-        """Every tool in the Chat Completions shape. Example: tools.chat_schemas() -> [{"function": ...}, ...]"""
+        """Every tool in the Chat Completions shape.
+
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> [(schema["type"], schema["function"]["name"]) for schema in tools.chat_schemas()]
+            [('function', 'search')]
+        """
         strict = self.strict if strict is None else strict
         return [t.chat_schema(strict) for t in self._tools.values()]
 
