@@ -49,7 +49,9 @@ class ProviderError(RuntimeError):
     """A setup problem the student can fix: the message says what happened and what to do.
 
     In a notebook, IPython shows only the message (via `_render_traceback_`), not a long traceback.
-    Example: raise ProviderError("GROQ_API_KEY is not set. Get a key at ... and put it in .env")
+    Example: (a notebook shows only these lines)
+        >>> ProviderError("GROQ_API_KEY is not set. Get a key at ... and put it in .env")._render_traceback_()
+        ['ProviderError: GROQ_API_KEY is not set. Get a key at ... and put it in .env']
     """
 
     def _render_traceback_(self):
@@ -81,7 +83,10 @@ class Settings:
 def load_env(env_file: str | os.PathLike | None = None) -> str | None:
     """Load `.env` into os.environ without overriding what is already set; return its path or None.
 
-    Example: load_env() -> "/home/me/course/.env"
+    Example: (`load_env()` returns the .env it found, e.g. "/home/me/course/.env", or None)
+        >>> load_env("no-such.env")
+        Traceback (most recent call last):
+        helpers.llm.ProviderError: The env file no-such.env does not exist. Copy .env.example to no-such.env, ...
     """
     # One loader for every helper (helpers/env.py): ingest, evaluate and the doctor read .env the same way.
     try:
@@ -103,7 +108,9 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
     """Decide provider, model, base URL and key from arguments, environment and `.env`; build nothing.
 
     Raises ProviderError for an unknown provider, or a missing key unless require_key=False.
-    Example: resolve("offline").model -> "offline-rules-v1"
+    Example:
+        >>> resolve("offline")
+        Settings(provider='offline', model='offline-rules-v1', api_key=missing)
     """
     env_path = load_env(env_file)
     name = provider or _env("LLM_PROVIDER")
@@ -180,7 +187,11 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
 
     provider: one of PROVIDERS, overriding LLM_PROVIDER. record: a cassette path (or env LLM_RECORD)
     to append every request/response pair to. The client retries 429/5xx itself (max_retries=3).
-    Example: client, model = make_client() -> (<openai.OpenAI>, "offline-rules-v1")
+    Example:
+        >>> client, model = make_client("offline")
+        LLM: offline model offline-rules-v1 (no network, no key; answers come from rules, not a real LLM)
+        >>> type(client).__name__, model
+        ('OpenAI', 'offline-rules-v1')
     """
     s = resolve(provider, env_file=env_file)
     record_path = _record_path(s, record)
@@ -202,7 +213,10 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
     """Return `(async_client, model)`: make_client's twin for agent frameworks, which call the API with
     `openai.AsyncOpenAI` (lesson 11). Same provider choice, model, retries, timeout and recording.
 
-    Example: client, model = make_async_client() -> (<openai.AsyncOpenAI>, "offline-rules-v1")
+    Example:
+        >>> client, model = make_async_client("offline", verbose=False)
+        >>> type(client).__name__, model
+        ('AsyncOpenAI', 'offline-rules-v1')
     """
     s = resolve(provider, env_file=env_file)
     record_path = _record_path(s, record)
@@ -257,7 +271,10 @@ def _norm(url) -> str:
 def provider_of(client) -> Provider:
     """The preset a client talks to, found from its base URL; unknown servers get a generic preset.
 
-    Example: provider_of(make_client("offline")[0]).local -> True
+    Example:
+        >>> preset = provider_of(make_client("offline", verbose=False)[0])
+        >>> preset.name, preset.local
+        ('offline', True)
     """
     url = _norm(client.base_url)
     for preset in PROVIDERS.values():
@@ -271,7 +288,16 @@ def provider_of(client) -> Provider:
 def require_api(client, flavour: str) -> Provider:
     """Stop with a clear ProviderError if the client's provider lacks an API flavour; else return it.
 
-    flavour: "responses" or "chat". Example: require_api(client, "responses") -> Provider(name="openai", ...)
+    flavour: "responses" or "chat".
+
+    Example:
+        >>> require_api(make_client("offline", verbose=False)[0], "responses").name
+        'offline'
+        >>> import openai
+        >>> require_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"), "responses")
+        Traceback (most recent call last):
+        helpers.llm.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub Models has no
+        Responses API: it offers Chat Completions only. ...
     """
     if flavour not in ("responses", "chat"):
         raise ValueError(f"flavour must be 'responses' or 'chat', not {flavour!r}")
