@@ -80,8 +80,16 @@ class AgentRun:
     `_stop_on_api_error` (the try/except around the API call) and `_stop_on_interrupt` (Ctrl-C). The
     try/except around each tool is `make_call`'s, in helpers.tools.
 
-    Example: run = AgentRun(client, model, "Can I join late?", tools={"search": search}, schemas=[SEARCH_TOOL])
-             while not run.step(): pass; run.result.answer -> "Yes, ..."
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> from helpers.search import SEARCH_TOOL
+        >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until the end."}]}
+        >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
+        ...                verbose=False)
+        >>> while not run.step():
+        ...     pass
+        >>> run.result.answer, run.result.iterations
+        ('According to the FAQ entry "Can I join late?" [a1]: Yes, until the end.', 2)
     """
 
     def __init__(self, client, model: str, question: str, tools, *, schemas: list[dict] | None = None,
@@ -119,7 +127,13 @@ class AgentRun:
     def run(self) -> LoopResult:
         """Advance until the run stops; return its result.
 
-        Example: AgentRun(client, model, "Can I join late?", tools).run().stop_reason -> "answered"
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until the end."}]}
+            >>> AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
+            ...          verbose=False).run().stop_reason
+            'answered'
         """
         while not self.step():
             pass
@@ -128,7 +142,14 @@ class AgentRun:
     def step(self) -> bool:
         """One iteration: a model call plus the tool calls it asks for. Returns True once the run has stopped.
 
-        Example: run.step() -> False  (the model asked for a search; call step() again)
+        Example: (the first step searched; the second answered)
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until the end."}]}
+            >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
+            ...                verbose=False)
+            >>> run.step(), run.step()
+            (False, True)
         """
         if self.result is not None:
             return True
@@ -357,8 +378,14 @@ def agent_loop(client, model: str, question: str, tools, **options) -> LoopResul
     max_tokens, max_cost, max_seconds, verbose, trace, meter, price_as, on_text (stream the answer's text),
     on_tool (hear of each tool call as it runs).
 
-    Example: agent_loop(client, model, "How do I run Olama locally?", {"search": s}, schemas=[SEARCH_TOOL]).answer
-             -> "According to the FAQ entry 'Ollama: How to install Ollama?' ..."
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> from helpers.search import SEARCH_TOOL
+        >>> def search(query):
+        ...     return [{"id": "b2", "question": "Ollama: How to run Ollama locally?", "answer": "Run `ollama serve`."}]
+        >>> agent_loop(offline_client(), "offline-rules-v1", "How do I run Olama locally?", {"search": search},
+        ...            schemas=[SEARCH_TOOL], verbose=False).answer
+        'According to the FAQ entry "Ollama: How to run Ollama locally?" [b2]: Run `ollama serve`.'
     """
     return AgentRun(client, model, question, tools, **options).run()
 
@@ -367,7 +394,12 @@ def explain_api_error(exc: Exception, provider=None) -> str:
     """Say what an API failure means and what to do about it. `provider` (a helpers.llm.Provider, optional)
     lets a 404 say which API the provider lacks instead of blaming the model.
 
-    Example: explain_api_error(RateLimitError(...)) -> "The provider refused: rate limit (429) ... wait ..."
+    Example:
+        >>> import httpx
+        >>> request = httpx.Request("POST", "https://api.openai.com/v1/responses")
+        >>> explain_api_error(openai.RateLimitError("slow down", response=httpx.Response(429, request=request), body=None))
+        "The provider's rate limit (429) was still hit after the SDK's retries. Wait a minute and run again, or lower how
+        often you call it."
     """
     if isinstance(exc, openai.APITimeoutError):
         return ("The request took longer than allowed and was cut off. Raise max_seconds (or the client's timeout), "
