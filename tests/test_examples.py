@@ -3,6 +3,8 @@
 3 of 10 such examples were found wrong; this keeps new ones from coming back."""
 
 import ast
+import doctest
+import importlib
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,11 @@ def test_there_are_helpers_modules():
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(HELPERS)))
 def test_every_example_is_a_doctest(path):
     assert examples_without_doctest(path.read_text(encoding="utf-8")) == []
+
+
+# pytest --doctest-modules skips __main__.py files, so their examples run here.
+@pytest.mark.parametrize("module", ["helpers.__main__", "helpers.offline.__main__"])
+def test_the_examples_of_main_modules_run(module):
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    result = doctest.testmod(importlib.import_module(module), optionflags=flags)
+    assert result.attempted > 0 and result.failed == 0
