@@ -49,7 +49,13 @@ def check_mode(mode: str | None) -> str | None:
 class FaultPlan:
     """Which fault, if any, the next request gets. Thread-safe: the HTTP server serves requests in threads.
 
-    Example: plan = FaultPlan(["rate_limit", None]); plan.next() -> "rate_limit"; plan.next() -> None
+    Example:
+        >>> plan = FaultPlan(["rate_limit", None])
+        >>> plan.next(), plan.next(), plan.next()
+        ('rate_limit', None, None)
+        >>> always = FaultPlan("server_error")
+        >>> always.next(), always.next()
+        ('server_error', 'server_error')
     """
 
     def __init__(self, faults: str | Iterable[str | None] | None = None):

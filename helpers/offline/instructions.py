@@ -149,8 +149,9 @@ def split_context(text: str) -> tuple[str, list[dict]] | None:
     The material starts at a header line such as "CONTEXT:" or "Documents"; the question is a
     "QUESTION: ..." line before it, or else the text before it. None when there is no such material.
 
-    Example: split_context("QUESTION: Can I join?\n\nCONTEXT:\nquestion: Join late?\nanswer: Yes.")
-             -> ("Can I join?", [{"question": "Join late?", "answer": "Yes."}])
+    Example:
+        >>> split_context("QUESTION: Can I join?\\n\\nCONTEXT:\\nquestion: Join late?\\nanswer: Yes.")
+        ('Can I join?', [{'id': '', 'question': 'Join late?', 'answer': 'Yes.'}])
     """
     header = _CONTEXT_HEADER.search(text)
     if header is None:
@@ -206,8 +207,9 @@ def schema_in_text(text: str) -> dict | None:
     "object", or "properties" / "$ref" / "anyOf"). None when there is none. Objects nested in other
     JSON (a tool definition's "parameters") don't count: they describe something else.
 
-    Example: schema_in_text('Reply in JSON with this schema: {"type": "object", "properties": {}}')
-             -> {"type": "object", "properties": {}}
+    Example:
+        >>> schema_in_text('Reply in JSON with this schema: {"type": "object", "properties": {}}')
+        {'type': 'object', 'properties': {}}
     """
     if not text or not _JSON_CUE.search(text) or not _SCHEMA_CUE.search(text):
         return None

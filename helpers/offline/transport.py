@@ -80,8 +80,11 @@ class OfflineTransport(httpx.BaseTransport):
     """An httpx transport answered by the offline model. `faults`: a list consumed one per request, or one
     mode for every request (see helpers.offline.faults).
 
-    Example: httpx.Client(transport=OfflineTransport()).get("http://x/v1/models").json()["data"][0]["id"]
-             -> "offline-rules-v1"
+    Example:
+        >>> httpx.Client(transport=OfflineTransport()).get("http://x/v1/models").json()["data"][0]["id"]
+        'offline-rules-v1'
+        >>> httpx.Client(transport=OfflineTransport("rate_limit")).get("http://x/v1/models").status_code
+        429
     """
 
     def __init__(self, faults: str | list | None = None):
@@ -99,7 +102,13 @@ class ThreadedTransport(httpx.AsyncBaseTransport):
     arrive one by one. Fine for answers that are ready at once; a real provider without recording gets the
     SDK's own async transport, which passes bytes on as they arrive.
 
-    Example: httpx.AsyncClient(transport=ThreadedTransport(OfflineTransport()))
+    Example:
+        >>> import asyncio
+        >>> async def first_model():
+        ...     async with httpx.AsyncClient(transport=ThreadedTransport(OfflineTransport())) as client:
+        ...         return (await client.get("http://x/v1/models")).json()["data"][0]["id"]
+        >>> asyncio.run(first_model())
+        'offline-rules-v1'
     """
 
     def __init__(self, inner: httpx.BaseTransport):
@@ -128,8 +137,13 @@ class ThreadedTransport(httpx.AsyncBaseTransport):
 class AsyncOfflineTransport(ThreadedTransport):
     """The same as OfflineTransport, for httpx.AsyncClient (and so openai.AsyncOpenAI).
 
-    Example: (await httpx.AsyncClient(transport=AsyncOfflineTransport()).get("http://x/v1/models")).status_code
-             -> 200
+    Example:
+        >>> import asyncio
+        >>> async def status():
+        ...     async with httpx.AsyncClient(transport=AsyncOfflineTransport()) as client:
+        ...         return (await client.get("http://x/v1/models")).status_code
+        >>> asyncio.run(status())
+        200
     """
 
     def __init__(self, faults: str | list | None = None):
