@@ -55,7 +55,13 @@ def answer_without_tools(conv: Conversation, vocab: Vocabulary) -> str:
     one, a small-talk or arithmetic reply, a refusal under scope instructions, or an honest "I am the
     offline stand-in, with no general knowledge".
 
-    Example: answer_without_tools(Conversation(question="Can I join?"), vocab) -> "I am the offline ..."
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> print(answer_without_tools(Conversation(question="Can I join?"), faq_vocabulary()))
+        I am the offline stand-in for a language model, with no general knowledge: I only follow rules over
+        the text and tool results I am given, and nothing I was given answers "join". A real model would
+        answer from its training data, which does not hold this course's current FAQ, so its answer could be a
+        confident guess; giving it the FAQ (a search tool) fixes that.
     """
     return reply_without_tools(conv, vocab).text or ""
 
@@ -63,7 +69,11 @@ def answer_without_tools(conv: Conversation, vocab: Vocabulary) -> str:
 def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
     """`answer_without_tools` as a Decision: the text, the FAQ entries it cites, whether it found an answer.
 
-    Example: reply_without_tools(Conversation(question="Can I join?"), vocab).found -> False
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> reply = reply_without_tools(Conversation(question="Can I join?"), faq_vocabulary())
+        >>> reply.found, reply.cited
+        (False, [])
     """
     if conv.calls:
         searchy_outputs = [c for c in conv.calls if parse_documents(c.output or "") and
@@ -101,8 +111,13 @@ def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
     offline model has no general knowledge, and a real model would answer from its training data, which
     can be wrong. A course question gets the reason a real model would be unreliable on it.
 
-    Example: no_knowledge("What does 'overcast' mean?", vocab)
-             -> 'I am the offline stand-in for a language model, with no general knowledge ...'
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> print(no_knowledge("What does 'overcast' mean?", faq_vocabulary()))
+        I am the offline stand-in for a language model, with no general knowledge: I only follow rules over
+        the text and tool results I am given, and nothing I was given answers "overcast mean". A real model
+        would answer from its training data: often well for common knowledge, but possibly wrongly or out of
+        date, and it sounds just as sure either way.
     """
     topic = " ".join(keywords(question)[:TOPIC_WORDS_SHOWN]) or "that"
     if vocab.topic_score(question) >= TOPIC_THRESHOLD:
@@ -120,8 +135,16 @@ def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
     """The answer from search results (or pasted material): an extract of the best one, naming its FAQ
     entry, or a plain "found nothing relevant" (a refusal when the instructions limit the scope).
 
-    Example: grounded_answer(conv_with_ollama_results, vocab)
-             -> 'According to the FAQ entry "How to install Ollama?" [1d0b969028]: ...'
+    Example:
+        >>> from helpers.offline.conversation import Tool
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> output = '[{"id": "1d0b969028", "question": "How to install Ollama?", "answer": "Download it, then run ollama serve."}]'
+        >>> conv = Conversation(question="How do I run Olama locally?", tools=[search],
+        ...                     calls=[Call("search", '{"query": "run olama locally"}', "c1", 0, output)])
+        >>> grounded_answer(conv, faq_vocabulary())
+        'According to the FAQ entry "How to install Ollama?" [1d0b969028]: Download it, then run ollama
+        serve.'
     """
     return grounded_reply(conv, vocab).text or ""
 
@@ -130,7 +153,16 @@ def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
     """`grounded_answer` as a Decision: the text, the id and title of the entry it quotes, and whether it
     found one (False for "found nothing" and refusals).
 
-    Example: grounded_reply(conv_with_ollama_results, vocab).cited -> ["1d0b969028"]
+    Example:
+        >>> from helpers.offline.conversation import Tool
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> output = '[{"id": "1d0b969028", "question": "How to install Ollama?", "answer": "Download it, then run ollama serve."}]'
+        >>> conv = Conversation(question="How do I run Olama locally?", tools=[search],
+        ...                     calls=[Call("search", '{"query": "run olama locally"}', "c1", 0, output)])
+        >>> reply = grounded_reply(conv, faq_vocabulary())
+        >>> reply.cited, reply.titles, reply.found
+        (['1d0b969028'], ['How to install Ollama?'], True)
     """
     terms, _ = corrected_terms(question_terms(conv, vocab), conv, vocab)
     best, score = best_result(conv, terms, vocab)
@@ -196,8 +228,10 @@ def failure_answer(failed: list[Call]) -> str:
     """The answer when the tools failed: which tool, what the error said, and that a retry later may help.
     A failure is not an empty result, so it is never answered as "found nothing".
 
-    Example: failure_answer([Call("search", "{}", "c1", 0, '{"error": "timeout"}')])
-             -> 'I couldn't get an answer: the tool search failed with the error "timeout". ...'
+    Example:
+        >>> print(failure_answer([Call("search", "{}", "c1", 0, '{"error": "timeout"}')]))
+        I couldn't get an answer: the tool search failed with the error "timeout". This is a problem with the
+        tool, not with your question, so trying again later may help.
     """
     reports = {}
     for call in failed:
@@ -342,8 +376,9 @@ def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
     field named like a word of the question, or a text value that holds a word of the question. None
     when the results hold no such direct answer (judging needs knowledge the rules don't have).
 
-    Example: _yes_or_no("Is it raining in Oslo?", [("Oslo", {"conditions": "light rain"})])
-             -> "Yes, in Oslo the conditions are light rain."
+    Example:
+        >>> _yes_or_no("Is it raining in Oslo?", [("Oslo", {"conditions": "light rain"})])
+        'Yes: for Oslo, the conditions are light rain.'
     """
     if not _YES_NO.match(question):
         return None
@@ -363,9 +398,17 @@ def combine_results(conv: Conversation) -> str:
     yes or no when the results answer a yes/no question in so many words, and, for a number that every
     result has ("temperature_c"), which one is higher.
 
-    Example: combine_results(conv_after_two_weather_calls)
-             -> "Berlin: the temperature is 14 °C and the conditions are light rain. Madrid: ... Madrid has
-                 the higher temperature (24 °C vs 14 °C for Berlin)."
+    Example:
+        >>> from helpers.offline.conversation import Tool
+        >>> weather = Tool("get_weather", "The weather now in a city", {"properties": {"city": {"type": "string"}}})
+        >>> conv = Conversation(question="Is it warmer in Berlin or Madrid?", tools=[weather], calls=[
+        ...     Call("get_weather", '{"city": "Berlin"}', "c1", 0, '{"temperature_c": 14, "conditions": "light rain"}'),
+        ...     Call("get_weather", '{"city": "Madrid"}', "c2", 0, '{"temperature_c": 24, "conditions": "sunny"}')])
+        >>> print(combine_results(conv))
+        The results don't say yes or no to that in so many words, so here is what they say. Berlin: the
+        temperature is 14 °C and the conditions are light rain. Madrid: the temperature is 24 °C and the
+        conditions are sunny. A real model would draw the conclusion from these facts; I only repeat them.
+        Madrid has the higher temperature (24 °C vs 14 °C for Berlin).
     """
     parts = []
     results: list[tuple[str, dict]] = []
