@@ -61,8 +61,12 @@ def is_search_like(tool: Tool) -> bool:
     described like one ("query", "keywords"), or the tool reads like a search and the parameter is not
     a name of something ("city", "username").
 
-    Example: is_search_like(Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
-             "required": ["query"]})) -> True
+    Example:
+        >>> is_search_like(Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
+        ...                                                  "required": ["query"]}))
+        True
+        >>> is_search_like(Tool("get_weather", "The weather now", {"properties": {"city": {"type": "string"}}}))
+        False
     """
     required = required_string_params(tool)
     params = (tool.parameters or {}).get("properties") or {}
@@ -184,7 +188,12 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
 def entities_for(tool: Tool, question: str) -> list[str]:
     """The names in the question that could fill the tool's parameters; none for a tool without any.
 
-    Example: entities_for(get_weather, "Weather in Berlin?") -> ["Berlin"]
+    Example:
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...                {"properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                 "required": ["city"]})
+        >>> entities_for(weather, "Weather in Berlin and Madrid?")
+        ['Berlin', 'Madrid']
     """
     if not required_string_params(tool) and not (tool.parameters or {}).get("properties"):
         return []
@@ -195,7 +204,12 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
     """Arguments for one call: the entity in the first free string parameter, enum values mentioned in
     the question, numbers from the question for numeric parameters.
 
-    Example: fill_arguments(get_weather, "Weather in Berlin?", "Berlin", []) -> {"city": "Berlin"}
+    Example:
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...                {"properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                 "required": ["city"]})
+        >>> fill_arguments(weather, "Weather in Berlin, imperial please?", "Berlin", [])
+        {'city': 'Berlin', 'units': 'imperial'}
     """
     props = (tool.parameters or {}).get("properties") or {}
     required = set((tool.parameters or {}).get("required") or [])
@@ -236,8 +250,12 @@ def next_entity_call(conv: Conversation, tool: Tool, must_call: bool = False) ->
     """The next call of a tool that takes names: one per name in the question, one per turn, each
     only once. None when every planned call has been made (time to combine their results).
 
-    Example: next_entity_call(Conversation(question="Weather in Berlin and Madrid?", tools=[w]), w)
-             -> ("get_weather", '{"city": "Berlin"}')
+    Example:
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...                {"properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                 "required": ["city"]})
+        >>> next_entity_call(Conversation(question="Weather in Berlin and Madrid?", tools=[weather]), weather)
+        ('get_weather', '{"city": "Berlin"}')
     """
     found = entities_for(tool, conv.question)
     string_params = [p for p, s in ((tool.parameters or {}).get("properties") or {}).items()

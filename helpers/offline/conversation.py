@@ -153,7 +153,10 @@ def well_formed(call: Call, tools: list[Tool]) -> bool:
     """True when a call names an offered tool and its arguments are a JSON object: an error to such a
     call is the tool's failure, not the model's mistake (a misspelt tool name, JSON cut short).
 
-    Example: well_formed(Call("search", '{"query": "x"}', "c1", 0), [search_tool]) -> True
+    Example:
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> well_formed(Call("search", '{"query": "x"}', "c1", 0), [search]), well_formed(Call("serch", "{}", "c2", 0), [search])
+        (True, False)
     """
     return any(t.name == call.name for t in tools) and isinstance(parse_json(call.arguments), dict)
 
@@ -162,7 +165,12 @@ def failed_calls(conv: Conversation) -> list[Call]:
     """This turn's well-formed calls whose tool failed, when every well-formed call failed; else [].
     One failure among working calls is only part of the results, and the answer reports it there.
 
-    Example: failed_calls(conv_after_a_search_that_raised) -> [Call("search", ..., output='{"error": ...}')]
+    Example:
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> failed_calls(Conversation(question="Can I join?", tools=[search],
+        ...                           calls=[Call("search", '{"query": "join"}', "c1", 0, '{"error": "timeout"}')]))
+        [Call(name='search', arguments='{"query": "join"}', call_id='c1', batch=0, output='{"error":
+        "timeout"}')]
     """
     answered = [c for c in conv.calls if c.output is not None and well_formed(c, conv.tools)]
     failed = [c for c in answered if tool_error(c.output) is not None]
@@ -259,7 +267,13 @@ def parse_documents(output: str) -> list[dict]:
 def all_documents(conv: Conversation) -> list[dict]:
     """Every document in the turn's tool outputs, once each, with its rank in the output it came from.
 
-    Example: all_documents(conv) -> [{"title": "How to install Ollama?", ..., "rank": 0}, ...]
+    Example:
+        >>> conv = Conversation(question="Ollama?", calls=[
+        ...     Call("search", '{"query": "ollama"}', "c1", 0, '[{"id": "a1", "question": "How to install Ollama?", "answer": "Download it."}]'),
+        ...     Call("search", '{"query": "install"}', "c2", 0, '[{"id": "a1", "question": "How to install Ollama?", "answer": "Download it."}]')])
+        >>> all_documents(conv)
+        [{'title': 'How to install Ollama?', 'answer': 'Download it.', 'text': 'How to install Ollama?
+        Download it.', 'id': 'a1', 'section': '', 'course': '', 'rank': 0}]
     """
     docs, seen = [], set()
     for call in conv.calls:
