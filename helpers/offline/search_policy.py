@@ -62,8 +62,14 @@ def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
     question ("How do I run a different model?" after one about Ollama), the rarest words of the previous
     question (typos repaired), as a person reading the whole conversation would.
 
-    Example: question_terms(Conversation(question="And on Windows?", earlier=["Install Ollama?"]), v)
-             -> ["windows", "ollama", "install"]
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> question_terms(Conversation(question="How do I run a different model?",
+        ...                             earlier=["How do I install Ollama?"]), faq_vocabulary())
+        ['run', 'different', 'model', 'ollama', 'install']
+        >>> question_terms(Conversation(question="And on Windows?", earlier=["How do I install Ollama?"]),
+        ...                faq_vocabulary())  # "windows" is an FAQ topic of its own: the question stands alone
+        ['windows']
     """
     terms = keywords(conv.question)
     if not conv.earlier:
@@ -99,7 +105,10 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
     words: all keywords with close words, the rarest keywords, synonyms in place of the words, then
     single keywords. Fewer than `n` when the question holds fewer different queries.
 
-    Example: varied_queries(["join", "course", "late"], 2, vocab) -> ["join course late joining ...", "join late"]
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> varied_queries(["join", "course", "late"], 2, faq_vocabulary())
+        ['join course late joining after', 'join late']
     """
     by_rarity = sorted(terms, key=lambda t: -vocab.idf(t))
     candidates = [
@@ -124,7 +133,12 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
 def coverage(terms: list[str], text: str, vocab: Vocabulary) -> float:
     """Share of the terms (weighted by rarity) that a text contains, as any word form.
 
-    Example: coverage(["install", "ollama"], "How to install Ollama?", vocab) -> 1.0
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> coverage(["install", "ollama"], "How to install Ollama?", faq_vocabulary())
+        1.0
+        >>> round(coverage(["install", "ollama"], "How to install Docker?", faq_vocabulary()), 2)
+        0.28
     """
     if not terms:
         return 0.0
@@ -140,8 +154,12 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     several), then at most MAX_RETRY_SEARCHES more while the results are poor (typo repair first, then
     other keywords) or more searches were asked for. An empty list: searching is done, time to answer.
 
-    Example: next_searches(Conversation(question="How do I run Olama locally?", tools=[s]), s, vocab)
-             -> [("search", '{"query": "run olama locally running local"}')]
+    Example:
+        >>> from helpers.offline.conversation import Tool
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> next_searches(Conversation(question="How do I run Olama locally?", tools=[search]), search, faq_vocabulary())
+        [('search', '{"query": "run olama locally running local"}')]
     """
     param = required_string_params(tool)[0]
     # A forced search of a question with no keywords still needs a query.
@@ -190,7 +208,10 @@ def _output_words(conv: Conversation) -> Counter:
 def corrected_terms(terms: list[str], conv: Conversation, vocab: Vocabulary) -> tuple[list[str], dict[str, str]]:
     """Terms with typos replaced by the closest FAQ (or tool output) word, and the replacements made.
 
-    Example: corrected_terms(["run", "olama"], conv, vocab) -> (["run", "ollama"], {"olama": "ollama"})
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> corrected_terms(["run", "olama"], Conversation(question="How do I run Olama?"), faq_vocabulary())
+        (['run', 'ollama'], {'olama': 'ollama'})
     """
     seen = _output_words(conv)
     corrections = {}
@@ -205,8 +226,14 @@ def best_result(conv: Conversation, terms: list[str], vocab: Vocabulary) -> tupl
     """The document that covers most of the question, and its coverage. A match in the entry's question
     counts more than one in its answer; the search engine's own rank breaks near-ties.
 
-    Example: best_result(conv, ["install", "ollama"], vocab)
-             -> ({"title": "How to install Ollama?", ..., "score": 1.0}, 1.0)
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> conv = Conversation(question="Install Ollama?", calls=[Call("search", '{"query": "install ollama"}', "c1", 0,
+        ...     '[{"id": "d1", "question": "How to install Docker?", "answer": "Use apt."},'
+        ...     ' {"id": "o1", "question": "How to install Ollama?", "answer": "Download it."}]')])
+        >>> document, score = best_result(conv, ["install", "ollama"], faq_vocabulary())
+        >>> document["id"], score
+        ('o1', 1.0)
     """
     best, best_key = None, None
     for doc in all_documents(conv):
@@ -221,7 +248,12 @@ def has_key_word(conv: Conversation, terms: list[str], vocab: Vocabulary) -> boo
     """False when the question's subject (its rarest word that still recurs across the FAQ, like "kafka")
     is in none of the results: weak matches on common words are then not about the question.
 
-    Example: has_key_word(conv_about_kafka_with_docker_results, ["kafka", "docker"], vocab) -> False
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> conv = Conversation(question="Kafka in Docker?", calls=[Call("search", '{"query": "kafka docker"}', "c1", 0,
+        ...     '[{"id": "d1", "question": "How to install Docker?", "answer": "Use apt."}]')])
+        >>> has_key_word(conv, ["kafka", "docker"], faq_vocabulary())
+        False
     """
     subjects = [t for t in terms if vocab.stem_freq.get(stem(t), 0) >= KEY_WORD_MIN_DOCS]
     if not subjects:
