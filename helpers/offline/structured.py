@@ -451,9 +451,10 @@ def _integer_ratio(step: float) -> int:
 def fill(schema: object, facts: Facts) -> object:
     """A value that fits `schema`, made from what the model would have said. Raises SchemaError.
 
-    Example: fill({"type": "object", "properties": {"reply": {"type": "string"}, "ref": {"type": "string"}},
-                   "required": ["reply", "ref"], "additionalProperties": False},
-                  Facts("Yes, you can.", ["74eb249bbf"])) -> {"reply": "Yes, you can.", "ref": "74eb249bbf"}
+    Example:
+        >>> fill({"type": "object", "properties": {"reply": {"type": "string"}, "ref": {"type": "string"}},
+        ...       "required": ["reply", "ref"], "additionalProperties": False}, Facts("Yes, you can.", ["74eb249bbf"]))
+        {'reply': 'Yes, you can.', 'ref': '74eb249bbf'}
     """
     _check_schema(schema)
     value = _Filler(schema, facts).value(schema, "schema", "answer", 0)
@@ -512,8 +513,12 @@ def strict_problem(schema: object) -> str | None:
     """What the real API refuses in a strict schema, in its words, or None: the root must be an object,
     and every object must set additionalProperties to false and list every property in `required`.
 
-    Example: strict_problem({"type": "object", "properties": {"a": {"type": "string"}}})
-             -> "In context=(), 'additionalProperties' is required to be supplied and to be false."
+    Example:
+        >>> strict_problem({"type": "object", "properties": {"a": {"type": "string"}}})
+        "In context=(), 'additionalProperties' is required to be supplied and to be false."
+        >>> strict_problem({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+        ...                 "additionalProperties": False}) is None
+        True
     """
     if not isinstance(schema, dict) or schema.get("type") != "object" and "$ref" not in schema:
         return "In context=(), the root schema must be an object (\"type\": \"object\"), not anyOf or another type."
@@ -548,8 +553,11 @@ def check_format(output_format: dict, where: str, name: str) -> None:
     """Raise a 400 ApiError when the schema of a response format can't be filled (tried with an answer
     that found something and one that didn't), naming the place in the schema.
 
-    Example: check_format({"type": "json_schema", "name": "x", "schema": {"not": {}}}, "text.format", "x")
-             -> ApiError 400 "Invalid schema for response_format 'x': at 'schema.not', ..."
+    Example:
+        >>> check_format({"type": "json_schema", "name": "x", "schema": {"not": {}}}, "text.format", "x")
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Invalid schema for response_format 'x': at 'schema.not', the offline
+        model cannot honour 'not'. Remove it from the schema (or describe the rule in words).
     """
     if output_format.get("type") != "json_schema":
         return

@@ -181,7 +181,13 @@ def _tool_choice(choice: str | dict | None, tools: list[Tool]) -> tuple[str | di
     object, and for an "allowed_tools" choice its mode with the names it allows (either API's shape).
     A choice naming a tool that is not offered gets the real API's 400. The shape was checked before.
 
-    Example: _tool_choice({"type": "function", "name": "search"}, [search]) -> ({"type": ..., "name": "search"}, None)
+    Example:
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> _tool_choice({"type": "function", "name": "search"}, [search])
+        ({'type': 'function', 'name': 'search'}, None)
+        >>> _tool_choice({"type": "function", "name": "serch"}, [search])
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Tool choice 'serch' not found in 'tools' parameter.
     """
     if choice is None:
         return "auto", None
@@ -208,7 +214,12 @@ def render_response(body: dict, conv: Conversation, decision: Decision, texts: l
                     seed: str) -> dict:
     """The `Response` object for a decision.
 
-    Example: render_response(body, conv, Decision(text="Hi"), ["Hi"], [], seed)["output_text"] -> "Hi"
+    Example:
+        >>> body = {"model": "offline-rules-v1", "input": "Hi"}
+        >>> conv, texts, tools = parse_responses(body)
+        >>> response = render_response(body, conv, Decision(text="Hello!"), texts, tools, request_hash("/v1/responses", body))
+        >>> response["object"], response["status"], response["output"][0]["content"][0]["text"]
+        ('response', 'completed', 'Hello!')
     """
     output, produced = [], []
     status, incomplete = "completed", None
@@ -368,7 +379,12 @@ def _missing_tool_messages(pending: set[str], index: int) -> None:
 def render_chat(body: dict, decision: Decision, texts: list[str], tools: list[dict], seed: str) -> dict:
     """The `chat.completion` object for a decision.
 
-    Example: render_chat(body, Decision(text="Hi"), ["Hi"], [], seed)["choices"][0]["message"]["content"] -> "Hi"
+    Example:
+        >>> body = {"model": "offline-rules-v1", "messages": [{"role": "user", "content": "Hi"}]}
+        >>> conv, texts, tools = parse_chat(body)
+        >>> completion = render_chat(body, Decision(text="Hello!"), texts, tools, request_hash("/v1/chat/completions", body))
+        >>> completion["object"], completion["choices"][0]["finish_reason"], completion["choices"][0]["message"]["content"]
+        ('chat.completion', 'stop', 'Hello!')
     """
     message: dict = {"role": "assistant", "content": None, "refusal": None, "annotations": []}
     produced = []
