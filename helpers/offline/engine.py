@@ -83,8 +83,12 @@ _warned_without_faq = False  # the note is printed once per process, not on ever
 def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     """Decide the next step of the conversation: a text answer or tool calls.
 
-    Example: decide(Conversation(question="Can I join late?", tools=[search_tool])).calls
-             -> [("search", '{"query": "join late joining ..."}')]
+    Example:
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> decide(Conversation(question="Can I join late?", tools=[search])).calls
+        [('search', '{"query": "join late joining after"}')]
+        >>> decide(Conversation(question="Hi")).text
+        "Hello! Ask me a question about the course and I'll look it up."
     """
     if vocab is None:
         vocab = faq_vocabulary()
@@ -117,8 +121,9 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
     schema, or that fits a JSON schema the instructions give ("respond with a JSON object compatible with
     this schema: ..."), which also shapes a plain `json_object` answer. Otherwise the text as it is.
 
-    Example: _formatted(Conversation(output_format={"type": "json_object"}), Decision(text="Yes."))
-             -> Decision(text='{"answer": "Yes."}')
+    Example:
+        >>> _formatted(Conversation(output_format={"type": "json_object"}), Decision(text="Yes.")).text
+        '{"answer": "Yes."}'
     """
     facts = _facts(decision)
     kind = (conv.output_format or {}).get("type")
@@ -141,8 +146,13 @@ def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool], vocab:
     (for "required") the offered tool not yet used that best takes an answer, with arguments filled
     from the answer by the schema filler (structured.py). A search tool gets a keyword query instead.
 
-    Example: _forced_call(conv_after_search, Decision(text="Yes ...", cited=["74eb249bbf"]), [search, final], v)
-             -> Decision(calls=[("final_result", '{"answer": "Yes ...", "source": "74eb249bbf"}')])
+    Example:
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> final = Tool("final_result", "The final answer", {"properties": {"answer": {"type": "string"},
+        ...              "source": {"type": "string"}}, "required": ["answer", "source"]})
+        >>> conv = Conversation(question="Can I join late?", tools=[search, final], tool_choice="required")
+        >>> _forced_call(conv, Decision(text="Yes, you can.", cited=["74eb249bbf"]), [search, final], faq_vocabulary()).calls
+        [('final_result', '{"answer": "Yes, you can.", "source": "74eb249bbf"}')]
     """
     used = {c.name for c in conv.calls}
     fresh = [t for t in tools if t.name not in used] or tools
