@@ -240,7 +240,8 @@ class ChatSession:
             self.on_update()
 
     def _finish_question(self, record, call_number: int) -> None:
-        result = self.run.result
+        result = self.run.result if self.run is not None else None
+        assert result is not None, "called only once step() has finished the run"
         self.run = None
         self.messages = result.messages  # the next question continues this conversation
         kind = "error" if result.stop_reason == "error" else "assistant"

@@ -74,7 +74,7 @@ def _replay_checks(s: llm.Settings) -> list[Check]:
     from helpers.cassette import CassetteError, load_cassette
 
     try:
-        entries = load_cassette(s.cassette)
+        entries = load_cassette(s.cassette or "")  # resolve() sets it for the replay provider
     except CassetteError as err:
         return [Check("cassette", "fail", str(err).split(". ")[0], "fix LLM_CASSETTE, or record a run first "
                       "with LLM_RECORD=path on a real provider")]

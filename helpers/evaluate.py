@@ -314,6 +314,8 @@ def agent_benchmark(rows: list[dict], index, *, client=None, model: str | None =
         from helpers.offline import OFFLINE_MODEL, offline_client
 
         client, model = offline_client(max_retries=0), OFFLINE_MODEL
+    elif model is None:
+        raise ValueError("agent_benchmark: with a client, pass model= too (the model that client serves).")
     outcomes = []
     for row in tqdm(rows, desc="agent", file=sys.stderr, disable=not progress):
         tools = {"search": lambda query, course=row["course"]: search(query, index=index, course=course)}

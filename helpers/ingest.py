@@ -27,6 +27,7 @@ import urllib.parse
 import urllib.request
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import frontmatter
 import yaml
@@ -221,8 +222,9 @@ def _parse_question(data: bytes, where: str) -> tuple[dict, str]:
     if missing:
         raise FaqDataError(f"Malformed front matter in {where}: missing {', '.join(missing)}. "
                            f"Each question file needs id, question and sort_order.")
+    sort_order: Any = post.metadata["sort_order"]  # whatever the YAML holds; int() says if it is no number
     try:
-        post.metadata["sort_order"] = int(post.metadata["sort_order"])
+        post.metadata["sort_order"] = int(sort_order)
     except (TypeError, ValueError) as exc:
         raise FaqDataError(f"Malformed front matter in {where}: sort_order "
                            f"{post.metadata['sort_order']!r} is not a number.") from exc

@@ -115,7 +115,7 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
     env_path = load_env(env_file)
     name = provider or _env("LLM_PROVIDER")
     if provider:
-        reason = f"make_client(provider={provider!r})"
+        name, reason = provider, f"make_client(provider={provider!r})"
     elif name:
         reason = f"LLM_PROVIDER={name}"
     elif _env("OPENAI_API_KEY"):
@@ -129,9 +129,9 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
     preset = PROVIDERS[name]
 
     base_url = preset.base_url
-    if name not in ("offline", "replay") and _env("OPENAI_BASE_URL"):
+    if name not in ("offline", "replay") and (custom_url := _env("OPENAI_BASE_URL")):
         # Lets a student point any preset at a proxy or a self-hosted OpenAI-compatible server.
-        base_url = _env("OPENAI_BASE_URL").rstrip("/")
+        base_url = custom_url.rstrip("/")
 
     api_key = None
     if preset.key_env:
@@ -202,7 +202,8 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
         base_url=s.base_url,
         max_retries=MAX_RETRIES,
         timeout=TIMEOUT_S,
-        http_client=http_client,
+        # openai 3 annotates http_client as an httpx2.Client and accepts an httpx.Client too (openai/_httpx2.py).
+        http_client=http_client,  # ty: ignore[invalid-argument-type]
     )
     if verbose:
         print(_describe(s, record_path))
@@ -226,8 +227,10 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
         from helpers.offline.transport import ThreadedTransport
 
         http_client = httpx.AsyncClient(transport=ThreadedTransport(transport), timeout=TIMEOUT_S)
+    # openai 3 annotates http_client as an httpx2.AsyncClient and accepts an httpx.AsyncClient too.
     client = openai.AsyncOpenAI(api_key=s.api_key or "no-key-needed", base_url=s.base_url,
-                                max_retries=MAX_RETRIES, timeout=TIMEOUT_S, http_client=http_client)
+                                max_retries=MAX_RETRIES, timeout=TIMEOUT_S,
+                                http_client=http_client)  # ty: ignore[invalid-argument-type]
     if verbose:
         print(_describe(s, record_path))
     return client, s.model
@@ -255,7 +258,7 @@ def _transport_for(s: Settings, record_path: Path | None):
     elif s.provider.name == "replay":
         from helpers.cassette import ReplayTransport
 
-        transport = ReplayTransport(s.cassette, base_url=s.base_url)
+        transport = ReplayTransport(s.cassette or "", base_url=s.base_url)  # set for replay by resolve()
     if record_path is not None:
         from helpers.cassette import RecordingTransport
 

@@ -64,7 +64,7 @@ class LoopResult:
     @property
     def cost_usd(self) -> float | None:
         costs = [c.cost_usd for c in self.calls]
-        return None if any(c is None for c in costs) else sum(costs)
+        return None if any(c is None for c in costs) else sum(c or 0.0 for c in costs)
 
     def __str__(self) -> str:
         return f"stopped: {self.stop_reason} after {self.iterations} iteration(s)\n{self.answer}"
@@ -137,6 +137,7 @@ class AgentRun:
         """
         while not self.step():
             pass
+        assert self.result is not None, "step() returns True only once the result is set"
         return self.result
 
     def step(self) -> bool:
@@ -277,7 +278,7 @@ class AgentRun:
                 # A budget we cannot measure must not pass silently as "$0 spent".
                 return "error", (f"max_cost is set but the price of {self.calls[-1].model!r} is unknown. "
                                  "Register it with helpers.cost.register_price(...) or pass price_as=...")
-            spent = sum(c.cost_usd for c in self.calls)
+            spent = sum(c.cost_usd or 0.0 for c in self.calls)  # none is None: checked just above
             if spent >= self.max_cost:
                 return "cost_budget", f"Spent ${spent:.4f}; the budget is ${self.max_cost:.4f}."
         elapsed = time.monotonic() - self._started
@@ -475,7 +476,7 @@ def _as_input_item(item) -> dict:
     return item.model_dump(mode="json", exclude_none=True) if hasattr(item, "model_dump") else dict(item)
 
 
-def _calls_in(message) -> list[tuple[str, str]]:
+def _calls_in(message) -> list[tuple[str | None, str | None]]:
     """(call_id, name) of the tool calls in one history item, in either API flavour."""
     if not isinstance(message, dict):
         return []

@@ -22,7 +22,7 @@ import inspect
 import json
 import typing
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 import docstring_parser
 import pydantic
@@ -63,7 +63,9 @@ class Tool:
     def __init__(self, fn: Callable, name: str | None = None):
         functools.update_wrapper(self, fn)
         self.fn = fn
-        self.name = name or fn.__name__
+        self.name = name or getattr(fn, "__name__", "")
+        if not self.name:  # a functools.partial or a callable object: nothing to call the tool by
+            raise ToolDefinitionError(f"{fn!r} has no __name__ to call the tool by; pass name=... .")
         self.description, param_docs = _read_docstring(self.name, fn)
         self.defaults = {}  # parameter -> default, used when a strict-mode model sends null
         self.model = _build_model(self.name, fn, param_docs, self.defaults)
@@ -297,7 +299,7 @@ def _read_docstring(name: str, fn: Callable) -> tuple[str, dict[str, str]]:
     return description, param_docs
 
 
-def _build_model(name: str, fn: Callable, param_docs: dict[str, str], defaults: dict) -> type:
+def _build_model(name: str, fn: Callable, param_docs: dict[str, str], defaults: dict) -> type[pydantic.BaseModel]:
     params = inspect.signature(fn).parameters
     unknown = sorted(set(param_docs) - set(params))
     if unknown:
@@ -311,7 +313,7 @@ def _build_model(name: str, fn: Callable, param_docs: dict[str, str], defaults: 
         raise ToolDefinitionError(
             f"tool {name!r}: can't resolve its type hints ({e}); fix the annotations."
         ) from e
-    fields = {}
+    fields: dict[str, typing.Any] = {}  # parameter -> (type, pydantic.Field)
     for p in params.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
             raise ToolDefinitionError(
@@ -439,7 +441,7 @@ def _nullable(schema: dict) -> dict:
     return {**nullable, "description": schema["description"]} if "description" in schema else nullable
 
 
-def _describe_problem(err: dict) -> str:
+def _describe_problem(err: Mapping[str, typing.Any]) -> str:
     field = ".".join(str(part) for part in err["loc"]) or "(arguments)"
     if err["type"] in ("missing", "extra_forbidden"):
         return f"{field}: {err['msg']}"

@@ -10,6 +10,7 @@ never stops). `offline_client` gives the offline model with injected faults. Lef
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from helpers.homework.core import _Fail, _get, _run
 
@@ -59,7 +60,8 @@ class SpyClient:
 
     def __init__(self, client, calls: list | None = None):
         self._client = client
-        self.calls: list[tuple[dict, object]] = calls if calls is not None else []
+        # (request, response): the response is whatever the client returned (a Response, a ChatCompletion, ...).
+        self.calls: list[tuple[dict, Any]] = calls if calls is not None else []
         self.responses = _Recorder(client.responses, self.calls)
         # Chat Completions (lesson 08) goes through client.chat.completions; record those calls too.
         self.chat = _Namespace(completions=_Recorder(client.chat.completions, self.calls))
@@ -141,7 +143,7 @@ class ScriptedClient:
     """
 
     def __init__(self, script: list):
-        self.calls: list[tuple[dict, object]] = []
+        self.calls: list[tuple[dict, Any]] = []
         self.responses = _ScriptedResponses(script, self.calls)
         self.chat = _Namespace(completions=self.responses)  # the script decides which flavour it speaks
 

@@ -27,6 +27,7 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -68,7 +69,7 @@ class Technique:
 
     name: str
     what: str
-    tools: Callable[[object, str], dict]  # (index, course) -> {name: function}
+    tools: Callable[[Any, str], dict]  # (index, course) -> {name: function}; index: a fitted minsearch Index
     schemas: list[dict] = field(default_factory=lambda: [SEARCH_TOOL])
     cache: bool = False
     drop_outputs: bool = False
@@ -205,8 +206,9 @@ def recording_client(transport: RecordingTransport):
 
     from helpers.offline import OFFLINE_BASE_URL
 
+    # openai 3 annotates http_client as an httpx2.Client and accepts an httpx.Client too (openai/_httpx2.py).
     return OpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=0,
-                  http_client=httpx.Client(transport=transport))
+                  http_client=httpx.Client(transport=transport))  # ty: ignore[invalid-argument-type]
 
 
 @dataclass

@@ -235,7 +235,7 @@ def failure_answer(failed: list[Call]) -> str:
     """
     reports = {}
     for call in failed:
-        reports.setdefault(call.name, tool_error(call.output))
+        reports.setdefault(call.name, tool_error(call.output) or "")  # a failed call always has its error
     # The error's own closing full stop goes: the sentence that quotes it ends with one already.
     what = "; ".join(f'the tool {name} failed with the error "{error.rstrip(". ")}"' for name, error in reports.items())
     return (f"I couldn't get an answer: {what}. This is a problem with the tool, not with your question, so "
@@ -447,4 +447,4 @@ def combine_results(conv: Conversation) -> str:
 
 
 def _num(value: float) -> str:
-    return str(int(value)) if value.is_integer() else str(value)
+    return str(int(value)) if float(value).is_integer() else str(value)

@@ -28,6 +28,8 @@ import logging
 from collections.abc import Callable
 from functools import partial
 
+from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
+
 from helpers.offline.body import load_request
 from helpers.offline.engine import decide
 from helpers.offline.errors import ApiError
@@ -127,7 +129,7 @@ def error_response(error: ApiError) -> tuple[int, dict, bytes]:
 StreamWriter = Callable[[dict], list[bytes]]  # the final object in, its SSE frames out (see stream.py)
 
 
-def is_stream(content: bytes | list[bytes]) -> bool:
+def is_stream(content: bytes | list[bytes]) -> TypeIs[list[bytes]]:
     """Whether `handle` answered with server-sent event frames rather than one JSON body.
 
     Example:

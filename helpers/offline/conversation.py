@@ -215,7 +215,7 @@ def text_records(text: str) -> list[dict]:
     for line in text.splitlines():
         match = _RECORD_LINE.match(line)
         key = match.group(1).strip().lower().replace(" ", "_") if match else None
-        if key is not None and (first is None or key == first or current is not None and key not in current):
+        if match and key is not None and (first is None or key == first or current is not None and key not in current):
             first = first or key
             if key == first or current is None:
                 current = {}

@@ -126,9 +126,10 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
         '{"answer": "Yes."}'
     """
     facts = _facts(decision)
-    kind = (conv.output_format or {}).get("type")
+    output_format = conv.output_format or {}
+    kind = output_format.get("type")
     if kind == "json_schema":
-        return replace(decision, text=structured_text(conv.output_format, facts))
+        return replace(decision, text=structured_text(output_format, facts))
     prompted = schema_in_text(conv.instructions)
     if prompted is not None:
         # Only text in the prompt: a schema the filler can't meet leaves the answer as it is.
@@ -137,7 +138,7 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
         except (SchemaError, RecursionError):
             pass
     if kind == "json_object":
-        return replace(decision, text=structured_text(conv.output_format, facts))
+        return replace(decision, text=structured_text(output_format, facts))
     return decision
 
 

@@ -69,13 +69,14 @@ log = logging.getLogger(__name__)
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: _Server  # ty: ignore[incompatible-mutable-override]  # socketserver sets it to the _Server that made us
     protocol_version = "HTTP/1.1"  # keep-alive, as the openai SDK's connection pool expects
     server_version = "offline-model"
     disable_nagle_algorithm = True  # headers and body go out as two writes; don't hold the second back
 
     def setup(self) -> None:
-        self.timeout = self.server.read_timeout  # applied to the socket by StreamRequestHandler.setup
+        # Per connection, read by StreamRequestHandler.setup; typeshed calls it a ClassVar, the stdlib reads self.timeout.
+        self.timeout = self.server.read_timeout  # ty: ignore[invalid-attribute-access]
         self._linger = False
         super().setup()
 
@@ -373,7 +374,7 @@ class OfflineServer:
         """
         self.server.faults = FaultPlan(faults)
 
-    def start(self) -> OfflineServer:
+    def start(self) -> Self:
         self._thread = threading.Thread(target=self.server.serve_forever, name="offline-model", daemon=True)
         self._thread.start()
         return self

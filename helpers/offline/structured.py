@@ -36,6 +36,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from helpers.offline.errors import ApiError
 from helpers.offline.field_roles import NEGATIVE_WORDS, field_role, name_words, role_scores
@@ -108,7 +109,7 @@ class _Filler:
                                           for i, p in enumerate(parts)], path)
         return schema
 
-    def lookup(self, ref: object, path: str) -> dict:
+    def lookup(self, ref: Any, path: str) -> dict:
         if not isinstance(ref, str) or not ref.startswith("#"):
             raise SchemaError(f"{path}.$ref", f"only references inside the schema ('#/$defs/Name') are "
                                               f"supported, not {ref!r}.")
@@ -151,7 +152,7 @@ class _Filler:
 
     # --- values ------------------------------------------------------------------------------------
 
-    def value(self, schema: object, path: str, role: str, depth: int):
+    def value(self, schema: Any, path: str, role: str, depth: int):
         if depth > HARD_DEPTH:
             raise SchemaError(path, f"the schema nests deeper than {HARD_DEPTH} levels even when only required "
                                     f"fields are filled (a recursion with no way out). Make the recursive field "
@@ -208,7 +209,7 @@ class _Filler:
             return self.facts.titles[0]
         return self.facts.text
 
-    def any_of(self, schema: dict, options: object, path: str, role: str, depth: int):
+    def any_of(self, schema: dict, options: Any, path: str, role: str, depth: int):
         key = "anyOf" if "anyOf" in schema else "oneOf"
         if not isinstance(options, list) or not options:
             raise SchemaError(f"{path}.{key}", "must be a non-empty array of schemas.")
@@ -225,7 +226,7 @@ class _Filler:
                 return self.value(merged, f"{path}.{key}[{i}]", role, depth)
             except SchemaError as error:
                 first_error = first_error or error
-        raise first_error  # type: ignore[misc]
+        raise first_error or SchemaError(f"{path}.{key}", "no option fits.")  # never None: options is non-empty
 
     def enum(self, schema: dict, path: str):
         members = schema["enum"]
@@ -256,7 +257,7 @@ class _Filler:
                                                       f"while additionalProperties is false. Add it to properties.")
         names = list(props) if depth < SOFT_DEPTH else [n for n in props if n in required]
         names += [n for n in required if n not in props]
-        roles = {n: field_role(n, props.get(n) if isinstance(props.get(n), dict) else {}) for n in names}
+        roles = {n: field_role(n, prop if isinstance(prop := props.get(n), dict) else {}) for n in names}
         # The answer text goes to the one string field that reads most like an answer (or the first one).
         strings = [n for n in names if self._stringy(props.get(n, {}), f"{path}.properties.{n}")
                    and roles[n] not in ("source", "title")]
@@ -283,7 +284,7 @@ class _Filler:
                 del out[name]
         return out
 
-    def _negative(self, name: str, schema: object, path: str) -> bool:
+    def _negative(self, name: str, schema: Any, path: str) -> bool:
         if not isinstance(schema, dict):
             return False
         schema = self.resolve(schema, path)
@@ -291,7 +292,7 @@ class _Filler:
             return False
         return bool(role_scores(name, str(schema.get("description") or ""))["negative"])
 
-    def _stringy(self, schema: object, path: str) -> bool:
+    def _stringy(self, schema: Any, path: str) -> bool:
         if not isinstance(schema, dict):
             return schema is True
         try:
@@ -448,7 +449,7 @@ def _integer_ratio(step: float) -> int:
     return next((n for n in range(1, 1000) if float(n * step).is_integer()), 1)
 
 
-def fill(schema: object, facts: Facts) -> object:
+def fill(schema: Any, facts: Facts) -> object:
     """A value that fits `schema`, made from what the model would have said. Raises SchemaError.
 
     Example:
@@ -462,7 +463,7 @@ def fill(schema: object, facts: Facts) -> object:
     return value
 
 
-def _check_schema(schema: object) -> None:
+def _check_schema(schema: Any) -> None:
     """Check the schema against the JSON Schema metaschema, so the filler only reads well-typed keywords."""
     try:
         from jsonschema import Draft202012Validator
@@ -478,7 +479,7 @@ def _check_schema(schema: object) -> None:
         raise SchemaError(f"schema{where}", f"is not valid JSON Schema: {error.message[:200]}.") from None
 
 
-def _check(schema: object, value: object) -> None:
+def _check(schema: Any, value: object) -> None:
     """Validate the value made against the schema: the filler's rules must never send JSON that doesn't fit."""
     try:
         from jsonschema import Draft202012Validator

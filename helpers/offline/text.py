@@ -197,8 +197,7 @@ def close_words(word: str) -> list[str]:
         elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
             out.append(word[:-1])
     out.extend(SYNONYMS.get(word, []))
-    seen = {word}
-    return [w for w in out if not (w in seen or seen.add(w))]
+    return [w for w in dict.fromkeys(out) if w != word]  # once each, in order, without the word itself
 
 
 def edit_distance(a: str, b: str, limit: int = 3) -> int:

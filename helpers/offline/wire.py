@@ -239,7 +239,7 @@ def render_response(body: dict, conv: Conversation, decision: Decision, texts: l
         produced.append(text)
     tokens_in, tokens_out = usage_estimate(texts, tools, produced)
     choice = body.get("tool_choice") or "auto"
-    metadata = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    metadata = given if isinstance(given := body.get("metadata"), dict) else {}
     return {
         "id": f"resp_{seed[:24]}",
         "object": "response",
@@ -332,7 +332,8 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
             if text:
                 conv.said.append(text)
             tool_calls = message.get("tool_calls") or []
-            pending, pending_index = (set(), index) if tool_calls else (None, -1)
+            fresh: set[str] = set()  # this message's calls, waiting for their outputs
+            pending, pending_index = (fresh, index) if tool_calls else (None, -1)
             if tool_calls:
                 batch += 1
             for tc in tool_calls:
@@ -340,7 +341,7 @@ def parse_chat(body: dict, fault: str | None = None) -> tuple[Conversation, list
                 call = Call(name=function["name"], arguments=function["arguments"], call_id=tc["id"], batch=batch)
                 calls[call.call_id] = call
                 conv.calls.append(call)
-                pending.add(call.call_id)
+                fresh.add(call.call_id)
                 texts.append(call.name + call.arguments)
         elif role == "tool":
             call_id = message["tool_call_id"]
