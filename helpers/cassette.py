@@ -99,11 +99,14 @@ def load_cassette(path: str | os.PathLike) -> list[dict]:
         >>> import tempfile
         >>> from helpers.offline import OfflineTransport
         >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
-        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path, "http://offline.invalid/v1"))
-        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1", "input": "Hi"})
+        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path,
+        ...     "http://offline.invalid/v1"))
+        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
         <Response [200 OK]>
         >>> [(list(entry), entry["request"]) for entry in load_cassette(path)]
-        [(['key', 'request', 'response'], {'method': 'POST', 'endpoint': '/responses', 'body': {'model': 'offline-rules-v1', 'input': 'Hi'}})]
+        [(['key', 'request', 'response'], {'method': 'POST', 'endpoint': '/responses', 'body': {'model':
+        'offline-rules-v1', 'input': 'Hi'}})]
     """
     path = Path(path)
     if not path.is_file():
@@ -135,8 +138,10 @@ def recorded_model(path: str | os.PathLike) -> str | None:
         >>> import tempfile
         >>> from helpers.offline import OfflineTransport
         >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
-        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path, "http://offline.invalid/v1"))
-        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1", "input": "Hi"})
+        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path,
+        ...     "http://offline.invalid/v1"))
+        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
         <Response [200 OK]>
         >>> recorded_model(path)
         'offline-rules-v1'
@@ -165,8 +170,10 @@ class RecordingTransport(httpx.BaseTransport):
         >>> import tempfile
         >>> from helpers.offline import OfflineTransport
         >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
-        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path, "http://offline.invalid/v1"))
-        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1", "input": "Hi"})
+        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path,
+        ...     "http://offline.invalid/v1"))
+        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
         <Response [200 OK]>
         >>> len(load_cassette(path))
         1
@@ -225,11 +232,14 @@ class ReplayTransport(httpx.BaseTransport):
         >>> import tempfile
         >>> from helpers.offline import OfflineTransport
         >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
-        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path, "http://offline.invalid/v1"))
-        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1", "input": "Hi"})
+        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path,
+        ...     "http://offline.invalid/v1"))
+        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
         <Response [200 OK]>
         >>> player = httpx.Client(transport=ReplayTransport(path, "http://replay.invalid/v1"))
-        >>> replayed = player.post("http://replay.invalid/v1/responses", json={"model": "offline-rules-v1", "input": "Hi"})
+        >>> replayed = player.post("http://replay.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
         >>> replayed.headers["x-replayed"], replayed.json()["output"][0]["content"][0]["text"]
         ('true', "Hello! Ask me a question about the course and I'll look it up.")
     """

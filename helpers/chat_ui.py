@@ -65,8 +65,8 @@ class Entry:
 
         Example:
             >>> Entry("user", text="hi").to_dict()
-            {'kind': 'user', 'text': 'hi', 'name': '', 'arguments': '', 'output': '', 'iteration': 0, 'call': 0, 'tokens': 0,
-             'cost_usd': None, 'latency_s': None, 'stop_reason': ''}
+            {'kind': 'user', 'text': 'hi', 'name': '', 'arguments': '', 'output': '', 'iteration': 0, 'call':
+            0, 'tokens': 0, 'cost_usd': None, 'latency_s': None, 'stop_reason': ''}
         """
         return asdict(self)
 
@@ -114,7 +114,8 @@ class ChatSession:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> _ = chat.send("Can I join late?")
             >>> chat.reset()
@@ -134,7 +135,8 @@ class ChatSession:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> chat.step_mode = True
             >>> chat.busy, chat.send("Can I join late?"), chat.busy
@@ -149,7 +151,8 @@ class ChatSession:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> entry = chat.send("Can I join late?")
             >>> entry.kind, entry.text, entry.stop_reason
@@ -178,7 +181,8 @@ class ChatSession:
         Example: (the first step searched; the second answered)
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> chat.step_mode = True
             >>> chat.send("Can I join late?")
@@ -206,7 +210,8 @@ class ChatSession:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> chat.step_mode = True
             >>> chat.send("Can I join late?")
@@ -261,7 +266,8 @@ class ChatSession:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> chat.status
             'Ready.'
@@ -284,7 +290,8 @@ class ChatSession:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> _ = chat.send("Can I join late?")
             >>> chat.footer()
@@ -298,15 +305,15 @@ class ChatSession:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> _ = chat.send("Can I join late?")
             >>> print(chat.as_text())
-            you: Can I join late?
-              [1] search({"query": "join late joining after"}) -> [{"id":"a1","question":"Can I join late?","answer":"Yes."}]
-                  model call 1: 113 tokens · $0
-            agent: According to the FAQ entry "Can I join late?" [a1]: Yes.
-            Session: 2 calls · 263 tokens · $0 (local, estimated)
+            you: Can I join late? [1] search({"query": "join late joining after"}) ->
+            [{"id":"a1","question":"Can I join late?","answer":"Yes."}] model call 1: 113 tokens · $0 agent:
+            According to the FAQ entry "Can I join late?" [a1]: Yes. Session: 2 calls · 263 tokens · $0
+            (local, estimated)
         """
         lines = []
         for e in self.transcript:
@@ -428,7 +435,8 @@ class ChatWidget:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> session = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> chat = ChatWidget(session)
             >>> chat.text.value = "Can I join late?"
@@ -493,7 +501,8 @@ class ChatWidget:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
             >>> session = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> chat = ChatWidget(session)
             >>> _ = chat.session.send("Can I join late?")
@@ -557,7 +566,8 @@ def _bubble(who: str, color: str, body_html: str) -> str:
 
     Example:
         >>> _bubble("You", "#1a4d8f", "Can I join late?")
-        '<div style="white-space:pre-wrap;line-height:1.4;margin:4px 0"><b style="color:#1a4d8f">You:</b> Can I join late?</div>'
+        '<div style="white-space:pre-wrap;line-height:1.4;margin:4px 0"><b style="color:#1a4d8f">You:</b> Can
+        I join late?</div>'
     """
     # line-height: an ipywidgets HTML inherits the height of one row of controls, far too loose for prose.
     return (f'<div style="white-space:pre-wrap;line-height:1.4;margin:4px 0"><b style="color:{color}">{who}:</b> '

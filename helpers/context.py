@@ -49,8 +49,9 @@ class LeanSearch:
         >>> from helpers.search import default_index
         >>> tools = {"search": LeanSearch(default_index())}
         >>> print(tools["search"]("join late"))
-        [{"id":"74eb249bbf","question":"I just discovered the course. Can I still join?","answer":"Yes, but if you want
-        to receive a certificate, you need to submit your project while we’re still accepting submissions."}]
+        [{"id":"74eb249bbf","question":"I just discovered the course. Can I still join?","answer":"Yes, but if
+        you want to receive a certificate, you need to submit your project while we’re still accepting
+        submissions."}]
     """
 
     def __init__(self, index=None, *, course: str | None = DEFAULT_COURSE, num_results: int = LEAN_NUM_RESULTS,

@@ -47,7 +47,8 @@ class CallRecord:
     """Tokens, latency, finish reason and cost of one model call.
 
     Example:
-        >>> CallRecord(model="gpt-5.4-mini", provider="openai", api="responses", input_tokens=812).cost_usd is None
+        >>> CallRecord(model="gpt-5.4-mini", provider="openai", api="responses",
+        ...     input_tokens=812).cost_usd is None
         True
     """
 
@@ -71,7 +72,8 @@ class CallRecord:
         """The record as a plain dict (for JSON or a DataFrame row).
 
         Example:
-            >>> CallRecord(model="gpt-5.4-mini", provider="openai", api="responses", input_tokens=812).to_dict()
+            >>> CallRecord(model="gpt-5.4-mini", provider="openai", api="responses",
+            ...     input_tokens=812).to_dict()
             {'model': 'gpt-5.4-mini', 'provider': 'openai', 'api': 'responses', 'input_tokens': 812, 'cached_input_tokens': 0,
              'output_tokens': 0, 'reasoning_tokens': 0, 'total_tokens': 0, 'latency_s': None, 'finish': None,
              'estimated': False, 'cost_usd': None, 'price_note': '', 'priced_at': None}
@@ -142,9 +144,10 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
         >>> response = {"model": "gpt-5.4-mini", "created_at": 1764460800, "status": "completed",
         ...             "usage": {"input_tokens": 812, "output_tokens": 40}}
         >>> record_call(response, provider="openai", latency_s=0.8)
-        CallRecord(model='gpt-5.4-mini', provider='openai', api='responses', input_tokens=812, cached_input_tokens=0,
-        output_tokens=40, reasoning_tokens=0, total_tokens=852, latency_s=0.8, finish='completed', estimated=False,
-        cost_usd=0.000789, price_note='genai-prices: openai/gpt-5.4-mini', priced_at='2025-11-30T00:00:00Z')
+        CallRecord(model='gpt-5.4-mini', provider='openai', api='responses', input_tokens=812,
+        cached_input_tokens=0, output_tokens=40, reasoning_tokens=0, total_tokens=852, latency_s=0.8,
+        finish='completed', estimated=False, cost_usd=0.000789, price_note='genai-prices:
+        openai/gpt-5.4-mini', priced_at='2025-11-30T00:00:00Z')
     """
     provider_name = normalize_provider(provider) or "unknown"
     # A replayed cassette costs nothing now, but it shows what the recorded call cost: price it as recorded.
@@ -378,7 +381,8 @@ def run_report(records, latency=False):
         ...             "usage": {"input_tokens": 812, "output_tokens": 40}}
         >>> record = record_call(response, provider="openai", latency_s=0.8)
         >>> report = run_report([record, record])
-        >>> list(report.index)[:3], report.loc["input tokens", "sum"], report.loc["model: gpt-5.4-mini", "count"]
+        >>> list(report.index)[:3], report.loc["input tokens", "sum"], report.loc["model: gpt-5.4-mini",
+        ...     "count"]
         (['calls', 'input tokens', 'cached input tokens'], 1624, 2)
     """
     records = [_as_record(r) for r in records]

@@ -28,7 +28,8 @@ class Check:
     """One line of the doctor's report. status is "ok", "warn" (works, but note this) or "fail".
 
     Example:
-        >>> Check("openai SDK", "ok", "3.57.0 (course needs >= 3.0)").ok, Check("model", "fail", "not listed").ok
+        >>> Check("openai SDK", "ok", "3.57.0 (course needs >= 3.0)").ok, Check("model", "fail",
+        ...     "not listed").ok
         (True, False)
     """
 

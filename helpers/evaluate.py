@@ -83,7 +83,8 @@ def answerable(rows: list[dict], documents: list[dict]) -> list[dict]:
     """The rows whose FAQ entry is in `documents` (the others can't be found by any search).
 
     Example:
-        >>> answerable([{"question": "Q?", "document": "a1"}, {"question": "New?", "document": "zz"}], [{"id": "a1"}])
+        >>> answerable([{"question": "Q?", "document": "a1"}, {"question": "New?", "document": "zz"}],
+        ...     [{"id": "a1"}])
         [{'question': 'Q?', 'document': 'a1'}]
     """
     known = {d["id"] for d in documents}
@@ -99,7 +100,8 @@ def rank_of(row: dict, index, k: int = NUM_RESULTS, boost: dict | None = None) -
 
     Example:
         >>> from helpers.search import default_index
-        >>> rank_of({"question": "docker", "course": "llm-zoomcamp", "document": "02df9d0302"}, default_index())
+        >>> rank_of({"question": "docker", "course": "llm-zoomcamp", "document": "02df9d0302"},
+        ...     default_index())
         2
     """
     results = search(row["question"], index=index, course=row["course"], num_results=k, boost=boost)
@@ -179,7 +181,8 @@ class FieldScores:
             >>> from helpers.search import BOOST, default_index
             >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
             ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
-            >>> FieldScores(default_index(), rows).ranks(BOOST), FieldScores(default_index(), rows).ranks(BOOST, k=1)
+            >>> FieldScores(default_index(), rows).ranks(BOOST), FieldScores(default_index(),
+            ...     rows).ranks(BOOST, k=1)
             ([1, 2, 2], [1, None, None])
         """
         ranks = []
@@ -210,7 +213,8 @@ def boost_grid(grid: dict = BOOST_GRID) -> list[dict]:
 
     Example:
         >>> len(boost_grid()), boost_grid({"question": [1, 2], "answer": [0, 1]})
-        (100, [{'question': 1, 'answer': 0}, {'question': 1, 'answer': 1}, {'question': 2, 'answer': 0}, {'question': 2, 'answer': 1}])
+        (100, [{'question': 1, 'answer': 0}, {'question': 1, 'answer': 1}, {'question': 2, 'answer': 0},
+        {'question': 2, 'answer': 1}])
     """
     names = list(grid)
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
@@ -226,7 +230,8 @@ def tune(field_scores: FieldScores, boosts: list[dict] | None = None, k: int = N
         >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
         ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
         >>> tune(FieldScores(default_index(), rows))[0]
-        Trial(boost={'question': 2.0, 'section': 0.0, 'answer': 0.5}, k=5, hit_rate=1.0, mrr=0.8333333333333334)
+        Trial(boost={'question': 2.0, 'section': 0.0, 'answer': 0.5}, k=5, hit_rate=1.0,
+        mrr=0.8333333333333334)
     """
     trials = [Trial(b, k, *scores(field_scores.ranks(b, k))) for b in (boosts or boost_grid())]
     order = sorted(range(len(trials)), key=lambda i: (-trials[i].mrr, -trials[i].hit_rate, i))
@@ -302,7 +307,8 @@ def agent_benchmark(rows: list[dict], index, *, client=None, model: str | None =
     Example:
         >>> from helpers.search import default_index
         >>> row = {"question": "Can I still join?", "course": "llm-zoomcamp", "document": "74eb249bbf"}
-        >>> [(o.cited, o.not_found, o.stop_reason, o.calls) for o in agent_benchmark([row], default_index(), progress=False)]
+        >>> [(o.cited, o.not_found, o.stop_reason, o.calls) for o in agent_benchmark([row], default_index(),
+        ...     progress=False)]
         [(True, False, 'answered', 2)]
     """
     from tqdm.auto import tqdm
@@ -335,7 +341,8 @@ def report_other_splits(index, rows: list[dict], k: int = NUM_RESULTS, splits: i
         >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
         ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
         >>> report_other_splits(default_index(), rows, splits=3)
-        Over 3 other splits by entry, held-back MRR: Zoomcamp boosts 0.667 on average; tuned 0.667 (from 0.500 to 1.000), above 0.907 in 1 of 3.
+        Over 3 other splits by entry, held-back MRR: Zoomcamp boosts 0.667 on average; tuned 0.667 (from 0.500
+        to 1.000), above 0.907 in 1 of 3.
     """
     every = FieldScores(index, rows)
     grid = boost_grid()

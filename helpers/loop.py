@@ -83,7 +83,8 @@ class AgentRun:
     Example:
         >>> from helpers.offline import offline_client
         >>> from helpers.search import SEARCH_TOOL
-        >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until the end."}]}
+        >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+        ...     "answer": "Yes, until the end."}]}
         >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
         ...                verbose=False)
         >>> while not run.step():
@@ -130,7 +131,8 @@ class AgentRun:
         Example:
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until the end."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes, until the end."}]}
             >>> AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
             ...          verbose=False).run().stop_reason
             'answered'
@@ -146,7 +148,8 @@ class AgentRun:
         Example: (the first step searched; the second answered)
             >>> from helpers.offline import offline_client
             >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until the end."}]}
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes, until the end."}]}
             >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
             ...                verbose=False)
             >>> run.step(), run.step()
@@ -398,7 +401,8 @@ def explain_api_error(exc: Exception, provider=None) -> str:
     Example:
         >>> import httpx
         >>> request = httpx.Request("POST", "https://api.openai.com/v1/responses")
-        >>> explain_api_error(openai.RateLimitError("slow down", response=httpx.Response(429, request=request), body=None))
+        >>> explain_api_error(openai.RateLimitError("slow down", response=httpx.Response(429,
+        ...     request=request), body=None))
         "The provider's rate limit (429) was still hit after the SDK's retries. Wait a minute and run again, or lower how
         often you call it."
     """

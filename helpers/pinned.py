@@ -106,7 +106,8 @@ def fetch(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOA
         >>> fetch(PinnedFile("greeting", "me/repo", "abc123", "hello.txt", sha256="0" * 64, env_var="COURSE_DOCTEST_HELLO",
         ...                  cache_name="doctest-hello.txt"), download_allowed=False)
         Traceback (most recent call last):
-        helpers.pinned.PinnedFileError: No local copy of the greeting: set COURSE_DOCTEST_HELLO=/path/to/it in .env, ...
+        helpers.pinned.PinnedFileError: No local copy of the greeting: set COURSE_DOCTEST_HELLO=/path/to/it in
+        .env, ...
     """
     named = setting(pinned.env_var)
     if named:
@@ -158,10 +159,10 @@ def cannot_download(label: str, url: str, exc: Exception, cache: Path, setting_l
     Example:
         >>> print(cannot_download("FAQ", "https://x.invalid/f.zip", OSError("offline"), Path("data/f.json"),
         ...                       "FAQ_ARCHIVE=/path/to/f.zip"))
-        Could not download the FAQ from https://x.invalid/f.zip (offline), and there is no cached copy at data/f.json.
-        Fix it either way:
-          1. connect to the internet and run this again (it downloads once, then uses the cache), or
-          2. download https://x.invalid/f.zip on another machine and set FAQ_ARCHIVE=/path/to/f.zip in .env.
+        Could not download the FAQ from https://x.invalid/f.zip (offline), and there is no cached copy at
+        data/f.json. Fix it either way: 1. connect to the internet and run this again (it downloads once, then
+        uses the cache), or 2. download https://x.invalid/f.zip on another machine and set
+        FAQ_ARCHIVE=/path/to/f.zip in .env.
     """
     return (f"Could not download the {label} from {url} ({exc}), and there is no cached copy at {cache}.\n"
             f"Fix it either way:\n"

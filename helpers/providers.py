@@ -24,7 +24,8 @@ class Fact:
 
     Providers change names, prices and limits often; a fact with its source can be checked again in a minute.
     Example:
-        >>> Fact("Chat Completions only", "https://docs.github.com/en/rest/models/inference", "GitHub Docs").checked
+        >>> Fact("Chat Completions only", "https://docs.github.com/en/rest/models/inference",
+        ...     "GitHub Docs").checked
         '2026-11-30'
     """
 

@@ -63,10 +63,11 @@ def _cut_short(stream, missing: str) -> openai.APIError:
     Example:
         >>> from types import SimpleNamespace
         >>> import httpx
-        >>> events = SimpleNamespace(response=httpx.Response(200, request=httpx.Request("POST", "http://x/v1/responses")))
+        >>> events = SimpleNamespace(response=httpx.Response(200, request=httpx.Request("POST",
+        ...     "http://x/v1/responses")))
         >>> print(_cut_short(events, "no response.completed event").message)
-        The streamed response ended before it was complete (no response.completed event). Try again; if it keeps
-        happening, run without streaming.
+        The streamed response ended before it was complete (no response.completed event). Try again; if it
+        keeps happening, run without streaming.
     """
     return openai.APIError(f"The streamed response ended before it was complete ({missing}). Try again; if it "
                            "keeps happening, run without streaming.", stream.response.request, body=None)

@@ -86,7 +86,8 @@ class Tool:
             ...     "Search the FAQ for keywords."
             ...     return [query]
             >>> search.schema()
-            {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required': ['query'], 'additionalProperties': False}
+            {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required': ['query'],
+            'additionalProperties': False}
         """
         # A copy, so that editing one printed schema can't change what the model is sent later.
         return copy.deepcopy(_strict_schema(self.parameters) if strict else self.parameters)
@@ -101,7 +102,8 @@ class Tool:
             ...     return [query]
             >>> search.responses_schema()
             {'type': 'function', 'name': 'search', 'description': 'Search the FAQ for keywords.',
-             'parameters': {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required': ['query'], 'additionalProperties': False}}
+            'parameters': {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required':
+            ['query'], 'additionalProperties': False}}
         """
         spec = {"type": "function", "name": self.name, "description": self.description}
         spec["parameters"] = self.schema(strict)
@@ -117,7 +119,8 @@ class Tool:
             ...     return [query]
             >>> search.chat_schema()
             {'type': 'function', 'function': {'name': 'search', 'description': 'Search the FAQ for keywords.',
-             'parameters': {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required': ['query'], 'additionalProperties': False}}}
+            'parameters': {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required':
+            ['query'], 'additionalProperties': False}}}
         """
         function = {k: v for k, v in self.responses_schema(strict).items() if k != "type"}
         return {"type": "function", "function": function}
@@ -134,7 +137,8 @@ class Tool:
             {'query': 'join late'}
             >>> search.validate({"query": 3})
             Traceback (most recent call last):
-            helpers.tools.ToolError: invalid arguments for 'search': query: Input should be a valid string (got 3)
+            helpers.tools.ToolError: invalid arguments for 'search': query: Input should be a valid string
+            (got 3)
         """
         # In strict mode every field is required, so the model sends null for "use the default".
         arguments = {
@@ -235,8 +239,9 @@ class Tools:
             ...     return [query]
             >>> tools = Tools(search)
             >>> print(tools.call("search", '{"query": 3}'))
-            {"error":"invalid arguments for 'search': query: Input should be a valid string (got 3)","hint":"Fix
-            those fields and call search again with arguments for search(query: string, required)."}
+            {"error":"invalid arguments for 'search': query: Input should be a valid string (got
+            3)","hint":"Fix those fields and call search again with arguments for search(query: string,
+            required)."}
         """
         return run_tool(name, arguments, self)
 
@@ -299,7 +304,8 @@ def _read_docstring(name: str, fn: Callable) -> tuple[str, dict[str, str]]:
     return description, param_docs
 
 
-def _build_model(name: str, fn: Callable, param_docs: dict[str, str], defaults: dict) -> type[pydantic.BaseModel]:
+def _build_model(name: str, fn: Callable, param_docs: dict[str, str],
+                 defaults: dict) -> type[pydantic.BaseModel]:
     params = inspect.signature(fn).parameters
     unknown = sorted(set(param_docs) - set(params))
     if unknown:

@@ -210,7 +210,8 @@ def load_trace(path):
         [('stop', {'reason': 'answered'})]
         >>> load_trace("no-such-trace.jsonl")
         Traceback (most recent call last):
-        FileNotFoundError: No trace file at no-such-trace.jsonl. Check the path, or list data/traces/ for the runs you have.
+        FileNotFoundError: No trace file at no-such-trace.jsonl. Check the path, or list data/traces/ for the
+        runs you have.
     """
     path = Path(getattr(path, "path", path))  # a Trace object works too
     if not path.is_file():

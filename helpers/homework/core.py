@@ -64,7 +64,8 @@ class CheckResult:
     """The outcome of one check: status is "pass", "fail" or "todo" (not done yet).
 
     Example:
-        >>> result = CheckResult("01-search-and-rag", "1.2", "Find the biggest section", "fail", "count every section")
+        >>> result = CheckResult("01-search-and-rag", "1.2", "Find the biggest section", "fail",
+        ...     "count every section")
         >>> result, result.passed
         ([FAIL] Task 1.2 · Find the biggest section: count every section, False)
     """

@@ -52,7 +52,8 @@ class SpyClient:
         >>> from helpers.search import SEARCH_TOOL
         >>> spy = SpyClient(offline_client())
         >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
-        >>> agent_loop(spy, "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL], verbose=False).answer
+        >>> agent_loop(spy, "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
+        ...     verbose=False).answer
         'According to the FAQ entry "Can I join late?" [a1]: Yes.'
         >>> len(spy.calls), [call.name for call in spy.function_calls()]
         (2, ['search'])
@@ -60,7 +61,7 @@ class SpyClient:
 
     def __init__(self, client, calls: list | None = None):
         self._client = client
-        # (request, response): the response is whatever the client returned (a Response, a ChatCompletion, ...).
+        # (request, response): the response is what the client returned (a Response, a ChatCompletion, ...).
         self.calls: list[tuple[dict, Any]] = calls if calls is not None else []
         self.responses = _Recorder(client.responses, self.calls)
         # Chat Completions (lesson 08) goes through client.chat.completions; record those calls too.
@@ -189,7 +190,8 @@ def offline_client(faults: str | list | None = None):
     Example:
         >>> from helpers.search import SEARCH_TOOL
         >>> client = offline_client("never_stop")
-        >>> [item.type for item in client.responses.create(model="offline-rules-v1", input="Hi", tools=[SEARCH_TOOL]).output]
+        >>> [item.type for item in client.responses.create(model="offline-rules-v1", input="Hi",
+        ...     tools=[SEARCH_TOOL]).output]
         ['function_call']
     """
     from helpers.offline import offline_client as make_offline

@@ -20,7 +20,8 @@ def check_count_entries(count_entries, documents):
     Example:
         >>> from helpers.ingest import load_faq_data
         >>> documents = load_faq_data(progress=False)
-        >>> check_count_entries(lambda documents, course: sum(d['course'] == course for d in documents), documents)
+        >>> check_count_entries(lambda documents, course: sum(d['course'] == course for d in documents),
+        ...     documents)
         [PASS] Task 1.1 · Count a course's entries: right for llm-zoomcamp and mlops-zoomcamp.
     """
     counts = Counter(d["course"] for d in documents)
@@ -45,7 +46,8 @@ def check_biggest_section(biggest_section, documents):
 
     Example:
         >>> from helpers.ingest import load_faq_data
-        >>> check_biggest_section(lambda documents, course: documents[0]['section'], load_faq_data(progress=False))
+        >>> check_biggest_section(lambda documents, course: documents[0]['section'],
+        ...     load_faq_data(progress=False))
         [FAIL] Task 1.2 · Find the biggest section: in 'llm-zoomcamp', section 'General Course-Related
         Questions' has 13 entries, but another section has more. Count every section before picking the
         largest.

@@ -147,7 +147,8 @@ def conversation_techniques() -> list[Technique]:
 
     Example:
         >>> [(t.name, t.cache, t.drop_outputs) for t in conversation_techniques()][:3]
-        [("lesson 04's loop", False, False), ('  + prompt caching', True, False), ('drop stale tool outputs', False, True)]
+        [("lesson 04's loop", False, False), ('  + prompt caching', True, False), ('drop stale tool outputs',
+        False, True)]
     """
     def plain(index, course):
         return {"search": _plain(index, course)}
@@ -256,7 +257,8 @@ def run_technique(technique: Technique, rows: list[dict], index, *, progress: bo
         >>> from helpers.search import default_index
         >>> rows = [{"question": "Can I still join?", "course": "llm-zoomcamp", "document": "74eb249bbf"},
         ...         {"question": "certificate", "course": "llm-zoomcamp", "document": "9f689c185f"}]
-        >>> [(m.calls, m.cited, m.stop_reason) for m in run_technique(techniques()[0], rows, default_index(), progress=False)]
+        >>> [(m.calls, m.cited, m.stop_reason) for m in run_technique(techniques()[0], rows, default_index(),
+        ...     progress=False)]
         [(2, True, 'answered'), (2, False, 'answered')]
     """
     from tqdm.auto import tqdm
@@ -337,7 +339,8 @@ def summarize(measured: list[Measured], baseline: list[Measured] | None = None) 
         >>> rows = [{"question": "Can I still join?", "course": "llm-zoomcamp", "document": "74eb249bbf"},
         ...         {"question": "certificate", "course": "llm-zoomcamp", "document": "9f689c185f"}]
         >>> summary = summarize(run_technique(techniques()[0], rows, default_index(), progress=False))
-        >>> {key: summary[key] for key in ("questions", "answered", "cited", "not_found", "calls", "cached_share")}
+        >>> {key: summary[key] for key in ("questions", "answered", "cited", "not_found", "calls",
+        ...     "cached_share")}
         {'questions': 2, 'answered': 2, 'cited': 1, 'not_found': 0, 'calls': 2.0, 'cached_share': 0.0}
     """
     answered = [m for m in measured if m.stop_reason == "answered"]
@@ -388,10 +391,11 @@ def verdict(baseline: dict, best: dict) -> str:
 
     Example:
         >>> verdict({"cited": 12}, {"ratio": 0.69, "cited": 12})
-        "Goal met: 0.69x lesson 04's input tokens per answered question (goal <= 0.7), with 12 correctly cited answers
-        against 12."
+        "Goal met: 0.69x lesson 04's input tokens per answered question (goal <= 0.7), with 12 correctly cited
+        answers against 12."
         >>> verdict({"cited": 12}, {"ratio": 0.8, "cited": 11})
-        "Goal not met: 0.80x lesson 04's input tokens, 0.10 above the goal of 0.7; 1 fewer correctly cited answers."
+        "Goal not met: 0.80x lesson 04's input tokens, 0.10 above the goal of 0.7; 1 fewer correctly cited
+        answers."
     """
     ratio, kept = best["ratio"], best["cited"] >= baseline["cited"]
     if ratio <= GOAL_RATIO and kept:

@@ -34,7 +34,8 @@ def offline_client(faults=None, **kwargs):
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
     # openai 3 annotates http_client as an httpx2.Client and accepts an httpx.Client too (openai/_httpx2.py).
-    return OpenAI(http_client=httpx.Client(transport=OfflineTransport(faults)), **kwargs)  # ty: ignore[invalid-argument-type]
+    http_client = httpx.Client(transport=OfflineTransport(faults))
+    return OpenAI(http_client=http_client, **kwargs)  # ty: ignore[invalid-argument-type]
 
 
 def async_offline_client(faults=None, **kwargs):
@@ -54,5 +55,5 @@ def async_offline_client(faults=None, **kwargs):
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
     # openai 3 annotates http_client as an httpx2.AsyncClient and accepts an httpx.AsyncClient too.
-    return AsyncOpenAI(http_client=httpx.AsyncClient(transport=AsyncOfflineTransport(faults)),  # ty: ignore[invalid-argument-type]
-                       **kwargs)
+    http_client = httpx.AsyncClient(transport=AsyncOfflineTransport(faults))
+    return AsyncOpenAI(http_client=http_client, **kwargs)  # ty: ignore[invalid-argument-type]

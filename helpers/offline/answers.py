@@ -138,7 +138,8 @@ def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
     Example:
         >>> from helpers.offline.conversation import Tool
         >>> from helpers.offline.knowledge import faq_vocabulary
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
+        ...     "required": ["query"]})
         >>> output = '[{"id": "1d0b969028", "question": "How to install Ollama?", "answer": "Download it, then run ollama serve."}]'
         >>> conv = Conversation(question="How do I run Olama locally?", tools=[search],
         ...                     calls=[Call("search", '{"query": "run olama locally"}', "c1", 0, output)])
@@ -156,7 +157,8 @@ def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
     Example:
         >>> from helpers.offline.conversation import Tool
         >>> from helpers.offline.knowledge import faq_vocabulary
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
+        ...     "required": ["query"]})
         >>> output = '[{"id": "1d0b969028", "question": "How to install Ollama?", "answer": "Download it, then run ollama serve."}]'
         >>> conv = Conversation(question="How do I run Olama locally?", tools=[search],
         ...                     calls=[Call("search", '{"query": "run olama locally"}', "c1", 0, output)])
@@ -400,7 +402,8 @@ def combine_results(conv: Conversation) -> str:
 
     Example:
         >>> from helpers.offline.conversation import Tool
-        >>> weather = Tool("get_weather", "The weather now in a city", {"properties": {"city": {"type": "string"}}})
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...     {"properties": {"city": {"type": "string"}}})
         >>> conv = Conversation(question="Is it warmer in Berlin or Madrid?", tools=[weather], calls=[
         ...     Call("get_weather", '{"city": "Berlin"}', "c1", 0, '{"temperature_c": 14, "conditions": "light rain"}'),
         ...     Call("get_weather", '{"city": "Madrid"}', "c2", 0, '{"temperature_c": 24, "conditions": "sunny"}')])

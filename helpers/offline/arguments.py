@@ -65,7 +65,8 @@ def is_search_like(tool: Tool) -> bool:
         >>> is_search_like(Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
         ...                                                  "required": ["query"]}))
         True
-        >>> is_search_like(Tool("get_weather", "The weather now", {"properties": {"city": {"type": "string"}}}))
+        >>> is_search_like(Tool("get_weather", "The weather now",
+        ...     {"properties": {"city": {"type": "string"}}}))
         False
     """
     required = required_string_params(tool)

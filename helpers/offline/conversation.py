@@ -155,7 +155,8 @@ def well_formed(call: Call, tools: list[Tool]) -> bool:
 
     Example:
         >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
-        >>> well_formed(Call("search", '{"query": "x"}', "c1", 0), [search]), well_formed(Call("serch", "{}", "c2", 0), [search])
+        >>> well_formed(Call("search", '{"query": "x"}', "c1", 0), [search]), well_formed(Call("serch", "{}",
+        ...     "c2", 0), [search])
         (True, False)
     """
     return any(t.name == call.name for t in tools) and isinstance(parse_json(call.arguments), dict)
@@ -215,7 +216,8 @@ def text_records(text: str) -> list[dict]:
     for line in text.splitlines():
         match = _RECORD_LINE.match(line)
         key = match.group(1).strip().lower().replace(" ", "_") if match else None
-        if match and key is not None and (first is None or key == first or current is not None and key not in current):
+        if match and key is not None and (first is None or key == first
+                                          or current is not None and key not in current):
             first = first or key
             if key == first or current is None:
                 current = {}

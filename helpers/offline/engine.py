@@ -84,7 +84,8 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     """Decide the next step of the conversation: a text answer or tool calls.
 
     Example:
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
+        ...     "required": ["query"]})
         >>> decide(Conversation(question="Can I join late?", tools=[search])).calls
         [('search', '{"query": "join late joining after"}')]
         >>> decide(Conversation(question="Hi")).text
@@ -148,11 +149,13 @@ def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool], vocab:
     from the answer by the schema filler (structured.py). A search tool gets a keyword query instead.
 
     Example:
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
+        ...     "required": ["query"]})
         >>> final = Tool("final_result", "The final answer", {"properties": {"answer": {"type": "string"},
         ...              "source": {"type": "string"}}, "required": ["answer", "source"]})
         >>> conv = Conversation(question="Can I join late?", tools=[search, final], tool_choice="required")
-        >>> _forced_call(conv, Decision(text="Yes, you can.", cited=["74eb249bbf"]), [search, final], faq_vocabulary()).calls
+        >>> _forced_call(conv, Decision(text="Yes, you can.", cited=["74eb249bbf"]), [search, final],
+        ...     faq_vocabulary()).calls
         [('final_result', '{"answer": "Yes, you can.", "source": "74eb249bbf"}')]
     """
     used = {c.name for c in conv.calls}

@@ -157,8 +157,10 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     Example:
         >>> from helpers.offline.conversation import Tool
         >>> from helpers.offline.knowledge import faq_vocabulary
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}, "required": ["query"]})
-        >>> next_searches(Conversation(question="How do I run Olama locally?", tools=[search]), search, faq_vocabulary())
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
+        ...     "required": ["query"]})
+        >>> next_searches(Conversation(question="How do I run Olama locally?", tools=[search]), search,
+        ...     faq_vocabulary())
         [('search', '{"query": "run olama locally running local"}')]
     """
     param = required_string_params(tool)[0]

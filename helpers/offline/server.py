@@ -69,13 +69,15 @@ log = logging.getLogger(__name__)
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server  # ty: ignore[incompatible-mutable-override]  # socketserver sets it to the _Server that made us
+    # socketserver sets it to the _Server that made the handler; typeshed types it as any BaseServer.
+    server: _Server  # ty: ignore[incompatible-mutable-override]
     protocol_version = "HTTP/1.1"  # keep-alive, as the openai SDK's connection pool expects
     server_version = "offline-model"
     disable_nagle_algorithm = True  # headers and body go out as two writes; don't hold the second back
 
     def setup(self) -> None:
-        # Per connection, read by StreamRequestHandler.setup; typeshed calls it a ClassVar, the stdlib reads self.timeout.
+        # Per connection, read by StreamRequestHandler.setup (typeshed calls it a ClassVar; the stdlib reads
+        # self.timeout).
         self.timeout = self.server.read_timeout  # ty: ignore[invalid-attribute-access]
         self._linger = False
         super().setup()

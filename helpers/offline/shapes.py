@@ -41,8 +41,8 @@ TOOL_CHOICES = ("none", "auto", "required")
 
 # ---------------------------------------------------------------------------------------------------
 # Elementary checks. `at` is a field's path as a string, e.g. "input[0].content".
-# A value from the request body is typed Any, not object: _expect checks its JSON kind at run time, before it is
-# read, and raises otherwise; a type checker cannot follow a check that raises instead of returning a bool.
+# A value from the request body is typed Any, not object: _expect checks its JSON kind at run time, before it
+# is read, and raises otherwise; a type checker cannot follow a check that raises instead of returning a bool.
 
 def _kind(value: object) -> str:
     if value is None:
@@ -301,8 +301,8 @@ def check_responses(request: dict) -> None:
         >>> check_responses({"model": "m", "input": "Hi"})  # a good body: nothing to say
         >>> check_responses({"model": "m", "input": [{"role": "user", "content": 5}]})
         Traceback (most recent call last):
-        helpers.offline.errors.ApiError: Invalid type for 'input[0].content': expected one of a string or an array, but
-        got an integer instead.
+        helpers.offline.errors.ApiError: Invalid type for 'input[0].content': expected one of a string or an
+        array, but got an integer instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
     raw_input = _required(request, "input", "input")
@@ -387,8 +387,8 @@ def check_chat(request: dict) -> None:
     Example:
         >>> check_chat({"model": "m", "messages": [{"role": "assistant", "tool_calls": ["x"]}]})
         Traceback (most recent call last):
-        helpers.offline.errors.ApiError: Invalid type for 'messages[0].tool_calls[0]': expected an object, but got a
-        string instead.
+        helpers.offline.errors.ApiError: Invalid type for 'messages[0].tool_calls[0]': expected an object, but
+        got a string instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
     messages = _required(request, "messages", "messages")

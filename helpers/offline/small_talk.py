@@ -24,8 +24,9 @@ _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|
                        r"(?:there|everyone|all)?[\s!.,]*$", re.IGNORECASE)
 _THANKS = re.compile(r"^\s*(?:thanks|thank you|thx|cheers)\b[^?]*$", re.IGNORECASE)
 _ARITHMETIC = re.compile(r"(-?\d+(?:\.\d+)?(?:\s*(?:\*\*|[-+*/%x\u00d7])\s*\(?-?\d+(?:\.\d+)?\)?)+)")
-_OPERATORS: dict[type, Callable[..., Any]] = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-              ast.Mod: operator.mod, ast.Pow: operator.pow, ast.USub: operator.neg, ast.UAdd: operator.pos}
+_OPERATORS: dict[type, Callable[..., Any]] = {  # binary and unary operators alike
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.Mod: operator.mod, ast.Pow: operator.pow, ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 
 def small_talk(question: str) -> str | None:

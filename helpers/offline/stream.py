@@ -83,11 +83,11 @@ def response_events(response: dict) -> Iterator[dict]:
         >>> response = {"status": "completed", "output": [{"type": "message", "id": "msg_1",
         ...             "content": [{"type": "output_text", "text": "Yes, you can."}]}]}
         >>> [(e["sequence_number"], e["type"], e.get("delta")) for e in response_events(response)]
-        [(0, 'response.created', None), (1, 'response.in_progress', None), (2, 'response.output_item.added', None),
-         (3, 'response.content_part.added', None), (4, 'response.output_text.delta', 'Yes, '),
-         (5, 'response.output_text.delta', 'you '), (6, 'response.output_text.delta', 'can.'),
-         (7, 'response.output_text.done', None), (8, 'response.content_part.done', None),
-         (9, 'response.output_item.done', None), (10, 'response.completed', None)]
+        [(0, 'response.created', None), (1, 'response.in_progress', None), (2, 'response.output_item.added',
+        None), (3, 'response.content_part.added', None), (4, 'response.output_text.delta', 'Yes, '), (5,
+        'response.output_text.delta', 'you '), (6, 'response.output_text.delta', 'can.'), (7,
+        'response.output_text.done', None), (8, 'response.content_part.done', None), (9,
+        'response.output_item.done', None), (10, 'response.completed', None)]
     """
     number = 0
 
@@ -152,7 +152,8 @@ def chat_chunks(completion: dict, include_usage: bool = False) -> Iterator[dict]
     Example:
         >>> completion = {"id": "c1", "created": 0, "model": "m", "choices": [{"index": 0, "finish_reason": "stop",
         ...               "message": {"role": "assistant", "content": "Yes."}}]}
-        >>> [(chunk["choices"][0]["delta"], chunk["choices"][0]["finish_reason"]) for chunk in chat_chunks(completion)]
+        >>> [(chunk["choices"][0]["delta"],
+        ...     chunk["choices"][0]["finish_reason"]) for chunk in chat_chunks(completion)]
         [({'role': 'assistant', 'content': '', 'refusal': None}, None), ({'content': 'Yes.'}, None), ({}, 'stop')]
     """
     head = {key: completion[key] for key in ("id", "created", "model", "service_tier") if key in completion}

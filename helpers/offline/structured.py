@@ -226,7 +226,8 @@ class _Filler:
                 return self.value(merged, f"{path}.{key}[{i}]", role, depth)
             except SchemaError as error:
                 first_error = first_error or error
-        raise first_error or SchemaError(f"{path}.{key}", "no option fits.")  # never None: options is non-empty
+        # Never None here (options is non-empty), but a type checker can't know that.
+        raise first_error or SchemaError(f"{path}.{key}", "no option fits.")
 
     def enum(self, schema: dict, path: str):
         members = schema["enum"]

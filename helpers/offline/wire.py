@@ -217,7 +217,8 @@ def render_response(body: dict, conv: Conversation, decision: Decision, texts: l
     Example:
         >>> body = {"model": "offline-rules-v1", "input": "Hi"}
         >>> conv, texts, tools = parse_responses(body)
-        >>> response = render_response(body, conv, Decision(text="Hello!"), texts, tools, request_hash("/v1/responses", body))
+        >>> response = render_response(body, conv, Decision(text="Hello!"), texts, tools,
+        ...     request_hash("/v1/responses", body))
         >>> response["object"], response["status"], response["output"][0]["content"][0]["text"]
         ('response', 'completed', 'Hello!')
     """
@@ -383,7 +384,8 @@ def render_chat(body: dict, decision: Decision, texts: list[str], tools: list[di
     Example:
         >>> body = {"model": "offline-rules-v1", "messages": [{"role": "user", "content": "Hi"}]}
         >>> conv, texts, tools = parse_chat(body)
-        >>> completion = render_chat(body, Decision(text="Hello!"), texts, tools, request_hash("/v1/chat/completions", body))
+        >>> completion = render_chat(body, Decision(text="Hello!"), texts, tools,
+        ...     request_hash("/v1/chat/completions", body))
         >>> completion["object"], completion["choices"][0]["finish_reason"], completion["choices"][0]["message"]["content"]
         ('chat.completion', 'stop', 'Hello!')
     """
