@@ -158,7 +158,8 @@ class FieldScores:
     Example:
         >>> from helpers.search import default_index
         >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
-        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
         >>> FieldScores(default_index(), rows).ranks({"question": 3, "answer": 4}, k=5)
         [1, 2, 3]
     """
@@ -180,7 +181,8 @@ class FieldScores:
         Example:
             >>> from helpers.search import BOOST, default_index
             >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
-            ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
+            ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+            ...                      ("docker", "02df9d0302")]]
             >>> FieldScores(default_index(), rows).ranks(BOOST), FieldScores(default_index(),
             ...     rows).ranks(BOOST, k=1)
             ([1, 2, 2], [1, None, None])
@@ -228,7 +230,8 @@ def tune(field_scores: FieldScores, boosts: list[dict] | None = None, k: int = N
     Example:
         >>> from helpers.search import default_index
         >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
-        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
         >>> tune(FieldScores(default_index(), rows))[0]
         Trial(boost={'question': 2.0, 'section': 0.0, 'answer': 0.5}, k=5, hit_rate=1.0,
         mrr=0.8333333333333334)
@@ -246,7 +249,8 @@ def fewest_results(field_scores: FieldScores, boost: dict, target_hit_rate: floa
     Example:
         >>> from helpers.search import BOOST, default_index
         >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
-        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
         >>> fewest_results(FieldScores(default_index(), rows), BOOST, 0.95)
         2
     """
@@ -339,7 +343,8 @@ def report_other_splits(index, rows: list[dict], k: int = NUM_RESULTS, splits: i
     Example:
         >>> from helpers.search import default_index
         >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
-        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
         >>> report_other_splits(default_index(), rows, splits=3)
         Over 3 other splits by entry, held-back MRR: Zoomcamp boosts 0.667 on average; tuned 0.667 (from 0.500
         to 1.000), above 0.907 in 1 of 3.

@@ -102,7 +102,8 @@ def report_tuning(index, rows: list[dict], k: int = NUM_RESULTS) -> None:
     Example:
         >>> from helpers.search import default_index
         >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
-        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"), ("docker", "02df9d0302")]]
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
         >>> report_tuning(default_index(), rows, k=3)
         <BLANKLINE>
         Tuning: a grid of 100 boost settings on the validation half (2 rows, 2 entries), best MRR at top 3:

@@ -140,7 +140,8 @@ def grounded_answer(conv: Conversation, vocab: Vocabulary) -> str:
         >>> from helpers.offline.knowledge import faq_vocabulary
         >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
         ...     "required": ["query"]})
-        >>> output = '[{"id": "1d0b969028", "question": "How to install Ollama?", "answer": "Download it, then run ollama serve."}]'
+        >>> output = ('[{"id": "1d0b969028", "question": "How to install Ollama?",'
+        ...           ' "answer": "Download it, then run ollama serve."}]')
         >>> conv = Conversation(question="How do I run Olama locally?", tools=[search],
         ...                     calls=[Call("search", '{"query": "run olama locally"}', "c1", 0, output)])
         >>> grounded_answer(conv, faq_vocabulary())
@@ -159,7 +160,8 @@ def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
         >>> from helpers.offline.knowledge import faq_vocabulary
         >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}},
         ...     "required": ["query"]})
-        >>> output = '[{"id": "1d0b969028", "question": "How to install Ollama?", "answer": "Download it, then run ollama serve."}]'
+        >>> output = ('[{"id": "1d0b969028", "question": "How to install Ollama?",'
+        ...           ' "answer": "Download it, then run ollama serve."}]')
         >>> conv = Conversation(question="How do I run Olama locally?", tools=[search],
         ...                     calls=[Call("search", '{"query": "run olama locally"}', "c1", 0, output)])
         >>> reply = grounded_reply(conv, faq_vocabulary())

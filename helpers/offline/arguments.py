@@ -191,7 +191,8 @@ def entities_for(tool: Tool, question: str) -> list[str]:
 
     Example:
         >>> weather = Tool("get_weather", "The weather now in a city",
-        ...                {"properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                {"properties": {"city": {"type": "string"},
+        ...                                "units": {"type": "string", "enum": ["metric", "imperial"]}},
         ...                 "required": ["city"]})
         >>> entities_for(weather, "Weather in Berlin and Madrid?")
         ['Berlin', 'Madrid']
@@ -207,7 +208,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
 
     Example:
         >>> weather = Tool("get_weather", "The weather now in a city",
-        ...                {"properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                {"properties": {"city": {"type": "string"},
+        ...                                "units": {"type": "string", "enum": ["metric", "imperial"]}},
         ...                 "required": ["city"]})
         >>> fill_arguments(weather, "Weather in Berlin, imperial please?", "Berlin", [])
         {'city': 'Berlin', 'units': 'imperial'}
@@ -253,7 +255,8 @@ def next_entity_call(conv: Conversation, tool: Tool, must_call: bool = False) ->
 
     Example:
         >>> weather = Tool("get_weather", "The weather now in a city",
-        ...                {"properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                {"properties": {"city": {"type": "string"},
+        ...                                "units": {"type": "string", "enum": ["metric", "imperial"]}},
         ...                 "required": ["city"]})
         >>> next_entity_call(Conversation(question="Weather in Berlin and Madrid?", tools=[weather]), weather)
         ('get_weather', '{"city": "Berlin"}')

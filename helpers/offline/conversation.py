@@ -271,8 +271,10 @@ def all_documents(conv: Conversation) -> list[dict]:
 
     Example:
         >>> conv = Conversation(question="Ollama?", calls=[
-        ...     Call("search", '{"query": "ollama"}', "c1", 0, '[{"id": "a1", "question": "How to install Ollama?", "answer": "Download it."}]'),
-        ...     Call("search", '{"query": "install"}', "c2", 0, '[{"id": "a1", "question": "How to install Ollama?", "answer": "Download it."}]')])
+        ...     Call("search", '{"query": "ollama"}', "c1", 0,
+        ...          '[{"id": "a1", "question": "How to install Ollama?", "answer": "Download it."}]'),
+        ...     Call("search", '{"query": "install"}', "c2", 0,
+        ...          '[{"id": "a1", "question": "How to install Ollama?", "answer": "Download it."}]')])
         >>> all_documents(conv)
         [{'title': 'How to install Ollama?', 'answer': 'Download it.', 'text': 'How to install Ollama?
         Download it.', 'id': 'a1', 'section': '', 'course': '', 'rank': 0}]
