@@ -6,4 +6,5 @@ tests/conftest.py (both would otherwise be imported as the module `conftest`). N
 
 import os
 
-os.environ["LLM_PROVIDER"] = "offline"
+# As the Makefile's OFFLINE does: blank values still win over .env (make_client never lets .env override).
+os.environ.update(LLM_PROVIDER="offline", LLM_MODEL="", OPENAI_BASE_URL="", LLM_RECORD="")
