@@ -11,7 +11,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 # and stored outputs stay comparable. (make_client never lets .env override a variable already set.)
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
-.PHONY: lab test install lock upgrade lint lint-workflows unit nbval notebooks bench bench-notebooks bench-search \
+.PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-notebooks bench-search \
         doctor homework homework-notebooks data clean help test-ui
 
 help:
@@ -24,8 +24,9 @@ help:
 	@echo "For course maintainers:"
 	@echo "  make notebooks       re-run every notebook top to bottom and store its outputs (offline model)"
 	@echo "  make homework-notebooks  write the student homework notebooks from the solutions, then run them"
-	@echo "  make lint            ruff over helpers, tests and notebooks"
-	@echo "  make unit            the unit tests only"
+	@echo "  make lint            ruff over helpers, tests and notebooks; ty type-checks helpers"
+	@echo "  make unit            the unit tests and the helpers' docstring examples only"
+	@echo "  make doctest         the helpers' docstring examples (Example: >>> ...) only"
 	@echo "  make nbval           the notebooks under nbval only"
 	@echo "  make test-ui         lesson 10's chat widget in JupyterLab under headless Chromium (needs chromium)"
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
@@ -76,6 +77,7 @@ lab: install
 
 lint: install
 	$(BIN)/ruff check helpers tests notebooks
+	$(BIN)/ty check
 
 # The lock is compiled for every platform and Python 3.11+ at once (--universal), so one requirements.txt
 # serves Linux, macOS, Windows and CI. `lock` keeps today's pins where it can; `upgrade` takes the newest.
@@ -99,14 +101,18 @@ lint-workflows:
 	npx --yes $(ACTIONLINT) '.github/workflows/*.yml'
 
 unit: install
-	$(OFFLINE) $(BIN)/pytest tests -q
+	$(OFFLINE) $(BIN)/pytest tests helpers --doctest-modules -q
+
+# Every `Example:` in a helpers docstring is a doctest (tests/test_examples.py keeps it so).
+doctest: install
+	$(OFFLINE) $(BIN)/pytest helpers --doctest-modules -q
 
 nbval: install
 	$(OFFLINE) $(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		-p no:cacheprovider notebooks -q
 
 test: install lint
-	$(OFFLINE) $(BIN)/pytest tests notebooks --nbval --nbval-current-env \
+	$(OFFLINE) $(BIN)/pytest tests helpers --doctest-modules notebooks --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg -q
 
 # Lesson 10's chat in a real browser: JupyterLab, headless Chromium driven by Playwright (tests/ui/). Kept out of

@@ -11,7 +11,15 @@ USAGE = "usage: python -m helpers doctor   (checks .env, key, provider, model an
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Dispatch a subcommand and return its exit code. Example: main(["doctor"]) -> 0"""
+    """Dispatch a subcommand and return its exit code (`main(["doctor"])`: 0 when every check passes).
+
+    Example:
+        >>> main(["help"])
+        usage: python -m helpers doctor   (checks .env, key, provider, model and SDK version)
+        0
+        >>> main(["doctr"])  # the usage goes to stderr
+        2
+    """
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE)

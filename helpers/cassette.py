@@ -49,7 +49,9 @@ class CassetteMiss(ProviderError, openai.OpenAIError):
 def canonical_body(content: bytes) -> object:
     """The request body as parsed JSON (so key order and spacing don't matter), or text if not JSON.
 
-    Example: canonical_body(b'{"b":1, "a":2}') -> {"a": 2, "b": 1}
+    Example:
+        >>> canonical_body(b'{"b":1, "a":2}')
+        {'b': 1, 'a': 2}
     """
     if not content:
         return None
@@ -62,7 +64,10 @@ def canonical_body(content: bytes) -> object:
 def request_key(method: str, endpoint: str, body: object) -> str:
     """A stable hash of a request: method, endpoint and canonical JSON body; never headers.
 
-    Example: request_key("GET", "/models", None) -> "4f0c...e1" (64 hex digits)
+    Example:
+        >>> key = request_key("GET", "/models", None)
+        >>> len(key), key == request_key("get", "/models", None), key[:12]
+        (64, True, '7c01305d9212')
     """
     text = json.dumps([method.upper(), endpoint, body], sort_keys=True, separators=(",", ":"),
                       ensure_ascii=False)
@@ -90,7 +95,18 @@ def _key_of(request: httpx.Request, base_path: str) -> tuple[str, str, object]:
 def load_cassette(path: str | os.PathLike) -> list[dict]:
     """Read a cassette's entries in order; a bad line raises CassetteError naming the file and line.
 
-    Example: load_cassette("data/cassettes/lesson03.jsonl") -> [{"key": ..., "request": ..., "response": ...}]
+    Example:
+        >>> import tempfile
+        >>> from helpers.offline import OfflineTransport
+        >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
+        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path,
+        ...     "http://offline.invalid/v1"))
+        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
+        <Response [200 OK]>
+        >>> [(list(entry), entry["request"]) for entry in load_cassette(path)]
+        [(['key', 'request', 'response'], {'method': 'POST', 'endpoint': '/responses', 'body': {'model':
+        'offline-rules-v1', 'input': 'Hi'}})]
     """
     path = Path(path)
     if not path.is_file():
@@ -118,7 +134,17 @@ def load_cassette(path: str | os.PathLike) -> list[dict]:
 def recorded_model(path: str | os.PathLike) -> str | None:
     """The model named by the first recorded request that names one, or None.
 
-    Example: recorded_model("data/cassettes/run.jsonl") -> "gpt-5.4-mini"
+    Example:
+        >>> import tempfile
+        >>> from helpers.offline import OfflineTransport
+        >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
+        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path,
+        ...     "http://offline.invalid/v1"))
+        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
+        <Response [200 OK]>
+        >>> recorded_model(path)
+        'offline-rules-v1'
     """
     for entry in load_cassette(path):
         body = entry["request"].get("body")
@@ -140,7 +166,17 @@ def _response_of(entry: dict, request: httpx.Request) -> httpx.Response:
 class RecordingTransport(httpx.BaseTransport):
     """Pass requests to `inner` and append each request/response pair to a JSONL cassette.
 
-    Example: httpx.Client(transport=RecordingTransport(httpx.HTTPTransport(), "data/cassettes/run.jsonl"))
+    Example: (on a real provider the inner transport is httpx.HTTPTransport(); here the offline model's)
+        >>> import tempfile
+        >>> from helpers.offline import OfflineTransport
+        >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
+        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path,
+        ...     "http://offline.invalid/v1"))
+        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
+        <Response [200 OK]>
+        >>> len(load_cassette(path))
+        1
     """
 
     def __init__(self, inner: httpx.BaseTransport, path: str | os.PathLike, base_url: str = ""):
@@ -192,7 +228,20 @@ class ReplayTransport(httpx.BaseTransport):
 
     Several recordings of one request are served in order, repeating the last. Transient failures
     (429, 5xx) that a retry then fixed are skipped, so a replay runs without the original's waiting.
-    Example: httpx.Client(transport=ReplayTransport("data/cassettes/run.jsonl", "http://replay.invalid/v1"))
+    Example: (record one request, then replay it: the same request gets the recorded answer)
+        >>> import tempfile
+        >>> from helpers.offline import OfflineTransport
+        >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
+        >>> recorder = httpx.Client(transport=RecordingTransport(OfflineTransport(), path,
+        ...     "http://offline.invalid/v1"))
+        >>> recorder.post("http://offline.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
+        <Response [200 OK]>
+        >>> player = httpx.Client(transport=ReplayTransport(path, "http://replay.invalid/v1"))
+        >>> replayed = player.post("http://replay.invalid/v1/responses", json={"model": "offline-rules-v1",
+        ...     "input": "Hi"})
+        >>> replayed.headers["x-replayed"], replayed.json()["output"][0]["content"][0]["text"]
+        ('true', "Hello! Ask me a question about the course and I'll look it up.")
     """
 
     def __init__(self, path: str | os.PathLike, base_url: str = ""):

@@ -42,7 +42,10 @@ class Entry:
 
     kind is "user", "tool", "assistant" or "error". Tool entries also say which model call asked for them
     (`call`, counted over the whole session) and what that call used: tokens, cost in USD and latency.
-    Example: Entry("tool", name="search", arguments='{"query": "ollama"}', output="[...]", iteration=1)
+    Example:
+        >>> entry = Entry("tool", name="search", arguments='{"query": "ollama"}', output="[]", iteration=1)
+        >>> entry.kind, entry.name, entry.cost_usd
+        ('tool', 'search', None)
     """
 
     kind: str
@@ -58,7 +61,13 @@ class Entry:
     stop_reason: str = ""
 
     def to_dict(self) -> dict:
-        """The entry as a plain dict. Example: Entry("user", text="hi").to_dict()["text"] -> "hi" """
+        """The entry as a plain dict.
+
+        Example:
+            >>> Entry("user", text="hi").to_dict()
+            {'kind': 'user', 'text': 'hi', 'name': '', 'arguments': '', 'output': '', 'iteration': 0, 'call':
+            0, 'tokens': 0, 'cost_usd': None, 'latency_s': None, 'stop_reason': ''}
+        """
         return asdict(self)
 
 
@@ -70,7 +79,15 @@ class ChatSession:
     arguments (max_iterations, max_tokens, max_cost, price_as, ...) go to every AgentRun.
     `stream=True` streams each model call: its text collects in `partial` until the answer is in the
     transcript. `on_update`, a function of no arguments, is called after every change a view should show.
-    Example: chat = ChatSession(client, model, tools); chat.send("How do I run Olama locally?").text -> "..."
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> from helpers.search import SEARCH_TOOL
+        >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+        >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+        >>> chat.send("Can I join late?").text
+        'According to the FAQ entry "Can I join late?" [a1]: Yes.'
+        >>> [entry.kind for entry in chat.transcript]
+        ['user', 'tool', 'assistant']
     """
 
     def __init__(self, client, model: str, tools, *, schemas: list[dict] | None = None,
@@ -92,7 +109,19 @@ class ChatSession:
         self.reset()
 
     def reset(self) -> None:
-        """Forget the conversation, its transcript and its costs. Example: chat.reset(); chat.transcript -> []"""
+        """Forget the conversation, its transcript and its costs.
+
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> _ = chat.send("Can I join late?")
+            >>> chat.reset()
+            >>> chat.transcript, chat.footer()
+            ([], 'Session: 0 calls · 0 tokens · $0')
+        """
         self.transcript: list[Entry] = []
         self.messages: list = []  # the history the next question continues
         self.meter = CostMeter()  # every model call of the session, for the footer
@@ -101,14 +130,33 @@ class ChatSession:
 
     @property
     def busy(self) -> bool:
-        """True while a question is waiting for more steps (step mode). Example: chat.busy -> False"""
+        """True while a question is waiting for more steps (step mode).
+
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat.step_mode = True
+            >>> chat.busy, chat.send("Can I join late?"), chat.busy
+            (False, None, True)
+        """
         return self.run is not None
 
     def send(self, text: str) -> Entry | None:
         """Ask a question. Runs the loop to its answer and returns the last entry; in step mode returns None
         and leaves the loop to step().
 
-        Example: chat.send("Can I join late?") -> Entry(kind="assistant", text="Yes, ...")
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> entry = chat.send("Can I join late?")
+            >>> entry.kind, entry.text, entry.stop_reason
+            ('assistant', 'According to the FAQ entry "Can I join late?" [a1]: Yes.', 'answered')
         """
         text = (text or "").strip()
         if not text:
@@ -131,7 +179,16 @@ class ChatSession:
         """Advance the current question by one iteration (one model call and the tools it asks for).
         Returns True when the question is answered (or the run stopped).
 
-        Example: chat.step_mode = True; chat.send("Can I join late?"); chat.step() -> False  (it searched)
+        Example: (the first step searched; the second answered)
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat.step_mode = True
+            >>> chat.send("Can I join late?")
+            >>> chat.step(), chat.step()
+            (False, True)
         """
         if self.run is None:
             raise RuntimeError("Nothing to step: send a question first.")
@@ -151,7 +208,17 @@ class ChatSession:
     def finish(self) -> Entry | None:
         """Step until the current question is answered; return the last transcript entry.
 
-        Example: chat.finish() -> Entry(kind="assistant", text="...", stop_reason="answered")
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat.step_mode = True
+            >>> chat.send("Can I join late?")
+            >>> entry = chat.finish()
+            >>> entry.kind, entry.stop_reason
+            ('assistant', 'answered')
         """
         self._running = True
         try:
@@ -179,7 +246,8 @@ class ChatSession:
             self.on_update()
 
     def _finish_question(self, record, call_number: int) -> None:
-        result = self.run.result
+        result = self.run.result if self.run is not None else None
+        assert result is not None, "called only once step() has finished the run"
         self.run = None
         self.messages = result.messages  # the next question continues this conversation
         kind = "error" if result.stop_reason == "error" else "assistant"
@@ -194,7 +262,21 @@ class ChatSession:
 
     @property
     def status(self) -> str:
-        """One line saying what the session is doing. Example: chat.status -> "Ready." """
+        """One line saying what the session is doing.
+
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat.status
+            'Ready.'
+            >>> chat.step_mode = True
+            >>> chat.send("Can I join late?")
+            >>> chat.status
+            'Step mode: 0 of at most 10 iterations done. Press Step for the next one.'
+        """
         if self.run is None:
             return "Ready." if not self.step_mode else "Ready (step mode: Send queues the question)."
         done = self.run.iterations
@@ -204,13 +286,35 @@ class ChatSession:
                 "Press Step for the next one.")
 
     def footer(self) -> str:
-        """The running total of the session. Example: chat.footer() -> "Session: 3 calls · 1,870 tokens · $0" """
+        """The running total of the session.
+
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> _ = chat.send("Can I join late?")
+            >>> chat.footer()
+            'Session: 2 calls · 263 tokens · $0 (local, estimated)'
+        """
         return f"Session: {self.meter}"
 
     def as_text(self, preview: int = 120, latency: bool = False) -> str:
         """The transcript as plain text, one block per entry (no latency unless asked: it varies run to run).
 
-        Example: print(chat.as_text()) -> "you: How do I run Olama locally?\\n  tool search(...) -> ..."
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> _ = chat.send("Can I join late?")
+            >>> print(chat.as_text())
+            you: Can I join late? [1] search({"query": "join late joining after"}) ->
+            [{"id":"a1","question":"Can I join late?","answer":"Yes."}] model call 1: 113 tokens · $0 agent:
+            According to the FAQ entry "Can I join late?" [a1]: Yes. Session: 2 calls · 263 tokens · $0
+            (local, estimated)
         """
         lines = []
         for e in self.transcript:
@@ -229,7 +333,12 @@ class ChatSession:
 
 
 def usage_line(entry: Entry, latency: bool = True) -> str:
-    """What the model call behind an entry used. Example: usage_line(e) -> "model call 2: 512 tokens · $0 · 3 ms" """
+    """What the model call behind an entry used.
+
+    Example:
+        >>> usage_line(Entry("tool", call=2, tokens=512, cost_usd=0.0, latency_s=0.003))
+        'model call 2: 512 tokens · $0 · 3 ms'
+    """
     parts = [f"model call {entry.call}: {entry.tokens:,} tokens", format_usd(entry.cost_usd)]
     if latency and entry.latency_s is not None:
         # Milliseconds under a second, seconds above: the lessons' nbval rules mask both forms.
@@ -263,7 +372,16 @@ class ChatWidget:
     `chat.send_button.click()` (or `chat.submit()`, what Enter in the text box does). The widget turns on
     the session's streaming and redraws while the loop runs: the question at once, each tool card as its
     tool returns, the answer's text as it arrives.
-    Example: chat = ChatWidget(ChatSession(client, model, tools)); chat  # then type and press Enter
+    Example: (in a notebook, `chat` as a cell's last line shows it; then type and press Enter)
+        >>> from helpers.offline import offline_client
+        >>> from helpers.search import SEARCH_TOOL
+        >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+        >>> session = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+        >>> chat = ChatWidget(session)
+        >>> chat.text.value = "Can I join late?"
+        >>> chat.send_button.click()
+        >>> chat, chat.status.value
+        (ChatWidget(3 entries), '<span style="color:#555">Ready.</span>')
     """
 
     def __init__(self, session: ChatSession):
@@ -313,7 +431,20 @@ class ChatWidget:
         self.refresh()
 
     def submit(self) -> None:
-        """Send what is in the text box and clear it: what Send and Enter do. Example: chat.submit()"""
+        """Send what is in the text box and clear it: what Send and Enter do.
+
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> session = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = ChatWidget(session)
+            >>> chat.text.value = "Can I join late?"
+            >>> chat.submit()
+            >>> chat.text.value, len(chat.session.transcript)
+            ('', 3)
+        """
         self._act(self._send)
 
     def _send(self):
@@ -368,7 +499,17 @@ class ChatWidget:
     def refresh(self, problem: str | None = None) -> None:
         """Redraw new transcript entries, the buttons, the status line and the footer.
 
-        Example: chat.session.send("Can I join late?"); chat.refresh()
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes."}]}
+            >>> session = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = ChatWidget(session)
+            >>> _ = chat.session.send("Can I join late?")
+            >>> chat.refresh()
+            >>> chat.footer.value
+            '<small>Session: 2 calls · 263 tokens · $0 (local, estimated)</small>'
         """
         self._draw_log()
         busy = self.session.busy
@@ -422,7 +563,13 @@ def _usage(record) -> dict:
 
 
 def _bubble(who: str, color: str, body_html: str) -> str:
-    """One chat line as HTML. Example: _bubble("You", "#1a4d8f", "Can I join late?") -> '<div ...>...</div>'"""
+    """One chat line as HTML.
+
+    Example:
+        >>> _bubble("You", "#1a4d8f", "Can I join late?")
+        '<div style="white-space:pre-wrap;line-height:1.4;margin:4px 0"><b style="color:#1a4d8f">You:</b> Can
+        I join late?</div>'
+    """
     # line-height: an ipywidgets HTML inherits the height of one row of controls, far too loose for prose.
     return (f'<div style="white-space:pre-wrap;line-height:1.4;margin:4px 0"><b style="color:{color}">{who}:</b> '
             f"{body_html}</div>")

@@ -46,7 +46,13 @@ class LeanSearch:
     entry sent three questions ago is far up the history, and a model (the offline one reads only the current
     question's tool outputs) may not connect a bare id to it; within one question the repeat is right there.
 
-    Example: tools = {"search": LeanSearch(index)}; tools["search"]("join late") -> '[{"id":"74eb249bbf",...}]'
+    Example:
+        >>> from helpers.search import default_index
+        >>> tools = {"search": LeanSearch(default_index())}
+        >>> print(tools["search"]("join late"))
+        [{"id":"74eb249bbf","question":"I just discovered the course. Can I still join?","answer":"Yes, but if
+        you want to receive a certificate, you need to submit your project while we’re still accepting
+        submissions."}]
     """
 
     def __init__(self, index=None, *, course: str | None = DEFAULT_COURSE, num_results: int = LEAN_NUM_RESULTS,
@@ -72,7 +78,15 @@ class LeanSearch:
     def forget(self) -> None:
         """Forget what was sent: call it before the next question (and after dropping old tool outputs).
 
-        Example: tool.forget(); tool("join late") -> every result in full again
+        Example:
+            >>> from helpers.search import default_index
+            >>> lean = LeanSearch(default_index())
+            >>> _ = lean("join late")
+            >>> lean("join late")[:32]
+            '[{"id":"74eb249bbf","seen":true}'
+            >>> lean.forget()
+            >>> lean("join late")[:60]
+            '[{"id":"74eb249bbf","question":"I just discovered the course'
         """
         self.sent.clear()
 
@@ -83,7 +97,12 @@ def drop_tool_outputs(messages: list) -> list:
 
     Call it between questions, not inside a turn (the model needs this turn's results to answer). It
     rewrites the history, so a provider's prompt cache no longer matches past the first dropped item.
-    Example: drop_tool_outputs(result.messages) -> [{"role": "user", ...}, {"role": "assistant", ...}, ...]
+    Example:
+        >>> drop_tool_outputs([{"role": "user", "content": "Can I join?"},
+        ...                    {"type": "function_call", "name": "search", "arguments": "{}", "call_id": "c1"},
+        ...                    {"type": "function_call_output", "call_id": "c1", "output": "[]"},
+        ...                    {"role": "assistant", "content": "Yes."}])
+        [{'role': 'user', 'content': 'Can I join?'}, {'role': 'assistant', 'content': 'Yes.'}]
     """
     kept = []
     for message in messages:

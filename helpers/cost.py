@@ -49,7 +49,10 @@ OFFLINE_PROVIDER = "offline"
 class CallRecord:
     """Tokens, latency, finish reason and cost of one model call.
 
-    Example: CallRecord(model="gpt-5.4-mini", provider="openai", api="responses", input_tokens=812, ...)
+    Example:
+        >>> CallRecord(model="gpt-5.4-mini", provider="openai", api="responses",
+        ...     input_tokens=812).cost_usd is None
+        True
     """
 
     model: str
@@ -71,7 +74,12 @@ class CallRecord:
     def to_dict(self) -> dict:
         """The record as a plain dict (for JSON or a DataFrame row).
 
-        Example: record.to_dict() -> {"model": "gpt-5.4-mini", "provider": "openai", ...}
+        Example:
+            >>> CallRecord(model="gpt-5.4-mini", provider="openai", api="responses",
+            ...     input_tokens=812).to_dict()
+            {'model': 'gpt-5.4-mini', 'provider': 'openai', 'api': 'responses', 'input_tokens': 812, 'cached_input_tokens': 0,
+             'output_tokens': 0, 'reasoning_tokens': 0, 'total_tokens': 0, 'latency_s': None, 'finish': None,
+             'estimated': False, 'cost_usd': None, 'price_note': '', 'priced_at': None}
         """
         return asdict(self)
 
@@ -84,7 +92,9 @@ class CallRecord:
 def call_time(response) -> datetime | None:
     """When a Responses or Chat Completions result was created (UTC), or None if it carries no timestamp.
 
-    Example: call_time(response) -> datetime(2026, 1, 1, 0, 0, tzinfo=UTC)
+    Example:
+        >>> call_time({"created_at": 1764460800}), call_time({"model": "m"})
+        (datetime.datetime(2025, 11, 30, 0, 0, tzinfo=datetime.timezone.utc), None)
     """
     stamp = lookup(response, "created_at", default=lookup(response, "created"))  # Responses, else Chat
     if stamp is None:
@@ -156,7 +166,9 @@ def _as_record(r) -> CallRecord:
 def format_usd(amount) -> str:
     """Dollars with enough decimals to see small costs.
 
-    Example: format_usd(0.0031) -> "$0.0031"
+    Example:
+        >>> format_usd(0.0031)
+        '$0.0031'
     """
     if amount is None:
         return "$?"
@@ -174,7 +186,14 @@ def format_usd(amount) -> str:
 class CostMeter:
     """A running total of calls, tokens and dollars (one loop run, or a whole session).
 
-    Example: meter = CostMeter(); meter.add(record); str(meter) -> "1 call · 852 tokens · $0.00079"
+    Example:
+        >>> response = {"model": "gpt-5.4-mini", "created_at": 1764460800, "status": "completed",
+        ...             "usage": {"input_tokens": 812, "output_tokens": 40}}
+        >>> record = record_call(response, provider="openai", latency_s=0.8)
+        >>> meter = CostMeter()
+        >>> _ = meter.add(record)
+        >>> str(meter)
+        '1 call · 852 tokens · $0.000789'
     """
 
     records: list[CallRecord] = field(default_factory=list)
@@ -182,7 +201,12 @@ class CostMeter:
     def add(self, record):
         """Count one call. Returns the record so you can write `rec = meter.add(record_call(...))`.
 
-        Example: meter.add(record) -> record
+        Example:
+            >>> response = {"model": "gpt-5.4-mini", "created_at": 1764460800, "status": "completed",
+            ...             "usage": {"input_tokens": 812, "output_tokens": 40}}
+            >>> record = record_call(response, provider="openai", latency_s=0.8)
+            >>> CostMeter().add(record) is record
+            True
         """
         record = _as_record(record)
         self.records.append(record)
@@ -261,7 +285,14 @@ def run_report(records, latency=False):
 
     Rows "finish: <reason>" and "model: <name>" carry their count. Latency is left out unless
     latency=True, so notebook outputs stay the same from run to run.
-    Example: run_report(result.calls) -> DataFrame, rows "calls", "input tokens", ..., "model: gpt-5.4-mini"
+    Example:
+        >>> response = {"model": "gpt-5.4-mini", "created_at": 1764460800, "status": "completed",
+        ...             "usage": {"input_tokens": 812, "output_tokens": 40}}
+        >>> record = record_call(response, provider="openai", latency_s=0.8)
+        >>> report = run_report([record, record])
+        >>> list(report.index)[:3], report.loc["input tokens", "sum"], report.loc["model: gpt-5.4-mini",
+        ...     "count"]
+        (['calls', 'input tokens', 'cached input tokens'], 1624, 2)
     """
     records = [_as_record(r) for r in records]
     columns = ["count", "min", "max", "mean", "sum"]
@@ -301,7 +332,22 @@ def _cell(value, label) -> str:
 def print_report(records, latency=False):
     """Print the run report as plain text (deterministic unless latency=True).
 
-    Example: print_report(result.calls) -> prints "Run: 3 calls · 4,210 tokens · $0.0031" and a table
+    Example:
+        >>> response = {"model": "gpt-5.4-mini", "created_at": 1764460800, "status": "completed",
+        ...             "usage": {"input_tokens": 812, "output_tokens": 40}}
+        >>> record = record_call(response, provider="openai", latency_s=0.8)
+        >>> print_report([record, record])
+        Run: 2 calls · 1,704 tokens · $0.001578
+                                      min         max        mean         sum
+        input tokens                  812         812         812       1,624
+        cached input tokens             0           0           0           0
+        output tokens                  40          40          40          80
+        reasoning tokens                0           0           0           0
+        total tokens                  852         852         852       1,704
+        cost (USD)               0.000789    0.000789    0.000789    0.001578
+        finish reasons: completed 2
+        models: gpt-5.4-mini 2
+        priced: genai-prices: openai/gpt-5.4-mini
     """
     records = [_as_record(r) for r in records]
     print("Run:", CostMeter(list(records)))

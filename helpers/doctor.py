@@ -27,7 +27,10 @@ NOTES_WIDTH = 96  # a provider's notes are wrapped to this width under their che
 class Check:
     """One line of the doctor's report. status is "ok", "warn" (works, but note this) or "fail".
 
-    Example: Check("openai SDK", "ok", "3.57.0 (course needs >= 3.0)")
+    Example:
+        >>> Check("openai SDK", "ok", "3.57.0 (course needs >= 3.0)").ok, Check("model", "fail",
+        ...     "not listed").ok
+        (True, False)
     """
 
     name: str
@@ -72,7 +75,7 @@ def _replay_checks(s: llm.Settings) -> list[Check]:
     from helpers.cassette import CassetteError, load_cassette
 
     try:
-        entries = load_cassette(s.cassette)
+        entries = load_cassette(s.cassette or "")  # resolve() sets it for the replay provider
     except CassetteError as err:
         return [Check("cassette", "fail", str(err).split(". ")[0], "fix LLM_CASSETTE, or record a run first "
                       "with LLM_RECORD=path on a real provider")]
@@ -90,7 +93,9 @@ def _replay_checks(s: llm.Settings) -> list[Check]:
 def doctor(env_file=None) -> list[Check]:
     """Run every check and return the results, failures included (it never raises for setup problems).
 
-    Example: [c.status for c in doctor()] -> ["ok", "ok", "ok", "ok", "ok", "ok"]
+    Example: (on the offline model, as `make test` runs it; the first check, .env, depends on your folder)
+        >>> [(c.name, c.status) for c in doctor()][1:]
+        [('provider', 'ok'), ('API key', 'ok'), ('reachable', 'ok'), ('model', 'ok'), ('openai SDK', 'ok')]
     """
     checks = []
     try:
@@ -171,7 +176,13 @@ def doctor(env_file=None) -> list[Check]:
 def format_report(checks: list[Check]) -> str:
     """The checks as aligned text, one line each, with a "fix:" line under each problem.
 
-    Example: format_report(doctor()) -> "  ok    .env file   found at /course/.env\\n..."
+    Example:
+        >>> print(format_report([Check("API key", "ok", "not needed for offline"),
+        ...                      Check("model", "fail", "gpt-9 is not listed", "set LLM_MODEL=gpt-5.4-mini")]))
+          ok    API key  not needed for offline
+          FAIL  model    gpt-9 is not listed
+                         fix: set LLM_MODEL=gpt-5.4-mini
+        1 problem(s): model.
     """
     width = max(len(c.name) for c in checks)
     lines = []
@@ -187,7 +198,15 @@ def format_report(checks: list[Check]) -> str:
 
 
 def main() -> int:
-    """Print the report; return 0 when every check passed, else 1. Example: main() -> 0"""
+    """Print the report; return 0 when every check passed, else 1.
+
+    Example: (on the offline model)
+        >>> main()
+        LLM setup check (python -m helpers doctor)
+        ...
+        All checks passed.
+        0
+    """
     checks = doctor()
     print("LLM setup check (python -m helpers doctor)")
     print(format_report(checks))

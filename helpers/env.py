@@ -25,7 +25,10 @@ def load_env(env_file: str | os.PathLike | None = None) -> str | None:
     """Load `.env` into os.environ without overriding what is already set; return its path or None.
 
     `env_file` names the file; it must exist (FileNotFoundError says what to do). None searches upwards.
-    Example: load_env() -> "/home/me/course/.env"
+    Example:
+        >>> load_env("no-such.env")
+        Traceback (most recent call last):
+        FileNotFoundError: The env file no-such.env does not exist. Copy .env.example to no-such.env, ...
     """
     from dotenv import find_dotenv, load_dotenv  # imported here: `import helpers.env` stays instant
 
@@ -47,7 +50,10 @@ def load_env(env_file: str | os.PathLike | None = None) -> str | None:
 def setting(name: str, env_file: str | os.PathLike | None = None) -> str | None:
     """The value of `name` from the shell or `.env` (the shell wins), stripped; None when unset or blank.
 
-    Example: setting("FAQ_ARCHIVE") -> "/home/me/Downloads/faq.zip"
+    Example:
+        >>> os.environ["COURSE_DOCTEST"] = "  ~/faq.zip "
+        >>> setting("COURSE_DOCTEST"), setting("COURSE_DOCTEST_UNSET")
+        ('~/faq.zip', None)
     """
     load_env(env_file)
     return os.environ.get(name, "").strip() or None
@@ -56,7 +62,9 @@ def setting(name: str, env_file: str | os.PathLike | None = None) -> str | None:
 def repo_path(value: str | os.PathLike) -> Path:
     """A path from a setting: `~` expanded, and a relative path taken from the repository root.
 
-    Example: repo_path("data/cassettes/run.jsonl") -> Path("/home/me/course/data/cassettes/run.jsonl")
+    Example:
+        >>> repo_path("data/cassettes/run.jsonl") == ROOT / "data" / "cassettes" / "run.jsonl"
+        True
     """
     path = Path(value).expanduser()
     return path if path.is_absolute() else ROOT / path

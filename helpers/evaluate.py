@@ -49,7 +49,12 @@ def load_ground_truth(path: str | Path | None = None, *, progress: bool = True) 
     """Read the ground-truth CSV (columns question, course, document). With no path, the pinned file
     (GROUND_TRUTH_CSV, else the cache in data/, else a one-time download; see helpers.pinned).
 
-    Example: load_ground_truth()[0]["document"] -> "69d122f12e"
+    Example:
+        >>> import tempfile
+        >>> path = Path(tempfile.mkdtemp()) / "ground-truth.csv"
+        >>> _ = path.write_text("question,course,document\\nCan I still join?,llm-zoomcamp,74eb249bbf\\n")
+        >>> load_ground_truth(path)
+        [{'question': 'Can I still join?', 'course': 'llm-zoomcamp', 'document': '74eb249bbf'}]
     """
     if path is None:
         from helpers.pinned import GROUND_TRUTH, fetch
@@ -77,7 +82,10 @@ def load_ground_truth(path: str | Path | None = None, *, progress: bool = True) 
 def answerable(rows: list[dict], documents: list[dict]) -> list[dict]:
     """The rows whose FAQ entry is in `documents` (the others can't be found by any search).
 
-    Example: len(answerable(load_ground_truth(), load_faq_data())) -> 320
+    Example:
+        >>> answerable([{"question": "Q?", "document": "a1"}, {"question": "New?", "document": "zz"}],
+        ...     [{"id": "a1"}])
+        [{'question': 'Q?', 'document': 'a1'}]
     """
     known = {d["id"] for d in documents}
     return [row for row in rows if row["document"] in known]
@@ -90,7 +98,11 @@ def answerable(rows: list[dict], documents: list[dict]) -> list[dict]:
 def rank_of(row: dict, index, k: int = NUM_RESULTS, boost: dict | None = None) -> int | None:
     """1-based rank of the right document in the top k results, or None.
 
-    Example: rank_of({"question": "Can I still join?", "course": "llm-zoomcamp", "document": "74eb249bbf"}, index) -> 1
+    Example:
+        >>> from helpers.search import default_index
+        >>> rank_of({"question": "docker", "course": "llm-zoomcamp", "document": "02df9d0302"},
+        ...     default_index())
+        2
     """
     results = search(row["question"], index=index, course=row["course"], num_results=k, boost=boost)
     ids = [r["id"] for r in results]
@@ -100,7 +112,9 @@ def rank_of(row: dict, index, k: int = NUM_RESULTS, boost: dict | None = None) -
 def scores(ranks: list[int | None]) -> tuple[float, float]:
     """Hit rate and MRR from a list of ranks (None = not found).
 
-    Example: scores([1, None, 2]) -> (0.667, 0.5)
+    Example:
+        >>> scores([1, None, 2])
+        (0.6666666666666666, 0.5)
     """
     if not ranks:
         return 0.0, 0.0
@@ -119,7 +133,10 @@ def split_by_entry(rows: list[dict], share: float = 0.5, salt: str = "") -> tupl
     questions about one entry stay together, so the held-back half asks about entries tuning never saw.
     Another `salt` (a prefix to the id before hashing) gives another split, as another random seed would.
 
-    Example: validation, held_back = split_by_entry(rows) -> ([...160 rows], [...160 rows])
+    Example:
+        >>> validation, held_back = split_by_entry([{"document": d} for d in ("a1", "b2", "b2", "c3", "d4")])
+        >>> [row["document"] for row in validation], [row["document"] for row in held_back]
+        (['b2', 'b2', 'c3'], ['a1', 'd4'])
     """
     if not 0 < share < 1:
         raise ValueError(f"share must be between 0 and 1 (the part of the entries used to tune), got {share!r}")
@@ -138,7 +155,13 @@ class FieldScores:
     index's own vectorizers and matrices (minsearch's `vectorizers`, `text_matrices`, `docs`), and `ranks()`
     gives the same ranks as `helpers.search.search`: a test checks it, so a minsearch change shows up there.
 
-    Example: FieldScores(index, rows).ranks({"question": 3, "answer": 4}, k=5) -> [1, 2, None, ...]
+    Example:
+        >>> from helpers.search import default_index
+        >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
+        >>> FieldScores(default_index(), rows).ranks({"question": 3, "answer": 4}, k=5)
+        [1, 2, 3]
     """
 
     def __init__(self, index, rows: list[dict]):
@@ -155,7 +178,14 @@ class FieldScores:
     def ranks(self, boost: dict, k: int = NUM_RESULTS) -> list[int | None]:
         """Rank of each row's entry in its top k under `boost`, as helpers.search would rank it.
 
-        Example: FieldScores(index, rows).ranks(BOOST) -> [1, 1, 3, None, ...]
+        Example:
+            >>> from helpers.search import BOOST, default_index
+            >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
+            ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+            ...                      ("docker", "02df9d0302")]]
+            >>> FieldScores(default_index(), rows).ranks(BOOST), FieldScores(default_index(),
+            ...     rows).ranks(BOOST, k=1)
+            ([1, 2, 2], [1, None, None])
         """
         ranks = []
         for i, row in enumerate(self.rows):
@@ -183,7 +213,10 @@ class Trial:
 def boost_grid(grid: dict = BOOST_GRID) -> list[dict]:
     """Every combination of the grid's values, as boost dicts (all-zero ones left out).
 
-    Example: len(boost_grid()) -> 100
+    Example:
+        >>> len(boost_grid()), boost_grid({"question": [1, 2], "answer": [0, 1]})
+        (100, [{'question': 1, 'answer': 0}, {'question': 1, 'answer': 1}, {'question': 2, 'answer': 0},
+        {'question': 2, 'answer': 1}])
     """
     names = list(grid)
     combos = [dict(zip(names, values, strict=True)) for values in itertools.product(*grid.values())]
@@ -194,7 +227,14 @@ def tune(field_scores: FieldScores, boosts: list[dict] | None = None, k: int = N
     """Score every boost setting on the rows of `field_scores`; best MRR first (then hit rate, then the
     grid's own order, so ties resolve the same way every time).
 
-    Example: tune(FieldScores(index, validation))[0].boost -> {"question": 3.0, "section": 0.0, "answer": 4.0}
+    Example:
+        >>> from helpers.search import default_index
+        >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
+        >>> tune(FieldScores(default_index(), rows))[0]
+        Trial(boost={'question': 2.0, 'section': 0.0, 'answer': 0.5}, k=5, hit_rate=1.0,
+        mrr=0.8333333333333334)
     """
     trials = [Trial(b, k, *scores(field_scores.ranks(b, k))) for b in (boosts or boost_grid())]
     order = sorted(range(len(trials)), key=lambda i: (-trials[i].mrr, -trials[i].hit_rate, i))
@@ -206,7 +246,13 @@ def fewest_results(field_scores: FieldScores, boost: dict, target_hit_rate: floa
     """The smallest number of results whose hit rate reaches `target_hit_rate` (else `most`). Fewer
     results are fewer tokens for the model to read, on every later call of the loop.
 
-    Example: fewest_results(FieldScores(index, validation), TUNED_BOOST, 0.95) -> 3
+    Example:
+        >>> from helpers.search import BOOST, default_index
+        >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
+        >>> fewest_results(FieldScores(default_index(), rows), BOOST, 0.95)
+        2
     """
     for k in range(1, most + 1):
         if scores(field_scores.ranks(boost, k))[0] >= target_hit_rate:
@@ -258,7 +304,12 @@ def agent_benchmark(rows: list[dict], index, *, client=None, model: str | None =
     """Run each question through the agent loop (the offline model unless a client is given) and record
     whether the answer cites the right FAQ entry or says nothing was found.
 
-    Example: sum(o.cited for o in agent_benchmark(rows, index)) -> 258
+    Example:
+        >>> from helpers.search import default_index
+        >>> row = {"question": "Can I still join?", "course": "llm-zoomcamp", "document": "74eb249bbf"}
+        >>> [(o.cited, o.not_found, o.stop_reason, o.calls) for o in agent_benchmark([row], default_index(),
+        ...     progress=False)]
+        [(True, False, 'answered', 2)]
     """
     from tqdm.auto import tqdm
 
@@ -270,6 +321,8 @@ def agent_benchmark(rows: list[dict], index, *, client=None, model: str | None =
         from helpers.offline import OFFLINE_MODEL
 
         client, model = offline_client(max_retries=0), OFFLINE_MODEL
+    elif model is None:
+        raise ValueError("agent_benchmark: with a client, pass model= too (the model that client serves).")
     outcomes = []
     for row in tqdm(rows, desc="agent", file=sys.stderr, disable=not progress):
         tools = {"search": lambda query, course=row["course"]: search(query, index=index, course=course)}
@@ -284,7 +337,14 @@ def agent_benchmark(rows: list[dict], index, *, client=None, model: str | None =
 def report_other_splits(index, rows: list[dict], k: int = NUM_RESULTS, splits: int = 20) -> None:
     """How much the held-back figure owes to the one split: the same tuning on `splits` other splits.
 
-    Example: report_other_splits(index, answerable_rows) -> prints one summary line
+    Example:
+        >>> from helpers.search import default_index
+        >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
+        >>> report_other_splits(default_index(), rows, splits=3)
+        Over 3 other splits by entry, held-back MRR: Zoomcamp boosts 0.667 on average; tuned 0.667 (from 0.500
+        to 1.000), above 0.907 in 1 of 3.
     """
     every = FieldScores(index, rows)
     grid = boost_grid()

@@ -28,6 +28,7 @@ import urllib.parse
 import urllib.request
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import frontmatter
 import yaml
@@ -69,7 +70,10 @@ def load_faq_data(archive: str | os.PathLike | None = None, *, live: bool = Fals
     expanded and a relative path is taken from the repository root, wherever Python runs.
     `live=True` reads the course website's current feed instead of the pinned snapshot.
 
-    Example: load_faq_data()[0] -> {"id": "9e508f2212", "course": "data-engineering-zoomcamp", ...}
+    Example:
+        >>> first = load_faq_data(progress=False)[0]
+        >>> first["id"], first["course"]
+        ('9e508f2212', 'data-engineering-zoomcamp')
     """
     if live:
         return load_live_feed()
@@ -97,7 +101,10 @@ def parse_archive(path: Path, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
     """Parse a zip of the FAQ repository (as GitHub's archive lays it out) into documents.
 
     `commit`: the FAQ commit the archive must come from (None accepts any, e.g. to try a newer snapshot).
-    Example: parse_archive(Path("faq.zip"))[:1] -> [{"id": "...", "course": "...", ...}]
+    Example:
+        >>> parse_archive(Path("no-such.zip"))
+        Traceback (most recent call last):
+        helpers.ingest.FaqDataError: FAQ_ARCHIVE points to no-such.zip, which is not a file ...
     """
     if not path.is_file():
         raise FaqDataError(
@@ -111,7 +118,12 @@ def parse_archive(path: Path, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
 def parse_archive_bytes(data: bytes, name: str, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
     """Parse the bytes of a FAQ zip; `name` is used in error messages. `commit` as in parse_archive.
 
-    Example: parse_archive_bytes(Path("faq.zip").read_bytes(), "faq.zip") -> [{...}, ...]
+    Example:
+        >>> buf = io.BytesIO()
+        >>> with zipfile.ZipFile(buf, "w") as zf:
+        ...     zf.writestr("faq-main/_questions/c/s/001_a1_x.md", "---\\nid: a1\\nquestion: Q?\\nsort_order: 1\\n---\\nA.")
+        >>> parse_archive_bytes(buf.getvalue(), "tiny.zip", commit=None)
+        [{'id': 'a1', 'course': 'c', 'section': 's', 'question': 'Q?', 'answer': 'A.'}]
     """
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
@@ -158,7 +170,12 @@ def archive_commits(zf: zipfile.ZipFile) -> set[str]:
     """The commit(s) a GitHub archive says it was made from: the sha GitHub writes as the zip's comment, and
     the one ending its top folder's name (`faq-<sha>/`; an archive of a branch has `faq-main/`, no sha).
 
-    Example: archive_commits(zipfile.ZipFile("faq.zip")) -> {"7757d2a0e71dc376d0fc93f419162c306e7582b3"}
+    Example:
+        >>> buf = io.BytesIO()
+        >>> with zipfile.ZipFile(buf, "w") as zf:
+        ...     zf.writestr(f"faq-{FAQ_COMMIT}/README.md", "")
+        >>> archive_commits(zipfile.ZipFile(buf))
+        {'7757d2a0e71dc376d0fc93f419162c306e7582b3'}
     """
     found = set()
     comment = zf.comment.decode("ascii", "replace").strip().lower()
@@ -206,8 +223,9 @@ def _parse_question(data: bytes, where: str) -> tuple[dict, str]:
     if missing:
         raise FaqDataError(f"Malformed front matter in {where}: missing {', '.join(missing)}. "
                            f"Each question file needs id, question and sort_order.")
+    sort_order: Any = post.metadata["sort_order"]  # whatever the YAML holds; int() says if it is no number
     try:
-        post.metadata["sort_order"] = int(post.metadata["sort_order"])
+        post.metadata["sort_order"] = int(sort_order)
     except (TypeError, ValueError) as exc:
         raise FaqDataError(f"Malformed front matter in {where}: sort_order "
                            f"{post.metadata['sort_order']!r} is not a number.") from exc
@@ -220,7 +238,9 @@ def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
     GitHub builds archives on request and doesn't guarantee the same bytes over time, so the commit named
     inside the zip is what `parse_archive_bytes` checks.
 
-    Example: download_archive()[:2] -> b"PK"  (the bytes of a zip file)
+    Example: (a data: URL stands in for GitHub, so it runs offline)
+        >>> download_archive("data:,PK%03%04", progress=False)
+        b'PK\\x03\\x04'
     """
     try:
         with tempfile.TemporaryDirectory() as folder:
@@ -233,7 +253,10 @@ def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
 def load_live_feed(url: str = LIVE_URL, *, timeout: float = DOWNLOAD_TIMEOUT_S) -> list[dict]:
     """Read the course website's current FAQ feed (one JSON file per course). Not pinned: it changes.
 
-    Example: load_live_feed()[0]["course"] -> "data-engineering-zoomcamp"
+    Example: (data: URLs stand in for the site's feed and one course's file)
+        >>> course = "data:," + urllib.parse.quote(json.dumps([{"id": 1, "question": "Q?"}]))
+        >>> load_live_feed("data:," + urllib.parse.quote(json.dumps([{"course": "c", "url": course}])))
+        [{'id': '1', 'course': 'c', 'section': '', 'question': 'Q?', 'answer': ''}]
     """
     courses = _fetch_json(url, timeout)
     if isinstance(courses, dict):

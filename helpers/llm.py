@@ -70,7 +70,11 @@ class Settings:
 def load_env(env_file: str | os.PathLike | None = None) -> str | None:
     """Load `.env` into os.environ without overriding what is already set; return its path or None.
 
-    Example: load_env() -> "/home/me/course/.env"
+    Example: (`load_env()` returns the .env it found, e.g. "/home/me/course/.env", or None)
+        >>> load_env("no-such.env")
+        Traceback (most recent call last):
+        helpers.llm.ProviderError: The env file no-such.env does not exist. Copy .env.example to no-such.env,
+        ...
     """
     # One loader for every helper (helpers/env.py): ingest, evaluate and the doctor read .env the same way.
     try:
@@ -92,12 +96,14 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
     """Decide provider, model, base URL and key from arguments, environment and `.env`; build nothing.
 
     Raises ProviderError for an unknown provider, or a missing key unless require_key=False.
-    Example: resolve("offline").model -> "offline-rules-v1"
+    Example:
+        >>> resolve("offline")
+        Settings(provider='offline', model='offline-rules-v1', api_key=missing)
     """
     env_path = load_env(env_file)
     name = provider or _env("LLM_PROVIDER")
     if provider:
-        reason = f"make_client(provider={provider!r})"
+        name, reason = provider, f"make_client(provider={provider!r})"
     elif name:
         reason = f"LLM_PROVIDER={name}"
     elif _env("OPENAI_API_KEY"):
@@ -111,9 +117,9 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
     preset = PROVIDERS[name]
 
     base_url = preset.base_url
-    if name not in ("offline", "replay") and _env("OPENAI_BASE_URL"):
+    if name not in ("offline", "replay") and (custom_url := _env("OPENAI_BASE_URL")):
         # Lets a student point any preset at a proxy or a self-hosted OpenAI-compatible server.
-        base_url = _env("OPENAI_BASE_URL").rstrip("/")
+        base_url = custom_url.rstrip("/")
 
     api_key = None
     if preset.key_env:
@@ -169,7 +175,11 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
 
     provider: one of PROVIDERS, overriding LLM_PROVIDER. record: a cassette path (or env LLM_RECORD)
     to append every request/response pair to. The client retries 429/5xx itself (max_retries=3).
-    Example: client, model = make_client() -> (<openai.OpenAI>, "offline-rules-v1")
+    Example:
+        >>> client, model = make_client("offline")
+        LLM: offline model offline-rules-v1 (no network, no key; answers come from rules, not a real LLM)
+        >>> type(client).__name__, model
+        ('OpenAI', 'offline-rules-v1')
     """
     s = resolve(provider, env_file=env_file)
     record_path = _record_path(s, record)
@@ -180,7 +190,8 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
         base_url=s.base_url,
         max_retries=MAX_RETRIES,
         timeout=TIMEOUT_S,
-        http_client=http_client,
+        # openai 3 annotates http_client as an httpx2.Client and accepts an httpx.Client too (openai/_httpx2.py).
+        http_client=http_client,  # ty: ignore[invalid-argument-type]
     )
     if verbose:
         print(_describe(s, record_path))
@@ -191,7 +202,10 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
     """Return `(async_client, model)`: make_client's twin for agent frameworks, which call the API with
     `openai.AsyncOpenAI` (lesson 11). Same provider choice, model, retries, timeout and recording.
 
-    Example: client, model = make_async_client() -> (<openai.AsyncOpenAI>, "offline-rules-v1")
+    Example:
+        >>> client, model = make_async_client("offline", verbose=False)
+        >>> type(client).__name__, model
+        ('AsyncOpenAI', 'offline-rules-v1')
     """
     s = resolve(provider, env_file=env_file)
     record_path = _record_path(s, record)
@@ -201,8 +215,10 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
         from helpers.offline.transport import ThreadedTransport
 
         http_client = httpx.AsyncClient(transport=ThreadedTransport(transport), timeout=TIMEOUT_S)
+    # openai 3 annotates http_client as an httpx2.AsyncClient and accepts an httpx.AsyncClient too.
     client = openai.AsyncOpenAI(api_key=s.api_key or "no-key-needed", base_url=s.base_url,
-                                max_retries=MAX_RETRIES, timeout=TIMEOUT_S, http_client=http_client)
+                                max_retries=MAX_RETRIES, timeout=TIMEOUT_S,
+                                http_client=http_client)  # ty: ignore[invalid-argument-type]
     if verbose:
         print(_describe(s, record_path))
     return client, s.model
@@ -255,7 +271,7 @@ def _transport_for(s: Settings, record_path: Path | None):
     elif s.provider.name == "replay":
         from helpers.cassette import ReplayTransport
 
-        transport = ReplayTransport(s.cassette, base_url=s.base_url)
+        transport = ReplayTransport(s.cassette or "", base_url=s.base_url)  # set for replay by resolve()
     if record_path is not None:
         from helpers.cassette import RecordingTransport
 
@@ -271,7 +287,10 @@ def _norm(url) -> str:
 def provider_of(client) -> Provider:
     """The preset a client talks to, found from its base URL; unknown servers get a generic preset.
 
-    Example: provider_of(make_client("offline")[0]).local -> True
+    Example:
+        >>> preset = provider_of(make_client("offline", verbose=False)[0])
+        >>> preset.name, preset.local
+        ('offline', True)
     """
     url = _norm(client.base_url)
     for preset in PROVIDERS.values():
@@ -285,7 +304,16 @@ def provider_of(client) -> Provider:
 def require_api(client, flavour: str) -> Provider:
     """Stop with a clear ProviderError if the client's provider lacks an API flavour; else return it.
 
-    flavour: "responses" or "chat". Example: require_api(client, "responses") -> Provider(name="openai", ...)
+    flavour: "responses" or "chat".
+
+    Example:
+        >>> require_api(make_client("offline", verbose=False)[0], "responses").name
+        'offline'
+        >>> import openai
+        >>> require_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"), "responses")
+        Traceback (most recent call last):
+        helpers.llm.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub
+        Models has no Responses API: it offers Chat Completions only. ...
     """
     if flavour not in ("responses", "chat"):
         raise ValueError(f"flavour must be 'responses' or 'chat', not {flavour!r}")

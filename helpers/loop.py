@@ -68,7 +68,7 @@ class LoopResult:
     @property
     def cost_usd(self) -> float | None:
         costs = [c.cost_usd for c in self.calls]
-        return None if any(c is None for c in costs) else sum(costs)
+        return None if any(c is None for c in costs) else sum(c or 0.0 for c in costs)
 
     def __str__(self) -> str:
         return f"stopped: {self.stop_reason} after {self.iterations} iteration(s)\n{self.answer}"
@@ -157,16 +157,32 @@ class AgentRun:
     def run(self) -> LoopResult:
         """Advance until the run stops; return its result.
 
-        Example: AgentRun(client, model, "Can I join late?", tools).run().stop_reason -> "answered"
+        Example:
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes, until the end."}]}
+            >>> AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
+            ...          verbose=False).run().stop_reason
+            'answered'
         """
         while not self.step():
             pass
+        assert self.result is not None, "step() returns True only once the result is set"
         return self.result
 
     def step(self) -> bool:
         """One iteration: a model call plus the tool calls it asks for. Returns True once the run has stopped.
 
-        Example: run.step() -> False  (the model asked for a search; call step() again)
+        Example: (the first step searched; the second answered)
+            >>> from helpers.offline import offline_client
+            >>> from helpers.search import SEARCH_TOOL
+            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
+            ...     "answer": "Yes, until the end."}]}
+            >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
+            ...                verbose=False)
+            >>> run.step(), run.step()
+            (False, True)
         """
         if self.result is not None:
             return True
@@ -379,7 +395,13 @@ def explain_api_error(exc: Exception, provider=None) -> str:
     """Say what an API failure means and what to do about it. `provider` (a helpers.llm.Provider, optional)
     lets a 404 say which API the provider lacks instead of blaming the model.
 
-    Example: explain_api_error(RateLimitError(...)) -> "The provider refused: rate limit (429) ... wait ..."
+    Example:
+        >>> import httpx
+        >>> request = httpx.Request("POST", "https://api.openai.com/v1/responses")
+        >>> explain_api_error(openai.RateLimitError("slow down", response=httpx.Response(429,
+        ...     request=request), body=None))
+        "The provider's rate limit (429) was still hit after the SDK's retries. Wait a minute and run again, or lower how
+        often you call it."
     """
     if isinstance(exc, openai.APITimeoutError):
         return ("The request took longer than allowed and was cut off. Raise max_seconds (or the client's timeout), "

@@ -42,8 +42,11 @@ class PinnedFileError(RuntimeError):
 class PinnedFile:
     """One file of one commit of a public GitHub repository, and how the course finds a copy of it.
 
-    Example: PinnedFile("ground truth", "DataTalksClub/llm-zoomcamp", "c85fa44...", "04-evaluation/data/x.csv",
-             sha256="e479a6...", env_var="GROUND_TRUTH_CSV", cache_name="ground-truth-c85fa44.csv")
+    Example: (a data: URL as the host, so that the "download" runs offline)
+        >>> hello = PinnedFile("greeting", "me/repo", "abc123", "hello.txt", sha256=sha256_of(b"/me/repo/abc123/hello.txt"),
+        ...                    env_var="COURSE_DOCTEST_HELLO", cache_name="doctest-hello.txt", host="data:,")
+        >>> hello.url, hello.describe()
+        ('data:,/me/repo/abc123/hello.txt', 'hello.txt of me/repo at commit abc123')
     """
 
     label: str  # what it is, in words, for progress bars and errors
@@ -59,7 +62,9 @@ class PinnedFile:
     def url(self) -> str:
         """The raw file at the pinned commit.
 
-        Example: GROUND_TRUTH.url -> "https://raw.githubusercontent.com/DataTalksClub/llm-zoomcamp/c85f.../...csv"
+        Example:
+            >>> GROUND_TRUTH.url
+            'https://raw.githubusercontent.com/DataTalksClub/llm-zoomcamp/c85fa440791efd6c902f7f30ccedaae4483e3f9e/04-evaluation/data/ground-truth-data.csv'
         """
         return f"{self.host}/{self.repo}/{self.commit}/{self.path}"
 
@@ -98,7 +103,12 @@ def fetch(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOA
     """A verified local copy of `pinned`: the file its variable names, else the cache, else a download
     (`download_allowed=False`: a PinnedFileError instead, for tests that must not touch the network).
 
-    Example: fetch(GROUND_TRUTH) -> Path(".../data/ground-truth-c85fa440791efd6c902f7f30ccedaae4483e3f9e.csv")
+    Example: (no variable, no cache, and downloads not allowed)
+        >>> fetch(PinnedFile("greeting", "me/repo", "abc123", "hello.txt", sha256="0" * 64, env_var="COURSE_DOCTEST_HELLO",
+        ...                  cache_name="doctest-hello.txt"), download_allowed=False)
+        Traceback (most recent call last):
+        helpers.pinned.PinnedFileError: No local copy of the greeting: set COURSE_DOCTEST_HELLO=/path/to/it in
+        .env, ...
     """
     named = setting(pinned.env_var)
     if named:
@@ -150,7 +160,13 @@ def download(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWN
 def cannot_download(label: str, url: str, exc: Exception, cache: Path, setting_line: str) -> str:
     """What a failed first download says, for every pinned file (helpers.ingest uses it for the FAQ too).
 
-    Example: cannot_download("FAQ", url, err, cache, "FAQ_ARCHIVE=/path/to/that.zip") -> "Could not download the FAQ ..."
+    Example:
+        >>> print(cannot_download("FAQ", "https://x.invalid/f.zip", OSError("offline"), Path("data/f.json"),
+        ...                       "FAQ_ARCHIVE=/path/to/f.zip"))
+        Could not download the FAQ from https://x.invalid/f.zip (offline), and there is no cached copy at
+        data/f.json. Fix it either way: 1. connect to the internet and run this again (it downloads once, then
+        uses the cache), or 2. download https://x.invalid/f.zip on another machine and set
+        FAQ_ARCHIVE=/path/to/f.zip in .env.
     """
     return (f"Could not download the {label} from {url} ({exc}), and there is no cached copy at {cache}.\n"
             f"Fix it either way:\n"
@@ -207,7 +223,9 @@ def _bar(tqdm: type) -> type:
 def sha256_of(data: bytes) -> str:
     """The hex sha256 of some bytes.
 
-    Example: sha256_of(b"") -> "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    Example:
+        >>> sha256_of(b"")
+        'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
     """
     return hashlib.sha256(data).hexdigest()
 
@@ -233,7 +251,11 @@ def _cached_ok(pinned: PinnedFile) -> bool:
 def write_atomically(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, then rename: an interrupted run leaves no half-written cache.
 
-    Example: write_atomically(ROOT / "data" / "x.json", b"[]")  # the file is whole or absent, never half
+    Example: (the file is whole or absent, never half-written)
+        >>> path = Path(tempfile.mkdtemp()) / "x.json"
+        >>> write_atomically(path, b"[]")
+        >>> path.read_bytes()
+        b'[]'
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
@@ -249,7 +271,9 @@ def write_atomically(path: Path, data: bytes) -> None:
 def main(argv: list[str] | None = None) -> int:
     """`python -m helpers.pinned [ground-truth|spec ...]` (`make data`): fetch each pinned file once, say where.
 
-    Example: main(["spec"]) -> prints "OpenAI OpenAPI spec: .../data/openai-openapi-f85dbe2....yaml", returns 0
+    Example: (`main(["spec"])` prints where the spec is and returns 0; an unknown name is refused)
+        >>> main(["the-spec"])
+        2
     """
     files = {"ground-truth": GROUND_TRUTH, "spec": OPENAI_SPEC}
     names = argv if argv is not None else sys.argv[1:]

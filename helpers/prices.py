@@ -59,7 +59,10 @@ def register_price(model, input_per_mtok, output_per_mtok, cached_input_per_mtok
     """Teach the meter the price of a model genai-prices does not know (USD per million tokens).
 
     It also overrides genai-prices for that model name. Cached input defaults to the input price.
-    Example: register_price("my-finetune", 0.30, 1.20) -> None
+    Example:
+        >>> register_price("doctest-finetune", 0.30, 1.20)
+        >>> price_tokens("doctest-finetune", 1_000_000, 1_000_000, at="2026-11-30")
+        1.5
     """
     for name, value in (("input_per_mtok", input_per_mtok), ("output_per_mtok", output_per_mtok)):
         if value is None or value < 0:
@@ -115,7 +118,10 @@ def normalize_provider(provider) -> str | None:
     """A provider's name in lower case, from a plain name or a preset with `.name`; None stays None.
 
     A preset object (helpers.llm.Provider) is read by its `.name`, so this module never imports the client.
-    Example: normalize_provider(PROVIDERS["groq"]) -> "groq"
+    Example:
+        >>> from helpers.llm import PROVIDERS
+        >>> normalize_provider(PROVIDERS["groq"]), normalize_provider("OpenAI"), normalize_provider(None)
+        ('groq', 'openai', None)
     """
     if provider is None or isinstance(provider, str):
         return provider.lower() if provider else provider
@@ -132,7 +138,9 @@ def to_utc(at) -> datetime:
     Accepts a datetime (a naive one is taken as UTC, as genai-prices does), a date (00:00 UTC that day),
     a Unix timestamp such as a response's `created_at`, or an ISO 8601 string ("2026-11-17",
     "2026-11-17T20:00Z"). Raises TypeError or ValueError, with the accepted forms, for anything else.
-    Example: to_utc("2026-11-17T20:00Z") -> datetime(2026, 11, 17, 20, 0, tzinfo=UTC)
+    Example:
+        >>> to_utc("2026-11-17T20:00Z")
+        datetime.datetime(2026, 11, 17, 20, 0, tzinfo=datetime.timezone.utc)
     """
     when = at
     if isinstance(when, str):
@@ -173,7 +181,9 @@ def price_per_mtok(model, provider=None, *, at=None):
     `at` is required: a datetime, date, Unix timestamp or ISO string (see to_utc). Prices set with
     register_price do not change with time. Local providers cost 0. Raises LookupError, with the fix,
     for a model nobody knows a price for.
-    Example: price_per_mtok("deepseek-flash", at="2026-11-17T20:00Z") -> {"input": 0.15, ..., "output": 0.6}
+    Example:
+        >>> price_per_mtok("deepseek-flash", at="2026-11-17T20:00Z")
+        {'input': 0.15, 'cached_input': 0.003, 'output': 0.6}
     """
     when = _require_at("price_per_mtok", model, at)
     if normalize_provider(provider) in LOCAL_PROVIDERS:
@@ -197,7 +207,9 @@ def price_tokens(model, input_tokens, output_tokens, cached_input_tokens=0, prov
     """Cost in USD of a token count on a model at the moment `at`, or None (with a warning) if unknown.
 
     `at` is required, as for price_per_mtok.
-    Example: price_tokens("gpt-5.4-mini", 1_000_000, 1_000_000, at="2026-11-30") -> 5.25
+    Example:
+        >>> price_tokens("gpt-5.4-mini", 1_000_000, 1_000_000, at="2026-11-30")
+        5.25
     """
     when = _require_at("price_tokens", model, at)
     provider = normalize_provider(provider)
@@ -212,7 +224,9 @@ def price_usage(
 
     The one place a price is computed: price_tokens and helpers.cost.record_call both go through it. An
     unknown model warns (UnknownPriceWarning, pointing at the caller's caller) and costs None.
-    Example: price_usage("gpt-5.4-mini", "openai", 812, 0, 40, to_utc("2026-11-30")) -> (0.000789, "genai-...")
+    Example:
+        >>> price_usage("gpt-5.4-mini", "openai", 812, 0, 40, to_utc("2026-11-30"))
+        (0.000789, 'genai-prices: openai/gpt-5.4-mini')
     """
     cached = min(cached, input_tokens)  # both APIs count cached tokens inside input_tokens; guard odd data
     custom = _CUSTOM_PRICES.get(model.lower())

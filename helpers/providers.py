@@ -26,7 +26,10 @@ class Fact:
     """One documented fact behind a preset: the claim, where it is written, and the day it was checked.
 
     Providers change names, prices and limits often; a fact with its source can be checked again in a minute.
-    Example: Fact("Chat Completions only", "https://docs.github.com/en/rest/models/inference", "GitHub Docs")
+    Example:
+        >>> Fact("Chat Completions only", "https://docs.github.com/en/rest/models/inference",
+        ...     "GitHub Docs").checked
+        '2026-11-30'
     """
 
     claim: str
@@ -41,7 +44,9 @@ class Provider:
 
     `notes` is what a student should know before using it (the doctor prints it); `facts` are the documented
     claims the preset rests on, each with its source and the date it was checked.
-    Example: PROVIDERS["groq"].base_url -> "https://api.groq.com/openai/v1"
+    Example:
+        >>> PROVIDERS["groq"].base_url, PROVIDERS["groq"].key_env, PROVIDERS["groq"].responses_api
+        ('https://api.groq.com/openai/v1', 'GROQ_API_KEY', True)
     """
 
     name: str

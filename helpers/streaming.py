@@ -56,7 +56,14 @@ def stream_chat(client, kwargs: dict, on_text):
 def _cut_short(stream, missing: str) -> openai.APIError:
     """The error for a stream that ended before the response was whole (a dropped connection, a proxy).
 
-    Example: raise _cut_short(events, "no response.completed event")
+    Example:
+        >>> from types import SimpleNamespace
+        >>> import httpx
+        >>> events = SimpleNamespace(response=httpx.Response(200, request=httpx.Request("POST",
+        ...     "http://x/v1/responses")))
+        >>> print(_cut_short(events, "no response.completed event").message)
+        The streamed response ended before it was complete (no response.completed event). Try again; if it
+        keeps happening, run without streaming.
     """
     return openai.APIError(f"The streamed response ended before it was complete ({missing}). Try again; if it "
                            "keeps happening, run without streaming.", stream.response.request, body=None)
@@ -67,7 +74,16 @@ def _as_plain_completion(parsed) -> ChatCompletion:
     structured-output parsing adds (`parsed`, `parsed_arguments`) or the `index` each tool-call delta carries,
     which would otherwise go back to the provider in the history.
 
-    Example: _as_plain_completion(state.get_final_completion()).choices[0].message.content -> "Yes, ..."
+    Example:
+        >>> from openai.lib.streaming.chat import ChatCompletionStreamState
+        >>> from helpers.offline import offline_client
+        >>> state = ChatCompletionStreamState()
+        >>> for chunk in offline_client().chat.completions.create(model="offline-rules-v1", stream=True,
+        ...                                                       messages=[{"role": "user", "content": "Hi"}]):
+        ...     _ = state.handle_chunk(chunk)
+        >>> completion = _as_plain_completion(state.get_final_completion())
+        >>> type(completion).__name__, completion.choices[0].message.content
+        ('ChatCompletion', "Hello! Ask me a question about the course and I'll look it up.")
     """
     data = parsed.to_dict()
     for choice in data.get("choices", []):

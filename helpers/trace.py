@@ -57,7 +57,9 @@ def _is_secret_key(key) -> bool:
 def redact(value):
     """A copy of value with secrets replaced by "[REDACTED]" (by key name, and by key-like strings).
 
-    Example: redact({"api_key": "sk-abc...", "q": "hi"}) -> {"api_key": "[REDACTED]", "q": "hi"}
+    Example:
+        >>> redact({"api_key": "sk-abc...", "q": "hi"})
+        {'api_key': '[REDACTED]', 'q': 'hi'}
     """
     if isinstance(value, dict):
         return {
@@ -74,7 +76,11 @@ def redact(value):
 def to_jsonable(obj):
     """Turn SDK objects (pydantic models), dicts, lists and odd values into plain JSON-ready data.
 
-    Example: to_jsonable(response) -> {"id": "resp_...", "output": [...], "usage": {...}, ...}
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> data = to_jsonable(offline_client().responses.create(model="offline-rules-v1", input="Hi"))
+        >>> type(data).__name__, data["object"], data["output"][0]["content"][0]["text"]
+        ('dict', 'response', "Hello! Ask me a question about the course and I'll look it up.")
     """
     if hasattr(obj, "model_dump"):
         return obj.model_dump(mode="json")
@@ -98,7 +104,13 @@ class Trace:
 
     path: a file path; or None for data/traces/<name>.jsonl, where name defaults to the current time.
     A new Trace starts the file afresh unless append=True. Nothing is created until the first event.
-    Example: t = Trace(name="lesson04"); t.log_request(1, kwargs); t.log_response(1, resp, 0.8)
+    Example: (`Trace(name="lesson04")` writes data/traces/lesson04.jsonl; here a temporary file)
+        >>> import tempfile
+        >>> trace = Trace(Path(tempfile.mkdtemp()) / "run.jsonl")
+        >>> _ = trace.log_request(1, {"model": "m", "input": "Hi"})
+        >>> _ = trace.log_response(1, {"output_text": "Hello!"}, 0.8)
+        >>> [(event["kind"], event["iteration"]) for event in load_trace(trace.path)]
+        [('request', 1), ('response', 1)]
     """
 
     def __init__(self, path=None, *, name=None, append=False):
@@ -112,7 +124,12 @@ class Trace:
     def log(self, kind, iteration, body=None, **extra):
         """Write one event line now (redacted). Returns the event dict as written.
 
-        Example: trace.log("stop", 3, {"reason": "answered"}) -> {"kind": "stop", "iteration": 3, ...}
+        Example:
+            >>> import tempfile
+            >>> trace = Trace(Path(tempfile.mkdtemp()) / "run.jsonl")
+            >>> event = trace.log("stop", 3, {"reason": "answered"})
+            >>> event["kind"], event["iteration"], event["body"], trace.count
+            ('stop', 3, {'reason': 'answered'}, 1)
         """
         event = {
             "kind": kind,
@@ -134,21 +151,34 @@ class Trace:
     def log_request(self, iteration, kwargs):
         """Log the keyword arguments of a `responses.create` / `chat.completions.create` call.
 
-        Example: trace.log_request(1, {"model": "gpt-5.4-mini", "input": [...], "tools": [...]})
+        Example: (secrets never reach the file)
+            >>> import tempfile
+            >>> trace = Trace(Path(tempfile.mkdtemp()) / "run.jsonl")
+            >>> trace.log_request(1, {"model": "gpt-5.4-mini", "input": "Hi", "api_key": "sk-abc123"})["body"]
+            {'model': 'gpt-5.4-mini', 'input': 'Hi', 'api_key': '[REDACTED]'}
         """
         return self.log("request", iteration, dict(kwargs))
 
     def log_response(self, iteration, response, latency_s=None):
         """Log the API's response (SDK object or dict) and how long it took.
 
-        Example: trace.log_response(1, response, 0.83)
+        Example:
+            >>> import tempfile
+            >>> trace = Trace(Path(tempfile.mkdtemp()) / "run.jsonl")
+            >>> event = trace.log_response(1, {"status": "completed", "output_text": "Yes."}, 0.83)
+            >>> event["kind"], event["latency_s"], event["body"]
+            ('response', 0.83, {'status': 'completed', 'output_text': 'Yes.'})
         """
         return self.log("response", iteration, response, latency_s=latency_s)
 
     def log_error(self, iteration, exc):
         """Log an exception (type, message, HTTP status if any) raised by a call.
 
-        Example: trace.log_error(2, openai.RateLimitError(...))
+        Example:
+            >>> import tempfile
+            >>> trace = Trace(Path(tempfile.mkdtemp()) / "run.jsonl")
+            >>> trace.log_error(2, TimeoutError("the provider took too long"))["body"]
+            {'type': 'TimeoutError', 'message': 'the provider took too long'}
         """
         body = {"type": type(exc).__name__, "message": str(exc)}
         status = getattr(exc, "status_code", None)
@@ -173,7 +203,16 @@ class Trace:
 def load_trace(path):
     """Read a trace back as a list of event dicts. A bad line raises ValueError naming file and line.
 
-    Example: load_trace("data/traces/lesson04.jsonl") -> [{"kind": "request", "iteration": 1, ...}, ...]
+    Example:
+        >>> import tempfile
+        >>> trace = Trace(Path(tempfile.mkdtemp()) / "run.jsonl")
+        >>> _ = trace.log("stop", 1, {"reason": "answered"})
+        >>> [(event["kind"], event["body"]) for event in load_trace(trace.path)]
+        [('stop', {'reason': 'answered'})]
+        >>> load_trace("no-such-trace.jsonl")
+        Traceback (most recent call last):
+        FileNotFoundError: No trace file at no-such-trace.jsonl. Check the path, or list data/traces/ for the
+        runs you have.
     """
     path = Path(getattr(path, "path", path))  # a Trace object works too
     if not path.is_file():
@@ -211,7 +250,13 @@ def show_trace(path_or_events, latency=False, width=80):
 
     Outputs re-sent from earlier iterations are shown once. Latency is hidden unless latency=True
     (so notebook outputs do not change between runs).
-    Example: show_trace("data/traces/lesson04.jsonl") -> prints "iteration 1 · request: gpt-5.4-mini, ..."
+    Example:
+        >>> import tempfile
+        >>> trace = Trace(Path(tempfile.mkdtemp()) / "run.jsonl")
+        >>> _ = trace.log_request(1, {"model": "gpt-5.4-mini", "input": "Can I join?"})
+        >>> show_trace(trace.path, width=40)
+        ── iteration 1 ────────────────────────
+          request: gpt-5.4-mini · 1 input item(s) · 0 tool(s)
     """
     if isinstance(path_or_events, (str, Path)) or hasattr(path_or_events, "path"):
         events = load_trace(path_or_events)

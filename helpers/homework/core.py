@@ -15,6 +15,7 @@ Left out on purpose: anything about one homework's content, and the test doubles
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -67,7 +68,11 @@ TASKS = {
 class CheckResult:
     """The outcome of one check: status is "pass", "fail" or "todo" (not done yet).
 
-    Example: check_count_entries(count_entries, documents) -> CheckResult(task="1.1", status="pass", ...)
+    Example:
+        >>> result = CheckResult("01-search-and-rag", "1.2", "Find the biggest section", "fail",
+        ...     "count every section")
+        >>> result, result.passed
+        ([FAIL] Task 1.2 · Find the biggest section: count every section, False)
     """
 
     notebook: str
@@ -120,6 +125,7 @@ def task_check(notebook: str, task: str):
     """
 
     def wrap(body):
+        @functools.wraps(body)  # its name, docstring and module: doctest finds its Example there
         def check(*args, **kwargs):
             title = _task_title(notebook, task)
             try:
@@ -136,7 +142,6 @@ def task_check(notebook: str, task: str):
             _record(result)
             return result
 
-        check.__name__, check.__doc__ = body.__name__, body.__doc__
         return check
 
     return wrap

@@ -11,6 +11,7 @@ provider that a Responses API check can't run on. Left out on purpose: streaming
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from helpers.homework.core import CheckFailed, read_field, run_student_code
 
@@ -47,12 +48,22 @@ class _Recorder:
 class SpyClient:
     """Wrap a client so a check can see every Responses API request and response, then pass them through.
 
-    Example: spy = SpyClient(client); agent_loop(spy, model, "Can I join?", tools); len(spy.calls) -> 2
+    Example:
+        >>> from helpers.loop import agent_loop
+        >>> from helpers.search import SEARCH_TOOL
+        >>> spy = SpyClient(offline_client())
+        >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+        >>> agent_loop(spy, "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
+        ...     verbose=False).answer
+        'According to the FAQ entry "Can I join late?" [a1]: Yes.'
+        >>> len(spy.calls), [call.name for call in spy.function_calls()]
+        (2, ['search'])
     """
 
     def __init__(self, client, calls: list | None = None):
         self._client = client
-        self.calls: list[tuple[dict, object]] = calls if calls is not None else []
+        # (request, response): the response is what the client returned (a Response, a ChatCompletion, ...).
+        self.calls: list[tuple[dict, Any]] = calls if calls is not None else []
         self.responses = _Recorder(client.responses, self.calls)
         # Chat Completions (lesson 08) goes through client.chat.completions; record those calls too.
         self.chat = _Namespace(completions=_Recorder(client.chat.completions, self.calls))
@@ -72,8 +83,10 @@ class SpyClient:
 def scripted_response(*items, text: str | None = None, n: int = 1):
     """A Responses API result holding the given function calls (name, arguments) and/or a text message.
 
-    Example: scripted_response(("search", {"query": "docker"}), ("search", {"query": "join"})).output[1].name
-             -> "search"
+    Example:
+        >>> response = scripted_response(("search", {"query": "docker"}), ("search", {"query": "join"}))
+        >>> [(item.name, item.arguments, item.call_id) for item in response.output]
+        [('search', '{"query": "docker"}', 'call_1_0'), ('search', '{"query": "join"}', 'call_1_1')]
     """
     from openai.types.responses import Response
 
@@ -91,8 +104,10 @@ def scripted_response(*items, text: str | None = None, n: int = 1):
 def scripted_chat_completion(*items, text: str | None = None, n: int = 1):
     """A Chat Completions result whose message holds the given tool calls (name, arguments) and/or text.
 
-    Example: scripted_chat_completion(("search", {"query": "docker"})).choices[0].message.tool_calls[0].id
-             -> "call_1_0"
+    Example:
+        >>> choice = scripted_chat_completion(("search", {"query": "docker"})).choices[0]
+        >>> choice.finish_reason, choice.message.tool_calls[0].id, choice.message.tool_calls[0].function.arguments
+        ('tool_calls', 'call_1_0', '{"query": "docker"}')
     """
     from openai.types.chat import ChatCompletion
 
@@ -123,12 +138,14 @@ class _ScriptedResponses:
 class ScriptedClient:
     """A fake client that returns prepared responses in order and records each request.
 
-    Example: ScriptedClient([scripted_response(text="Hi")]).responses.create(model="m", input=[]).output_text
-             -> "Hi"
+    Example:
+        >>> client = ScriptedClient([scripted_response(text="Hi")])
+        >>> client.responses.create(model="m", input="Hello").output_text, client.calls[0][0]["input"]
+        ('Hi', 'Hello')
     """
 
     def __init__(self, script: list):
-        self.calls: list[tuple[dict, object]] = []
+        self.calls: list[tuple[dict, Any]] = []
         self.responses = _ScriptedResponses(script, self.calls)
         self.chat = _Namespace(completions=self.responses)  # the script decides which flavour it speaks
 
@@ -145,7 +162,14 @@ def two_searches_then_answer(loop, scripted, schemas: list[dict]):
     its API (scripted_response or scripted_chat_completion). Returns (client, queries searched, answer,
     iterations) for the API-specific checks; a result that is not a pair fails here.
 
-    Example: two_searches_then_answer(my_agent_loop, scripted_response, [SEARCH_TOOL])[1] -> ["docker", "install"]
+    Example:
+        >>> from helpers.loop import agent_loop
+        >>> from helpers.search import SEARCH_TOOL
+        >>> def my_loop(client, model, question, tools, schemas):
+        ...     result = agent_loop(client, model, question, tools, schemas=schemas, verbose=False, price_as="gpt-5.4-mini")
+        ...     return result.answer, result.iterations
+        >>> two_searches_then_answer(my_loop, scripted_response, [SEARCH_TOOL])[1:]
+        (['docker', 'install'], 'Install Docker Desktop.', 2)
     """
     ran = []
 
@@ -164,7 +188,12 @@ def two_searches_then_answer(loop, scripted, schemas: list[dict]):
 def offline_client(faults: str | list | None = None):
     """A client on the offline model, optionally with injected faults (used for the safety-net checks).
 
-    Example: offline_client("never_stop").responses.create(...) -> a response that always calls a tool
+    Example:
+        >>> from helpers.search import SEARCH_TOOL
+        >>> client = offline_client("never_stop")
+        >>> [item.type for item in client.responses.create(model="offline-rules-v1", input="Hi",
+        ...     tools=[SEARCH_TOOL]).output]
+        ['function_call']
     """
     from helpers.llm import offline_client as make_offline
 

@@ -17,7 +17,12 @@ from helpers.tools import preview
 def check_count_entries(count_entries, documents):
     """Check `count_entries(documents, course) -> int` on two courses.
 
-    Example: check_count_entries(count_entries, documents) -> [PASS] Task 1.1 · Count a course's entries
+    Example:
+        >>> from helpers.ingest import load_faq_data
+        >>> documents = load_faq_data(progress=False)
+        >>> check_count_entries(lambda documents, course: sum(d['course'] == course for d in documents),
+        ...     documents)
+        [PASS] Task 1.1 · Count a course's entries: right for llm-zoomcamp and mlops-zoomcamp.
     """
     counts = Counter(d["course"] for d in documents)
     for course in ("llm-zoomcamp", "mlops-zoomcamp"):
@@ -39,7 +44,13 @@ def check_count_entries(count_entries, documents):
 def check_biggest_section(biggest_section, documents):
     """Check `biggest_section(documents, course) -> str` (the section name with the most entries).
 
-    Example: check_biggest_section(biggest_section, documents) -> [PASS] Task 1.2 · Find the biggest section
+    Example:
+        >>> from helpers.ingest import load_faq_data
+        >>> check_biggest_section(lambda documents, course: documents[0]['section'],
+        ...     load_faq_data(progress=False))
+        [FAIL] Task 1.2 · Find the biggest section: in 'llm-zoomcamp', section 'General Course-Related
+        Questions' has 13 entries, but another section has more. Count every section before picking the
+        largest.
     """
     for course in ("llm-zoomcamp", "data-engineering-zoomcamp"):
         sizes = Counter(d["section"] for d in documents if d["course"] == course)
@@ -63,7 +74,10 @@ _SECTION_INDEX: dict = {}
 def check_search_section(search_section, documents):
     """Check `search_section(query, section) -> list[dict]`: search one course's section, with the boosts.
 
-    Example: check_search_section(search_section, documents) -> [PASS] Task 1.3 · Search within one section
+    Example:
+        >>> check_search_section(None, [])
+        [NOT DONE YET] Task 1.3 · Search within one section: define the function in the cell above, then run
+        this cell again.
     """
     from minsearch import Index
 
@@ -102,7 +116,10 @@ def check_search_section(search_section, documents):
 def check_build_prompt(build_prompt):
     """Check `build_prompt(question, results) -> str`: the question plus every result's question and answer.
 
-    Example: check_build_prompt(build_prompt, documents) -> [PASS] Task 1.4 · Build a RAG prompt
+    Example:
+        >>> check_build_prompt(None)
+        [NOT DONE YET] Task 1.4 · Build a RAG prompt: define the function in the cell above, then run this
+        cell again.
     """
     from helpers.search import search
 
@@ -130,7 +147,11 @@ def check_build_prompt(build_prompt):
 def check_rag(rag, client, model):
     """Check `rag(client, model, question) -> str`: search, build a prompt, make exactly one model call.
 
-    Example: check_rag(rag, client, model) -> [PASS] Task 1.5 · One-call RAG
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_rag(None, offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 1.5 · One-call RAG: define the function in the cell above, then run this cell
+        again.
     """
     from helpers.search import search
 

@@ -29,7 +29,10 @@ def _outputs_for(items, call_ids) -> dict:
 def check_run_function_calls(run_function_calls):
     """Check `run_function_calls(response, tools) -> list[dict]`: one function_call_output per function call.
 
-    Example: check_run_function_calls(run_function_calls) -> [PASS] Task 2.1 · Run every function call
+    Example:
+        >>> check_run_function_calls(None)
+        [NOT DONE YET] Task 2.1 · Run every function call: define the function in the cell above, then run
+        this cell again.
     """
     seen = []
 
@@ -72,7 +75,11 @@ def check_run_function_calls(run_function_calls):
 def check_get_entry(get_entry, get_entry_tool, documents):
     """Check the second tool `get_entry(entry_id) -> dict` and its schema `GET_ENTRY_TOOL`.
 
-    Example: check_get_entry(get_entry, GET_ENTRY_TOOL, documents) -> [PASS] Task 2.2 · A second tool
+    Example:
+        >>> from helpers.ingest import load_faq_data
+        >>> check_get_entry(None, None, load_faq_data(progress=False))
+        [NOT DONE YET] Task 2.2 · A second tool: get_entry: define the function in the cell above, then run
+        this cell again.
     """
     doc = next(d for d in documents if d["course"] == "llm-zoomcamp")
     got = run_student_code(get_entry, doc["id"])
@@ -113,7 +120,12 @@ def check_get_entry(get_entry, get_entry_tool, documents):
 def check_ask(ask, client, model, documents):
     """Check `ask(client, model, question) -> LoopResult`: the agent gets search and get_entry.
 
-    Example: check_ask(ask, client, model, documents) -> [PASS] Task 2.3 · Give the agent both tools
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> from helpers.ingest import load_faq_data
+        >>> check_ask(None, offline_client(), OFFLINE_MODEL, load_faq_data(progress=False))
+        [NOT DONE YET] Task 2.3 · Give the agent both tools: define the function in the cell above, then run
+        this cell again.
     """
     entry = next(d for d in documents if d["course"] == "llm-zoomcamp" and "Ollama" in d["question"])
     question = f'Show me the full FAQ entry with the id "{entry["id"]}".'
@@ -145,7 +157,11 @@ def check_ask(ask, client, model, documents):
 def check_my_agent_loop(my_agent_loop, client, model):
     """Check `my_agent_loop(client, model, question, tools, schemas) -> (answer, iterations)`.
 
-    Example: check_my_agent_loop(my_agent_loop, client, model) -> [PASS] Task 2.4 · Your own agent loop
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_my_agent_loop(None, offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 2.4 · Your own agent loop: define the function in the cell above, then run this
+        cell again.
     """
     from helpers.search import SEARCH_TOOL, search
 
@@ -191,7 +207,11 @@ def check_my_agent_loop(my_agent_loop, client, model):
 def check_count_iterations(count_iterations, client, model):
     """Check `count_iterations(messages) -> int` against the loop's own count, on several questions.
 
-    Example: check_count_iterations(count_iterations, client, model) -> [PASS] Task 2.5 · Count the iterations
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_count_iterations(None, offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 2.5 · Count the iterations: define the function in the cell above, then run this
+        cell again.
     """
     from helpers.loop import agent_loop
     from helpers.search import SEARCH_TOOL, search

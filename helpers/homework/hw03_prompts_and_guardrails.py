@@ -32,7 +32,11 @@ def check_multi_search_instructions(instructions, client, model):
     """Check that `instructions` make the agent search at least twice, with different queries, before
     answering (2 of 3 questions): what a real model does when a prompt asks for more searches.
 
-    Example: check_multi_search_instructions(INSTRUCTIONS, client, model) -> [PASS] Task 3.1 · ...
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_multi_search_instructions("", offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 3.1 · Instructions for several searches: write your instructions in the string
+        above.
     """
     from helpers.loop import agent_loop
     from helpers.search import SEARCH_TOOL, search
@@ -74,7 +78,11 @@ def check_is_on_topic(is_on_topic, client, model):
 
     It must let through at least 5 of 6 on-topic questions, block at least 5 of 6 off-topic ones, and
     cost at most one model call per question, with no tools.
-    Example: check_is_on_topic(is_on_topic, client, model) -> [PASS] Task 3.2 · An input guardrail
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_is_on_topic(lambda client, model, question: True, offline_client(), OFFLINE_MODEL)
+        [FAIL] Task 3.2 · An input guardrail: it let through 6 of 6 off-topic questions, e.g. "How do I win
+        with the queen's gambit?". Say what the course covers and ask for exactly one word as the reply.
     """
     wrong_on, wrong_off = [], []
     for question, on_topic in LABELLED_QUESTIONS:
@@ -102,7 +110,10 @@ def check_measure_guardrail(measure_guardrail):
     """Check `measure_guardrail(guard, labelled) -> {"on_topic_allowed": n, "off_topic_blocked": m}`.
 
     Uses a deliberately simple keyword guard, so the numbers don't depend on any model.
-    Example: check_measure_guardrail(measure_guardrail) -> [PASS] Task 3.3 · Measure the guardrail
+    Example:
+        >>> check_measure_guardrail(None)
+        [NOT DONE YET] Task 3.3 · Measure the guardrail: define the function in the cell above, then run
+        this cell again.
     """
     def keyword_guard(question: str) -> bool:
         return any(w in question.lower() for w in ("course", "docker", "movie"))
@@ -126,7 +137,11 @@ def check_measure_guardrail(measure_guardrail):
 def check_guarded_answer(guarded_answer, client, model):
     """Check `guarded_answer(client, model, question) -> str`: guardrail first, the agent loop only if allowed.
 
-    Example: check_guarded_answer(guarded_answer, client, model) -> [PASS] Task 3.4 · Guard the agent
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_guarded_answer(None, offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 3.4 · Guard the agent: define the function in the cell above, then run this cell
+        again.
     """
     off = "How do I win with the queen's gambit?"
     spy = SpyClient(client)

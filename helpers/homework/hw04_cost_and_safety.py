@@ -20,7 +20,10 @@ def _price(i, c, o, p):
 def check_price_call(price_call):
     """Check `price_call(input_tokens, cached_input_tokens, output_tokens, prices) -> float` (USD).
 
-    Example: check_price_call(price_call) -> [PASS] Task 4.1 · Price one call
+    Example:
+        >>> check_price_call(lambda i, cached, o, p: ((i - cached) * p['input'] + cached * p['cached_input']
+        ...     + o * p['output']) / 1e6)
+        [PASS] Task 4.1 · Price one call: right for plain, output-only, mixed and cached calls.
     """
     prices = {"input": 0.75, "cached_input": 0.075, "output": 4.5}
     cases = [(1_000_000, 0, 0), (0, 0, 1_000_000), (2_000, 0, 300), (10_000, 8_000, 500)]
@@ -50,7 +53,11 @@ def check_price_call(price_call):
 def check_price_run(price_run, client, model):
     """Check `price_run(result, prices) -> float`: the cost of every call of a loop run.
 
-    Example: check_price_run(price_run, client, model) -> [PASS] Task 4.2 · Price a whole run
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_price_run(None, offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 4.2 · Price a whole run: define the function in the cell above, then run this
+        cell again.
     """
     from helpers.loop import agent_loop
     from helpers.search import SEARCH_TOOL, search
@@ -81,7 +88,11 @@ def check_run_with_budget(run_with_budget, client, model):
 
     Runs it on the offline model with the "never_stop" fault, a model that always asks for another search, then
     on a normal question with a budget too big to reach.
-    Example: check_run_with_budget(run_with_budget, client, model) -> [PASS] Task 4.3 · A token budget
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_run_with_budget(None, offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 4.3 · A token budget: define the function in the cell above, then run this cell
+        again.
     """
     from helpers.offline import OFFLINE_MODEL
     from helpers.search import SEARCH_TOOL, search
@@ -127,7 +138,10 @@ def check_run_with_budget(run_with_budget, client, model):
 def check_safe_make_call(safe_make_call):
     """Check `safe_make_call(call, tools) -> dict` never raises and returns errors the model can read.
 
-    Example: check_safe_make_call(safe_make_call) -> [PASS] Task 4.4 · A tool call that never crashes
+    Example:
+        >>> check_safe_make_call(lambda call, tools: {'error': 'not yet'})
+        [FAIL] Task 4.4 · A tool call that never crashes: for a working call, return a function_call_output
+        item with the call's own call_id, so the model can pair the result with its call.
     """
     def lookup(query: str) -> list:
         if query == "boom":

@@ -29,7 +29,11 @@ def _chat_messages(kwargs: dict) -> list:
 def check_my_chat_loop(my_chat_loop, client, model):
     """Check `my_chat_loop(client, model, question, functions, schemas) -> (answer, iterations)`.
 
-    Example: check_my_chat_loop(my_chat_loop, client, model) -> [PASS] Task 5.1 · A Chat Completions loop
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_my_chat_loop(None, offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 5.1 · A Chat Completions loop: define the function in the cell above, then run
+        this cell again.
     """
     from helpers.search import SEARCH_TOOL, search
 
@@ -75,7 +79,10 @@ def check_my_chat_loop(my_chat_loop, client, model):
 def check_count_tool(count_tool, documents):
     """Check `count_tool`, a `@tool` with parameters course (required) and section (optional), documented.
 
-    Example: check_count_tool(count_faq_entries, documents) -> [PASS] Task 5.2 · A tool from a typed function
+    Example:
+        >>> check_count_tool(None, [])
+        [NOT DONE YET] Task 5.2 · A tool from a typed function: define the function in the cell above, then
+        run this cell again.
     """
     from helpers.tools import Tool, Tools
 
@@ -115,7 +122,11 @@ def check_count_tool(count_tool, documents):
 def check_follow_up(follow_up, client, model):
     """Check `follow_up(client, model, result, question) -> LoopResult`: the second turn sees the first.
 
-    Example: check_follow_up(follow_up, client, model) -> [PASS] Task 5.3 · Continue the conversation
+    Example:
+        >>> from helpers.offline import OFFLINE_MODEL, offline_client
+        >>> check_follow_up(None, offline_client(), OFFLINE_MODEL)
+        [NOT DONE YET] Task 5.3 · Continue the conversation: define the function in the cell above, then run
+        this cell again.
     """
     from helpers.loop import agent_loop
     from helpers.search import SEARCH_TOOL, search

@@ -21,7 +21,11 @@ from helpers.tools import preview
 def run_notebook(path: Path, timeout: int = 120) -> list[CheckResult]:
     """Execute one homework notebook headlessly and return the results of its checks, one per task.
 
-    Example: run_notebook(Path("notebooks/homework/01-search-and-rag.ipynb")) -> [CheckResult(...), ...]
+    Example: (`make homework` runs each of notebooks/homework/*.ipynb so; a kernel start takes seconds, so here
+    only what a wrong path gives)
+        >>> run_notebook(Path("no-such-homework.ipynb"))
+        Traceback (most recent call last):
+        FileNotFoundError: ...no-such-homework.ipynb...
     """
     import nbformat
     from nbclient import NotebookClient
@@ -66,7 +70,15 @@ def _relative(path: Path) -> str:
 def format_table(results: list[CheckResult]) -> str:
     """The score table `make homework` prints.
 
-    Example: format_table([CheckResult("01-search-and-rag", "1.1", "Count", "pass")]) -> "notebook  task ..."
+    Example:
+        >>> print(format_table([CheckResult("01-search-and-rag", "1.1", "Count", "pass"),
+        ...                     CheckResult("01-search-and-rag", "1.2", "Biggest", "fail", "count every section")]))
+        notebook           task         status  hint
+        -----------------------------------------------------------
+        01-search-and-rag  1.1 Count    PASS
+        01-search-and-rag  1.2 Biggest  FAIL    count every section
+        <BLANKLINE>
+        1/2 tasks pass.
     """
     rows = [("notebook", "task", "status", "hint")]
     rows += [(r.notebook, f"{r.task} {r.title}", STATUS_MARK.get(r.status, r.status), preview(r.hint, 90))

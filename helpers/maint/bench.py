@@ -29,6 +29,7 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -69,7 +70,7 @@ class Technique:
 
     name: str
     what: str
-    tools: Callable[[object, str], dict]  # (index, course) -> {name: function}
+    tools: Callable[[Any, str], dict]  # (index, course) -> {name: function}; index: a fitted minsearch Index
     schemas: list[dict] = field(default_factory=lambda: [SEARCH_TOOL])
     cache: bool = False
     drop_outputs: bool = False
@@ -115,7 +116,9 @@ def _cut(text: str, limit: int) -> str:
 def techniques() -> list[Technique]:
     """The single-question techniques, lesson 04's loop first and the combination last.
 
-    Example: [t.name for t in techniques()][0] -> "lesson 04's loop"
+    Example:
+        >>> [t.name for t in techniques()][:2], len(techniques())
+        (["lesson 04's loop", 'lean fields'], 9)
     """
     return [
         Technique("lesson 04's loop", "json.dumps of all fields of 5 results",
@@ -143,7 +146,10 @@ def techniques() -> list[Technique]:
 def conversation_techniques() -> list[Technique]:
     """The multi-turn techniques: keeping or dropping old tool outputs, with and without prompt caching.
 
-    Example: len(conversation_techniques()) -> 6
+    Example:
+        >>> [(t.name, t.cache, t.drop_outputs) for t in conversation_techniques()][:3]
+        [("lesson 04's loop", False, False), ('  + prompt caching', True, False), ('drop stale tool outputs',
+        False, True)]
     """
     def plain(index, course):
         return {"search": _plain(index, course)}
@@ -170,7 +176,12 @@ def conversation_techniques() -> list[Technique]:
 class RecordingTransport(httpx.BaseTransport):
     """The offline model's transport, keeping every (request body, response body) pair it serves.
 
-    Example: transport = RecordingTransport(); client = recording_client(transport); ...; transport.exchanges[0]
+    Example:
+        >>> transport = RecordingTransport()
+        >>> _ = recording_client(transport).responses.create(model="offline-rules-v1", input="Hi")
+        >>> request, response = transport.exchanges[0]
+        >>> request, response["output"][0]["type"]
+        ({'model': 'offline-rules-v1', 'input': 'Hi'}, 'message')
     """
 
     def __init__(self):
@@ -182,21 +193,25 @@ class RecordingTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         response = self.inner.handle_request(request)
-        self.exchanges.append((json.loads(request.read()), json.loads(response.read())))
+        # A GET (models.list) has no body: it is kept as {}, where json.loads(b"") raised.
+        self.exchanges.append((json.loads(request.read() or b"{}"), json.loads(response.read())))
         return response
 
 
 def recording_client(transport: RecordingTransport):
     """An openai.OpenAI client answered by the offline model through `transport`.
 
-    Example: recording_client(RecordingTransport()).models.list().data[0].id -> "offline-rules-v1"
+    Example:
+        >>> recording_client(RecordingTransport()).models.list().data[0].id
+        'offline-rules-v1'
     """
     from openai import OpenAI
 
     from helpers.offline import OFFLINE_BASE_URL
 
+    # openai 3 annotates http_client as an httpx2.Client and accepts an httpx.Client too (openai/_httpx2.py).
     return OpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=0,
-                  http_client=httpx.Client(transport=transport))
+                  http_client=httpx.Client(transport=transport))  # ty: ignore[invalid-argument-type]
 
 
 @dataclass
@@ -228,7 +243,13 @@ def _measure(transport, cache: bool, row: dict, result) -> Measured:
 def run_technique(technique: Technique, rows: list[dict], index, *, progress: bool = True) -> list[Measured]:
     """Each row asked on its own (a fresh conversation), with this technique's tools.
 
-    Example: run_technique(techniques()[0], rows[:3], index)[0].input_tokens -> 1190
+    Example:
+        >>> from helpers.search import default_index
+        >>> rows = [{"question": "Can I still join?", "course": "llm-zoomcamp", "document": "74eb249bbf"},
+        ...         {"question": "certificate", "course": "llm-zoomcamp", "document": "9f689c185f"}]
+        >>> [(m.calls, m.cited, m.stop_reason) for m in run_technique(techniques()[0], rows, default_index(),
+        ...     progress=False)]
+        [(2, True, 'answered'), (2, False, 'answered')]
     """
     from tqdm.auto import tqdm
 
@@ -248,7 +269,9 @@ def sessions(rows: list[dict], size: int = SESSION_SIZE) -> list[list[dict]]:
     """The rows in a fixed mixed order (by the sha256 of each question), cut into conversations of `size`:
     consecutive rows of the file ask about the same entry, which no student does four times running.
 
-    Example: [len(s) for s in sessions(rows[:10])] -> [4, 4, 2]
+    Example:
+        >>> [len(s) for s in sessions([{"question": str(i)} for i in range(10)])]
+        [4, 4, 2]
     """
     ordered = sorted(rows, key=lambda row: hashlib.sha256(row["question"].encode()).hexdigest())
     return [ordered[i: i + size] for i in range(0, len(ordered), size)]
@@ -259,7 +282,13 @@ def run_conversations(technique: Technique, rows: list[dict], index, *, size: in
     """The rows asked as conversations of `size` questions: each question continues the history of the last
     (with its tool outputs dropped first when the technique says so). One Measured per question.
 
-    Example: run_conversations(conversation_techniques()[2], rows[:8], index)[1].input_tokens -> 1420
+    Example: (one conversation of two questions, in sessions()' order)
+        >>> from helpers.search import default_index
+        >>> rows = [{"question": "Can I still join?", "course": "llm-zoomcamp", "document": "74eb249bbf"},
+        ...         {"question": "certificate", "course": "llm-zoomcamp", "document": "9f689c185f"}]
+        >>> [(m.question, m.calls, m.cited) for m in run_conversations(conversation_techniques()[2], rows, default_index(),
+        ...                                                            progress=False)]
+        [('certificate', 2, False), ('Can I still join?', 2, True)]
     """
     from tqdm.auto import tqdm
 
@@ -293,7 +322,14 @@ def summarize(measured: list[Measured], baseline: list[Measured] | None = None) 
     """Per answered question (mean): model calls, input tokens, cached share, dollars at PRICE_AS on
     PRICES_AT; counts of cited and not-found answers; and the ratio of input tokens to `baseline`.
 
-    Example: summarize(run_technique(t, rows, index))["input_tokens"] -> 1313.6
+    Example:
+        >>> from helpers.search import default_index
+        >>> rows = [{"question": "Can I still join?", "course": "llm-zoomcamp", "document": "74eb249bbf"},
+        ...         {"question": "certificate", "course": "llm-zoomcamp", "document": "9f689c185f"}]
+        >>> summary = summarize(run_technique(techniques()[0], rows, default_index(), progress=False))
+        >>> {key: summary[key] for key in ("questions", "answered", "cited", "not_found", "calls",
+        ...     "cached_share")}
+        {'questions': 2, 'answered': 2, 'cited': 1, 'not_found': 0, 'calls': 2.0, 'cached_share': 0.0}
     """
     answered = [m for m in measured if m.stop_reason == "answered"]
     if not answered:
@@ -319,7 +355,14 @@ def summarize(measured: list[Measured], baseline: list[Measured] | None = None) 
 def print_table(title: str, rows: list[tuple[Technique, dict]]) -> None:
     """One line per technique: model calls, input tokens and their ratio, citations, cached share, dollars.
 
-    Example: print_table("Single questions", [(technique, summary), ...]) -> prints the table
+    Example:
+        >>> summary = {"calls": 2.0, "input_tokens": 605.0, "estimated_input_tokens": 627.0, "cited": 1, "not_found": 0,
+        ...            "cached_share": 0.0, "usd_per_answered": 0.000816}
+        >>> print_table("Single questions", [(techniques()[0], summary)])
+        <BLANKLINE>
+        Single questions
+        technique                      calls input tokens estimate  ratio  cited not found  cached   $/answer
+        lesson 04's loop                2.00          605      627   1.00      1         0      0%   0.000816
     """
     print(f"\n{title}")
     print(f"{'technique':<30}{'calls':>6}{'input tokens':>13}{'ratio':>7}{'cited':>7}"
@@ -333,7 +376,13 @@ def print_table(title: str, rows: list[tuple[Technique, dict]]) -> None:
 def verdict(baseline: dict, best: dict) -> str:
     """The goal in one sentence: met, or short by how much.
 
-    Example: verdict(summary_of_lesson_04, summary_of_combined) -> "Goal met: 0.69x lesson 04's input ..."
+    Example:
+        >>> verdict({"cited": 12}, {"ratio": 0.69, "cited": 12})
+        "Goal met: 0.69x lesson 04's input tokens per answered question (goal <= 0.7), with 12 correctly cited
+        answers against 12."
+        >>> verdict({"cited": 12}, {"ratio": 0.8, "cited": 11})
+        "Goal not met: 0.80x lesson 04's input tokens, 0.10 above the goal of 0.7; 1 fewer correctly cited
+        answers."
     """
     ratio, kept = best["ratio"], best["cited"] >= baseline["cited"]
     if ratio <= GOAL_RATIO and kept:
@@ -350,7 +399,10 @@ def verdict(baseline: dict, best: dict) -> str:
 def main(argv=None) -> dict:
     """Command line: `python -m helpers.maint.bench [--limit N] [--json]`.
 
-    Example: main(["--limit", "20"]) -> prints both tables for the first 20 questions, returns the summaries
+    Example: (`make bench` runs it over every answerable question, ~2 minutes; a bad argument stops it)
+        >>> main(["--limit", "twenty"])
+        Traceback (most recent call last):
+        SystemExit: 2
     """
     parser = argparse.ArgumentParser(prog="python -m helpers.maint.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="only the first N answerable questions")

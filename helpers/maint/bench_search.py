@@ -37,7 +37,18 @@ def _line(label: str, n: int, hit_rate: float, mrr: float) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line: `python -m helpers.maint.bench_search [--csv PATH] [-k 5] [--agent]`.
 
-    Example: main(["--agent"]) -> prints the search and agent figures, returns 0
+    Example: (`make bench-search` runs it on the pinned ground truth; here a CSV of three rows)
+        >>> import tempfile
+        >>> path = Path(tempfile.mkdtemp()) / "three.csv"
+        >>> _ = path.write_text("question,course,document\\nCan I still join?,llm-zoomcamp,74eb249bbf\\n"
+        ...                     "certificate,llm-zoomcamp,9f689c185f\\ndocker,llm-zoomcamp,02df9d0302\\n")
+        >>> main(["--csv", str(path), "-k", "3"])
+        Search benchmark: three.csv, top 3, the course's search (boosts {'question': 3.0, 'section': 0.5})
+        rows                                            n  hit rate     MRR
+        all rows                                        3     1.000   0.667
+        rows whose answer is in the snapshot            3     1.000   0.667
+        ...
+        0
     """
     parser = argparse.ArgumentParser(prog="python -m helpers.maint.bench_search",
                                      description=__doc__.splitlines()[0])
@@ -88,7 +99,19 @@ def report_tuning(index, rows: list[dict], k: int = NUM_RESULTS) -> None:
     """Tune the boosts on the validation half, then compare on the held-back half: the LLM Zoomcamp's boosts
     (the starting point), the tuned ones found here, and the named constants TUNED_BOOST / TUNED_NUM_RESULTS.
 
-    Example: report_tuning(index, answerable_rows) -> prints two small tables
+    Example:
+        >>> from helpers.search import default_index
+        >>> rows = [{"question": q, "course": "llm-zoomcamp", "document": d}
+        ...         for q, d in [("Can I still join?", "74eb249bbf"), ("certificate", "9f689c185f"),
+        ...                      ("docker", "02df9d0302")]]
+        >>> report_tuning(default_index(), rows, k=3)
+        <BLANKLINE>
+        Tuning: a grid of 100 boost settings on the validation half (2 rows, 2 entries), best MRR at top 3:
+          {'question': 0.5, 'section': 0.0, 'answer': 2.0}  hit rate 1.000  MRR 1.000
+        ...
+        The tuned search does not beat the LLM Zoomcamp's tuned MRR of 0.907 on the held-back half (0.333).
+        Over 20 other splits by entry, held-back MRR: Zoomcamp boosts 0.725 on average; tuned 0.692 (from 0.333 to 1.000),
+        above 0.907 in 9 of 20.
     """
     validation, held_back = split_by_entry(rows)
     on_validation, on_held_back = FieldScores(index, validation), FieldScores(index, held_back)

@@ -66,8 +66,11 @@ def _where(path: Path, cell: int, line: int) -> str:
 def strip_code_regions(source: str, *, where: tuple[Path, int] = (Path("?"), 0)) -> str:
     """The student's version of one code cell: each solution region replaced by its stub.
 
-    Example: strip_code_regions("def f():\\n    ### BEGIN SOLUTION\\n    return 1\\n    ### END SOLUTION")
-             -> "def f():\\n    # your code here\\n    raise NotImplementedError"
+    Example:
+        >>> print(strip_code_regions("def f():\\n    ### BEGIN SOLUTION\\n    return 1\\n    ### END SOLUTION"))
+        def f():
+            # your code here
+            raise NotImplementedError
     """
     out: list[str] = []
     region: dict | None = None  # the open region: its indentation, its stub lines, whether it has none
@@ -102,8 +105,9 @@ def strip_code_regions(source: str, *, where: tuple[Path, int] = (Path("?"), 0))
 def strip_markdown_regions(source: str, *, where: tuple[Path, int] = (Path("?"), 0)) -> str:
     """The student's version of one markdown cell: solution-only lines and the title suffix removed.
 
-    Example: strip_markdown_regions("# HW (solutions)\\n<!-- BEGIN SOLUTION -->\\nRead me.\\n<!-- END SOLUTION -->")
-             -> "# HW"
+    Example:
+        >>> strip_markdown_regions("# HW (solutions)\\n<!-- BEGIN SOLUTION -->\\nRead me.\\n<!-- END SOLUTION -->\\nGo.")
+        '# HW\\nGo.'
     """
     out: list[str] = []
     start, just_closed = None, False
@@ -134,7 +138,9 @@ def strip_markdown_regions(source: str, *, where: tuple[Path, int] = (Path("?"),
 def rebase_links(markdown: str, source_dir: Path = SOLUTION_DIR, target_dir: Path = STUDENT_DIR) -> str:
     """Rewrite relative links that leave `source_dir` so that they work from `target_dir`.
 
-    Example: rebase_links("[README](../../../README.md)") -> "[README](../../README.md)"
+    Example:
+        >>> rebase_links("[README](../../../README.md), [HW 02](02-the-loop.ipynb)")
+        '[README](../../README.md), [HW 02](02-the-loop.ipynb)'
     """
     def rebase(match: re.Match) -> str:
         target = match.group(2)
@@ -153,8 +159,11 @@ def rebase_links(markdown: str, source_dir: Path = SOLUTION_DIR, target_dir: Pat
 def student_notebook(solution: Path) -> dict:
     """The student notebook made from one solution notebook, without outputs (nbrun adds them).
 
-    Example: student_notebook(SOLUTION_DIR / "01-search-and-rag.ipynb")["cells"][4]["source"]
-             -> 'def count_entries(documents, course):\\n    # your code here\\n    raise NotImplementedError'
+    Example:
+        >>> print(student_notebook(SOLUTION_DIR / "01-search-and-rag.ipynb")["cells"][4]["source"])
+        def count_entries(documents, course):
+            # your code here
+            raise NotImplementedError
     """
     nb = nbformat.read(solution, as_version=4)
     cells = []
@@ -180,7 +189,10 @@ def student_notebook(solution: Path) -> dict:
 def shape(nb: dict) -> list[tuple[str, str, str | None]]:
     """What the generator decides about a notebook: each cell's type, source and id (not its outputs).
 
-    Example: shape(student_notebook(path))[0] -> ("markdown", "# Homework 01 · Search and RAG\\n...", "2e302452")
+    Example:
+        >>> kind, source, cell_id = shape(student_notebook(SOLUTION_DIR / "01-search-and-rag.ipynb"))[0]
+        >>> kind, source.splitlines()[0], cell_id
+        ('markdown', '# Homework 01 · Search and RAG', '2e302452')
     """
     return [(c["cell_type"], "".join(c["source"]), c.get("id")) for c in nb["cells"]]
 
@@ -188,7 +200,9 @@ def shape(nb: dict) -> list[tuple[str, str, str | None]]:
 def pairs() -> list[tuple[Path, Path]]:
     """Each solution notebook and the student notebook made from it.
 
-    Example: pairs()[0] -> (Path(".../solutions/01-search-and-rag.ipynb"), Path(".../01-search-and-rag.ipynb"))
+    Example:
+        >>> [path.relative_to(ROOT).as_posix() for path in pairs()[0]]
+        ['notebooks/homework/solutions/01-search-and-rag.ipynb', 'notebooks/homework/01-search-and-rag.ipynb']
     """
     return [(path, STUDENT_DIR / path.name) for path in sorted(SOLUTION_DIR.glob("*.ipynb"))]
 

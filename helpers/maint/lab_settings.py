@@ -25,7 +25,9 @@ FILE_NAME = "agent-loop-course.json"
 def settings_path(prefix: str | Path = sys.prefix) -> Path:
     """Where the settings file goes for the environment at `prefix`.
 
-    Example: settings_path("/repo/.venv") -> Path("/repo/.venv/share/jupyter/lab/settings/overrides.d/agent-loop-course.json")
+    Example:
+        >>> settings_path("/repo/.venv").as_posix()
+        '/repo/.venv/share/jupyter/lab/settings/overrides.d/agent-loop-course.json'
     """
     return Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.d" / FILE_NAME
 
@@ -33,7 +35,14 @@ def settings_path(prefix: str | Path = sys.prefix) -> Path:
 def write_settings(prefix: str | Path = sys.prefix) -> Path:
     """Write the settings file (again) and return its path.
 
-    Example: write_settings() -> Path(".../.venv/share/jupyter/lab/settings/overrides.d/agent-loop-course.json")
+    Example: (`make install` writes it into .venv; here into a temporary folder)
+        >>> import tempfile
+        >>> print(write_settings(tempfile.mkdtemp()).read_text())
+        {
+          "@jupyter-widgets/jupyterlab-manager:plugin": {
+            "saveState": true
+          }
+        }
     """
     path = settings_path(prefix)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -33,7 +33,10 @@ from helpers.maint.nbtidy import tidy
 def find_notebooks(paths: list[str]) -> list[Path]:
     """Notebooks named directly or found below folders, in name order, skipping checkpoints.
 
-    Example: find_notebooks(["notebooks"])[0] -> Path("notebooks/00-setup.ipynb")
+    Example:
+        >>> from helpers import ROOT
+        >>> [path.name for path in find_notebooks([str(ROOT / "notebooks")])][:2]
+        ['00-setup.ipynb', '01-faq-search.ipynb']
     """
     found: list[Path] = []
     for name in paths:
@@ -50,7 +53,11 @@ def find_notebooks(paths: list[str]) -> list[Path]:
 def run_notebook(path: Path, *, write: bool = True, timeout: int = 300) -> float:
     """Execute one notebook in a fresh kernel; store its outputs unless write=False. Returns seconds.
 
-    Example: run_notebook(Path("notebooks/01-faq-search.ipynb")) -> 4.8
+    Example: (`run_notebook(Path("notebooks/01-faq-search.ipynb"))` returns its seconds, e.g. 4.8; a kernel start
+    takes seconds, so here only what a wrong path gives)
+        >>> run_notebook(Path("no-such-lesson.ipynb"))
+        Traceback (most recent call last):
+        FileNotFoundError: ...no-such-lesson.ipynb...
     """
     nb = nbformat.read(path, as_version=4)
     stored = _machine_dependent_outputs(nb)

@@ -41,7 +41,12 @@ def _text(output: dict) -> str:
 
 
 def _as_terminal_shows(text: str) -> str:
-    """Apply backspaces and carriage returns. Example: _as_terminal_shows("10%\\r50%\\n") -> "50%\\n" """
+    """Apply backspaces and carriage returns.
+
+    Example:
+        >>> _as_terminal_shows("10%\\r50%\\nab\\x08c\\n")
+        '50%\\nac\\n'
+    """
     while True:
         shorter = _BACKSPACE.sub("", text)
         if shorter == text:
@@ -53,8 +58,10 @@ def _as_terminal_shows(text: str) -> str:
 def tidy_outputs(outputs: list[dict]) -> list[dict]:
     """Merge neighbouring streams of one name and drop widget views; other outputs are kept as they are.
 
-    Example: tidy_outputs([{"output_type": "stream", "name": "stdout", "text": "a\\n"},
-                           {"output_type": "stream", "name": "stdout", "text": "b\\n"}])[0]["text"] -> "a\\nb\\n"
+    Example:
+        >>> tidy_outputs([{"output_type": "stream", "name": "stdout", "text": "a\\n"},
+        ...               {"output_type": "stream", "name": "stdout", "text": "b\\n"}])
+        [{'output_type': 'stream', 'name': 'stdout', 'text': 'a\\nb\\n'}]
     """
     tidied: list[dict] = []
     for output in outputs:
@@ -82,7 +89,9 @@ def tidy_outputs(outputs: list[dict]) -> list[dict]:
 def tidy(nb: dict) -> dict:
     """Return a tidied copy of a notebook (as loaded JSON).
 
-    Example: tidy({"cells": [], "metadata": {"widgets": {...}}, ...})["metadata"] -> {}
+    Example:
+        >>> tidy({"cells": [], "metadata": {"widgets": {}, "kernelspec": {"name": "python3"}}})
+        {'cells': [], 'metadata': {'kernelspec': {'name': 'python3'}}}
     """
     nb = json.loads(json.dumps(nb))
     meta = nb.get("metadata", {})
@@ -99,7 +108,10 @@ def tidy(nb: dict) -> dict:
 def problems(path: Path) -> list[str]:
     """What keeps a committed notebook from being clean (empty when it is clean).
 
-    Example: problems(Path("notebooks/01-faq-search.ipynb")) -> []
+    Example:
+        >>> from helpers import ROOT
+        >>> problems(ROOT / "notebooks" / "01-faq-search.ipynb")
+        []
     """
     nb = json.loads(path.read_text(encoding="utf-8"))
     found = []

@@ -45,7 +45,9 @@ def offline_client(faults=None, vocabulary=None, **kwargs):
     """An openai.OpenAI client answered by the offline model in-process. `vocabulary`: an optional
     knowledge.Vocabulary (see OfflineTransport). `kwargs` go to OpenAI(...) (e.g. max_retries, timeout).
 
-    Example: offline_client().models.list().data[0].id -> "offline-rules-v1"
+    Example:
+        >>> offline_client().models.list().data[0].id
+        'offline-rules-v1'
     """
     import httpx
     from openai import OpenAI
@@ -61,7 +63,12 @@ def async_offline_client(faults=None, vocabulary=None, **kwargs):
     """An openai.AsyncOpenAI client answered by the offline model in-process, for async code and agent
     frameworks (OpenAI Agents SDK, PydanticAI). `kwargs` go to AsyncOpenAI(...).
 
-    Example: (await async_offline_client().models.list()).data[0].id -> "offline-rules-v1"
+    Example:
+        >>> import asyncio
+        >>> async def first_model():
+        ...     return (await async_offline_client().models.list()).data[0].id
+        >>> asyncio.run(first_model())
+        'offline-rules-v1'
     """
     import httpx
     from openai import AsyncOpenAI

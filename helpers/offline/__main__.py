@@ -15,7 +15,10 @@ from helpers.offline.server import DEFAULT_FAULT_DELAY, serve
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the server.
 
-    Example: main(["serve", "--port", "8765"])  # serves until Ctrl+C
+    Example: (`main(["serve", "--port", "8765"])` serves until Ctrl+C; a port that cannot exist is refused
+    with a hint on stderr)
+        >>> main(["serve", "--port", "70000"])
+        1
     """
     parser = argparse.ArgumentParser(prog="python -m helpers.offline",
                                      description="The offline model: a rule-based, deterministic stand-in for "
@@ -31,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         serve(args.port, args.host, args.fault, args.fault_delay, verbose=not args.quiet)
-    except OSError as exc:
+    except (OSError, OverflowError) as exc:  # OverflowError: a port outside 0-65535
         print(f"Cannot listen on {args.host}:{args.port}: {exc}. Is another server using the port? Try "
               f"--port 0 for any free port.", file=sys.stderr)
         return 1

@@ -112,8 +112,13 @@ def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
     can be wrong. A question about the vocabulary's topics gets the reason a real model would be unreliable
     on it.
 
-    Example: no_knowledge("What does 'overcast' mean?", vocab)
-             -> 'I am the offline stand-in for a language model, with no general knowledge ...'
+    Example:
+        >>> from helpers.offline.knowledge import faq_vocabulary
+        >>> print(no_knowledge("What does 'overcast' mean?", faq_vocabulary()))
+        I am the offline stand-in for a language model, with no general knowledge: I only follow rules over
+        the text and tool results I am given, and nothing I was given answers "overcast mean". A real model
+        would answer from its training data: often well for common knowledge, but possibly wrongly or out of
+        date, and it sounds just as sure either way.
     """
     topic = " ".join(keywords(question)[:TOPIC_WORDS_SHOWN]) or "that"
     if vocab.topic_score(question) >= TOPIC_THRESHOLD:
@@ -199,12 +204,14 @@ def failure_answer(failed: list[Call]) -> str:
     """The answer when the tools failed: which tool, what the error said, and that a retry later may help.
     A failure is not an empty result, so it is never answered as "found nothing".
 
-    Example: failure_answer([Call("search", "{}", "c1", 0, '{"error": "timeout"}')])
-             -> 'I couldn't get an answer: the tool search failed with the error "timeout". ...'
+    Example:
+        >>> print(failure_answer([Call("search", "{}", "c1", 0, '{"error": "timeout"}')]))
+        I couldn't get an answer: the tool search failed with the error "timeout". This is a problem with the
+        tool, not with your question, so trying again later may help.
     """
     reports = {}
     for call in failed:
-        reports.setdefault(call.name, tool_error(call.output))
+        reports.setdefault(call.name, tool_error(call.output) or "")  # a failed call always has its error
     # The error's own closing full stop goes: the sentence that quotes it ends with one already.
     what = "; ".join(f'the tool {name} failed with the error "{error.rstrip(". ")}"' for name, error in reports.items())
     return (f"I couldn't get an answer: {what}. This is a problem with the tool, not with your question, so "
@@ -316,7 +323,9 @@ _YES_NO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+)?(?:do|does|did|is|are|was|wer
 def field_phrase(key: str, value) -> str:
     """One field of a result as words: the key's unit suffix becomes the value's unit.
 
-    Example: field_phrase("temperature_c", 14) -> "the temperature is 14 °C"
+    Example:
+        >>> field_phrase("temperature_c", 14)
+        'the temperature is 14 °C'
     """
     name, shown = name_and_value(key, value)
     if isinstance(value, bool):
@@ -328,7 +337,9 @@ def field_phrase(key: str, value) -> str:
 def name_and_value(key: str, value) -> tuple[str, str]:
     """A field's name in words and its value with the unit its key names.
 
-    Example: name_and_value("wind_kmh", 18) -> ("wind", "18 km/h")
+    Example:
+        >>> name_and_value("wind_kmh", 18)
+        ('wind', '18 km/h')
     """
     name, _, suffix = key.rpartition("_")
     unit = UNITS.get(suffix.lower()) if name else None
@@ -369,8 +380,9 @@ def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
     field named like a word of the question, or a text value that holds a word of the question. None
     when the results hold no such direct answer (judging needs knowledge the rules don't have).
 
-    Example: _yes_or_no("Is it raining in Oslo?", [("Oslo", {"conditions": "light rain"})])
-             -> "Yes, in Oslo the conditions are light rain."
+    Example:
+        >>> _yes_or_no("Is it raining in Oslo?", [("Oslo", {"conditions": "light rain"})])
+        'Yes: for Oslo, the conditions are light rain.'
     """
     if not _YES_NO.match(question):
         return None
@@ -390,9 +402,18 @@ def combine_results(conv: Conversation) -> str:
     yes or no when the results answer a yes/no question in so many words, and, for a number that every
     result has ("temperature_c"), which one is higher.
 
-    Example: combine_results(conv_after_two_weather_calls)
-             -> "Berlin: the temperature is 14 °C and the conditions are light rain. Madrid: ... Madrid has
-                 the higher temperature (24 °C vs 14 °C for Berlin)."
+    Example:
+        >>> from helpers.offline.conversation import Tool
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...     {"properties": {"city": {"type": "string"}}})
+        >>> conv = Conversation(question="Is it warmer in Berlin or Madrid?", tools=[weather], calls=[
+        ...     Call("get_weather", '{"city": "Berlin"}', "c1", 0, '{"temperature_c": 14, "conditions": "light rain"}'),
+        ...     Call("get_weather", '{"city": "Madrid"}', "c2", 0, '{"temperature_c": 24, "conditions": "sunny"}')])
+        >>> print(combine_results(conv))
+        The results don't say yes or no to that in so many words, so here is what they say. Berlin: the
+        temperature is 14 °C and the conditions are light rain. Madrid: the temperature is 24 °C and the
+        conditions are sunny. A real model would draw the conclusion from these facts; I only repeat them.
+        Madrid has the higher temperature (24 °C vs 14 °C for Berlin).
     """
     parts = []
     results: list[tuple[str, dict]] = []
@@ -431,4 +452,4 @@ def combine_results(conv: Conversation) -> str:
 
 
 def _num(value: float) -> str:
-    return str(int(value)) if value.is_integer() else str(value)
+    return str(int(value)) if float(value).is_integer() else str(value)

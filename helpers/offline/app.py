@@ -28,6 +28,8 @@ import logging
 from collections.abc import Callable
 from functools import partial
 
+from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
+
 from helpers.offline.body import load_request
 from helpers.offline.engine import decide
 from helpers.offline.errors import ApiError
@@ -62,7 +64,9 @@ def resolve_fault(plan: FaultPlan | None, headers: dict) -> str | None:
     """The fault for this request: header X-Offline-Fault first, then the plan. Raises ApiError for an
     unknown mode named in the header.
 
-    Example: resolve_fault(None, {"x-offline-fault": "server_error"}) -> "server_error"
+    Example:
+        >>> resolve_fault(None, {"x-offline-fault": "server_error"})
+        'server_error'
     """
     header = next((v for k, v in headers.items() if k.lower() == FAULT_HEADER), None)
     try:
@@ -81,7 +85,9 @@ def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None
     bytes for a JSON answer, or, for a request with `"stream": true`, the list of its server-sent event
     frames (`b"".join(frames)` is the whole body), so a server can send them one by one.
 
-    Example: handle("GET", "/v1/models", {}, b"")[0] -> 200
+    Example:
+        >>> handle("GET", "/v1/models", {}, b"")[0]
+        200
     """
     try:
         if len(body) > MAX_BODY_BYTES:
@@ -105,7 +111,9 @@ def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None
 def body_too_large(size: int | None) -> ApiError:
     """The 413 error for a body over MAX_BODY_BYTES (`size` None: the length is not known yet).
 
-    Example: body_too_large(10**11).status -> 413
+    Example:
+        >>> body_too_large(10**11).status
+        413
     """
     told = f"{size:,} bytes" if size is not None else "larger than that"
     return ApiError(413, f"The request body is {told}; the offline model accepts at most {MAX_BODY_BYTES:,} bytes "
@@ -116,7 +124,9 @@ def body_too_large(size: int | None) -> ApiError:
 def error_response(error: ApiError) -> tuple[int, dict, bytes]:
     """(status, headers, body) of an API error.
 
-    Example: error_response(ApiError(404, "Invalid URL"))[0] -> 404
+    Example:
+        >>> error_response(ApiError(404, "Invalid URL"))[0]
+        404
     """
     return error.status, {**JSON_HEADERS, **error.headers}, _encode(error.body())
 
@@ -124,10 +134,12 @@ def error_response(error: ApiError) -> tuple[int, dict, bytes]:
 StreamWriter = Callable[[dict], list[bytes]]  # the final object in, its SSE frames out (see stream.py)
 
 
-def is_stream(content: bytes | list[bytes]) -> bool:
+def is_stream(content: bytes | list[bytes]) -> TypeIs[list[bytes]]:
     """Whether `handle` answered with server-sent event frames rather than one JSON body.
 
-    Example: is_stream(handle("GET", "/v1/models", {}, b"")[2]) -> False
+    Example:
+        >>> is_stream(handle("GET", "/v1/models", {}, b"")[2])
+        False
     """
     return not isinstance(content, bytes | bytearray)
 

@@ -31,7 +31,9 @@ _SEARCHY = re.compile(r"search|query|find|lookup|look up|retriev|knowledge|docs|
 def required_string_params(tool: Tool) -> list[str]:
     """The names of a tool's required string parameters (all of them when it marks none required).
 
-    Example: required_string_params(Tool("search", "", {"properties": {"query": {"type": "string"}}})) -> ["query"]
+    Example:
+        >>> required_string_params(Tool("search", "", {"properties": {"query": {"type": "string"}}}))
+        ['query']
     """
     props = (tool.parameters or {}).get("properties") or {}
     required = (tool.parameters or {}).get("required") or list(props)
@@ -41,7 +43,9 @@ def required_string_params(tool: Tool) -> list[str]:
 def param_type(schema: dict) -> str:
     """A parameter's JSON type, looking through ["string", "null"] and anyOf; "string" when unsaid.
 
-    Example: param_type({"type": ["integer", "null"]}) -> "integer"
+    Example:
+        >>> param_type({"type": ["integer", "null"]})
+        'integer'
     """
     kind = schema.get("type")
     if isinstance(kind, list):  # ["string", "null"]
@@ -84,7 +88,9 @@ _REPLY_TOOL_WORDS = frozenset(stem(w) for w in word_list("final respond reply su
 def is_reply_tool(tool: Tool) -> bool:
     """True for a tool whose name says it takes the final answer (PydanticAI's `final_result`).
 
-    Example: is_reply_tool(Tool("final_result", "The final response which ends this conversation")) -> True
+    Example:
+        >>> is_reply_tool(Tool("final_result", "The final response which ends this conversation"))
+        True
     """
     said = {stem(w) for w in name_words(tool.name)}
     return bool(said & _REPLY_TOOL_WORDS) or (stem("answer") in said and not _SEARCHY.search(tool.name))
@@ -94,7 +100,9 @@ def answer_fit(tool: Tool) -> float:
     """How well a tool takes an answer: its name says so, and its parameters read like an answer or
     its source. Used to choose the tool to call when a call is forced and the rules would answer in text.
 
-    Example: answer_fit(Tool("final_result", "", {"properties": {"answer": {"type": "string"}}})) -> 13.0
+    Example:
+        >>> answer_fit(Tool("final_result", "", {"properties": {"answer": {"type": "string"}}}))
+        13.0
     """
     props = (tool.parameters or {}).get("properties") or {}
     fit = 10.0 if is_reply_tool(tool) else 0.0
@@ -114,7 +122,9 @@ def tool_relevance(tool: Tool, question: str) -> float:
     """How strongly a question points at a tool: 2 per question word in the tool's name, 1 per word in its
     description (word forms matched by stem).
 
-    Example: tool_relevance(Tool("get_weather", "Current weather for a city"), "Weather in Berlin?") -> 3.0
+    Example:
+        >>> tool_relevance(Tool("get_weather", "Current weather for a city"), "Weather in Berlin?")
+        3.0
     """
     name_words, desc_words = _tool_words(tool)
     q = {stem(w) for w in content_words(question)}
@@ -138,7 +148,9 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
     sentence-initial "What"/"Compare", or words from the tool's own name. Without capitals, the words
     after "in", "for", "at", "of" (and after a following "and").
 
-    Example: entities("Compare the weather in Berlin and Madrid") -> ["Berlin", "Madrid"]
+    Example:
+        >>> entities("Compare the weather in Berlin and Madrid")
+        ['Berlin', 'Madrid']
     """
     tool_stems = set().union(*_tool_words(tool)) if tool else set()
     found: list[str] = []
@@ -175,7 +187,13 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
 def entities_for(tool: Tool, question: str) -> list[str]:
     """The names in the question that could fill the tool's parameters; none for a tool without any.
 
-    Example: entities_for(get_weather, "Weather in Berlin?") -> ["Berlin"]
+    Example:
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...                {"properties": {"city": {"type": "string"},
+        ...                                "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                 "required": ["city"]})
+        >>> entities_for(weather, "Weather in Berlin and Madrid?")
+        ['Berlin', 'Madrid']
     """
     if not required_string_params(tool) and not (tool.parameters or {}).get("properties"):
         return []
@@ -186,7 +204,13 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
     """Arguments for one call: the entity in the first free string parameter, enum values mentioned in
     the question, numbers from the question for numeric parameters.
 
-    Example: fill_arguments(get_weather, "Weather in Berlin?", "Berlin", []) -> {"city": "Berlin"}
+    Example:
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...                {"properties": {"city": {"type": "string"},
+        ...                                "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                 "required": ["city"]})
+        >>> fill_arguments(weather, "Weather in Berlin, imperial please?", "Berlin", [])
+        {'city': 'Berlin', 'units': 'imperial'}
     """
     props = (tool.parameters or {}).get("properties") or {}
     required = set((tool.parameters or {}).get("required") or [])
@@ -234,8 +258,13 @@ def next_entity_call(conv: Conversation, tool: Tool, must_call: bool = False) ->
     """The next call of a tool that takes names: one per name in the question, one per turn, each
     only once. None when every planned call has been made (time to combine their results).
 
-    Example: next_entity_call(Conversation(question="Weather in Berlin and Madrid?", tools=[w]), w)
-             -> ("get_weather", '{"city": "Berlin"}')
+    Example:
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...                {"properties": {"city": {"type": "string"},
+        ...                                "units": {"type": "string", "enum": ["metric", "imperial"]}},
+        ...                 "required": ["city"]})
+        >>> next_entity_call(Conversation(question="Weather in Berlin and Madrid?", tools=[weather]), weather)
+        ('get_weather', '{"city": "Berlin"}')
     """
     found = entities_for(tool, conv.question)
     string_params = [p for p, s in ((tool.parameters or {}).get("properties") or {}).items()

@@ -22,7 +22,9 @@ MAX_DEPTH = 64  # levels of nested arrays and objects; real requests (tool schem
 def load_request(body: bytes) -> dict:
     """The request body as a JSON object, or ApiError 400 saying why it is not one.
 
-    Example: load_request(b'{"model": "m", "input": "hi"}')["input"] -> "hi"
+    Example:
+        >>> load_request(b'{"model": "m", "input": "hi"}')["input"]
+        'hi'
     """
     try:
         text = body.decode("utf-8")
@@ -98,7 +100,9 @@ def _check_text(text: str, path: tuple, is_key: bool) -> None:
 def where(path: tuple) -> str:
     """A field's path as the API writes it: keys joined by dots, array positions in brackets.
 
-    Example: where(("messages", 2, "tool_calls", 0)) -> "messages[2].tool_calls[0]"
+    Example:
+        >>> where(("messages", 2, "tool_calls", 0))
+        'messages[2].tool_calls[0]'
     """
     out = ""
     for n, part in enumerate(path):
@@ -113,7 +117,9 @@ def where(path: tuple) -> str:
 def shown(value: object, limit: int = 60) -> str:
     """A value as an error message quotes it: its repr, cut to `limit` characters.
 
-    Example: shown("x" * 100, 8) -> "'xxxxxx\u2026"
+    Example:
+        >>> shown("x" * 100, 8)
+        "'xxxxxx…"
     """
     text = repr(value[:limit]) if isinstance(value, str) else str(value)  # it quotes strings and numbers only
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"

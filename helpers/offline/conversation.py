@@ -91,7 +91,9 @@ def parse_json(text: str, default=None):
 def to_json(value) -> str:
     """`value` as JSON the way a model writes it: non-ASCII characters kept as they are.
 
-    Example: to_json({"city": "Málaga"}) -> '{"city": "Málaga"}'
+    Example:
+        >>> to_json({"city": "Málaga"})
+        '{"city": "Málaga"}'
     """
     return json.dumps(value, ensure_ascii=False)
 
@@ -119,7 +121,11 @@ def tool_error(output: str | None) -> str | None:
     """The error a tool output reports, or None when the output is a result. An error is a small dict
     with an "error" key ({"error": ..., "hint": ...}) or plain text that starts like an error message.
 
-    Example: tool_error('{"error": "timeout"}') -> "timeout";  tool_error('[{"answer": "Yes"}]') -> None
+    Example:
+        >>> tool_error('{"error": "timeout"}')
+        'timeout'
+        >>> tool_error('[{"answer": "Yes"}]') is None
+        True
     """
     if not output:
         return None
@@ -141,7 +147,11 @@ def well_formed(call: Call, tools: list[Tool]) -> bool:
     """True when a call names an offered tool and its arguments are a JSON object: an error to such a
     call is the tool's failure, not the model's mistake (a misspelt tool name, JSON cut short).
 
-    Example: well_formed(Call("search", '{"query": "x"}', "c1", 0), [search_tool]) -> True
+    Example:
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> well_formed(Call("search", '{"query": "x"}', "c1", 0), [search]), well_formed(Call("serch", "{}",
+        ...     "c2", 0), [search])
+        (True, False)
     """
     return any(t.name == call.name for t in tools) and isinstance(parse_json(call.arguments), dict)
 
@@ -150,7 +160,12 @@ def failed_calls(conv: Conversation) -> list[Call]:
     """This turn's well-formed calls whose tool failed, when every well-formed call failed; else [].
     One failure among working calls is only part of the results, and the answer reports it there.
 
-    Example: failed_calls(conv_after_a_search_that_raised) -> [Call("search", ..., output='{"error": ...}')]
+    Example:
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> failed_calls(Conversation(question="Can I join?", tools=[search],
+        ...                           calls=[Call("search", '{"query": "join"}', "c1", 0, '{"error": "timeout"}')]))
+        [Call(name='search', arguments='{"query": "join"}', call_id='c1', batch=0, output='{"error":
+        "timeout"}')]
     """
     answered = [c for c in conv.calls if c.output is not None and well_formed(c, conv.tools)]
     failed = [c for c in answered if tool_error(c.output) is not None]
@@ -166,7 +181,9 @@ def read_output(output: str):
     """A tool output as data: JSON; else a Python literal (the Agents SDK sends a tool's `list[dict]` as
     `str()` of it: single quotes, True, None), read safely with `ast.literal_eval`; else the text.
 
-    Example: read_output("[{'id': 'a1', 'ok': True}]") -> [{"id": "a1", "ok": True}]
+    Example:
+        >>> read_output("[{'id': 'a1', 'ok': True}]")
+        [{'id': 'a1', 'ok': True}]
     """
     data = parse_json(output, default=output)
     if isinstance(data, str) and data is output and len(output) <= MAX_LITERAL_CHARS \
@@ -184,14 +201,17 @@ def text_records(text: str) -> list[dict]:
     """"key: value" records in plain text (a record starts each time its first key comes again; lines
     without a key continue the field before). Records with fewer than two fields are dropped.
 
-    Example: text_records("id: a1\nquestion: Q?\nanswer: A.") -> [{"id": "a1", "question": "Q?", "answer": "A."}]
+    Example:
+        >>> text_records("id: a1\\nquestion: Q?\\nanswer: A.")
+        [{'id': 'a1', 'question': 'Q?', 'answer': 'A.'}]
     """
     records: list[dict] = []
     first, current, last = None, None, None
     for line in text.splitlines():
         match = _RECORD_LINE.match(line)
         key = match.group(1).strip().lower().replace(" ", "_") if match else None
-        if key is not None and (first is None or key == first or current is not None and key not in current):
+        if match and key is not None and (first is None or key == first
+                                          or current is not None and key not in current):
             first = first or key
             if key == first or current is None:
                 current = {}

@@ -115,11 +115,13 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
     schema, or that fits a JSON schema the instructions give ("respond with a JSON object compatible with
     this schema: ..."), which also shapes a plain `json_object` answer. Otherwise the text as it is.
 
-    Example: _formatted(Conversation(output_format={"type": "json_object"}), Decision(text="Yes."))
-             -> Decision(text='{"answer": "Yes."}')
+    Example:
+        >>> _formatted(Conversation(output_format={"type": "json_object"}), Decision(text="Yes.")).text
+        '{"answer": "Yes."}'
     """
     facts = _facts(decision)
-    kind = (conv.output_format or {}).get("type")
+    output_format = conv.output_format or {}
+    kind = output_format.get("type")
     if kind == "json_schema":
         return replace(decision, text=structured_text(conv.output_format, facts))
     prompted = schema_in_text(conv.instructions) or read_instructions(conv.instructions).form.json_schema
@@ -130,7 +132,7 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
         except (SchemaError, RecursionError):
             pass
     if kind == "json_object":
-        return replace(decision, text=structured_text(conv.output_format, facts))
+        return replace(decision, text=structured_text(output_format, facts))
     return decision
 
 

@@ -9,7 +9,11 @@ from __future__ import annotations
 class ApiError(Exception):
     """An error the API reports as JSON: {"error": {"message", "type", "param", "code"}}.
 
-    Example: raise ApiError(400, "Missing required parameter: 'model'.", param="model")
+    Example:
+        >>> error = ApiError(400, "Missing required parameter: 'model'.", param="model")
+        >>> error.status, error.body()
+        (400, {'error': {'message': "Missing required parameter: 'model'.", 'type': 'invalid_request_error',
+        'param': 'model', 'code': None}})
     """
 
     def __init__(self, status: int, message: str, type: str = "invalid_request_error",
@@ -21,6 +25,8 @@ class ApiError(Exception):
     def body(self) -> dict:
         """The JSON body of the error.
 
-        Example: ApiError(404, "Invalid URL").body()["error"]["type"] -> "invalid_request_error"
+        Example:
+            >>> ApiError(404, "Invalid URL").body()["error"]["type"]
+            'invalid_request_error'
         """
         return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}

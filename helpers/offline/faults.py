@@ -34,7 +34,9 @@ _NO_FAULT = (None, "", "none", "ok")
 def check_mode(mode: str | None) -> str | None:
     """Return the mode (None for "no fault"), or raise ValueError naming the valid modes.
 
-    Example: check_mode("rate_limit") -> "rate_limit"
+    Example:
+        >>> check_mode("rate_limit")
+        'rate_limit'
     """
     if mode in _NO_FAULT:
         return None
@@ -47,7 +49,13 @@ def check_mode(mode: str | None) -> str | None:
 class FaultPlan:
     """Which fault, if any, the next request gets. Thread-safe: the HTTP server serves requests in threads.
 
-    Example: plan = FaultPlan(["rate_limit", None]); plan.next() -> "rate_limit"; plan.next() -> None
+    Example:
+        >>> plan = FaultPlan(["rate_limit", None])
+        >>> plan.next(), plan.next(), plan.next()
+        ('rate_limit', None, None)
+        >>> always = FaultPlan("server_error")
+        >>> always.next(), always.next()
+        ('server_error', 'server_error')
     """
 
     def __init__(self, faults: str | Iterable[str | None] | None = None):
@@ -63,7 +71,9 @@ class FaultPlan:
         """The fault for the next request: the header's mode if given, else the next queued entry, else
         the persistent mode. A header does not consume a queued entry.
 
-        Example: FaultPlan("timeout").next() -> "timeout"
+        Example:
+            >>> FaultPlan("timeout").next()
+            'timeout'
         """
         if header not in _NO_FAULT:
             return check_mode(header.strip().lower())

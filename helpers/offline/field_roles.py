@@ -47,7 +47,9 @@ def name_words(name: str) -> list[str]:
 def role_scores(name: str, description: str) -> dict[str, float]:
     """How much a field reads like a source, an answer, a title; and whether it is negative.
 
-    Example: role_scores("reference", "")["source"] -> 3.0
+    Example:
+        >>> role_scores("reference", "")["source"]
+        3.0
     """
     scores = {"source": 0.0, "answer": 0.0, "title": 0.0}
     words_in_name = [stem(w) for w in name_words(name)]

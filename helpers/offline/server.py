@@ -71,13 +71,16 @@ log = logging.getLogger(__name__)
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    # socketserver sets it to the _Server that made the handler; typeshed types it as any BaseServer.
+    server: _Server  # ty: ignore[incompatible-mutable-override]
     protocol_version = "HTTP/1.1"  # keep-alive, as the openai SDK's connection pool expects
     server_version = "offline-model"
     disable_nagle_algorithm = True  # headers and body go out as two writes; don't hold the second back
 
     def setup(self) -> None:
-        self.timeout = self.server.read_timeout  # applied to the socket by StreamRequestHandler.setup
+        # Per connection, read by StreamRequestHandler.setup (typeshed calls it a ClassVar; the stdlib reads
+        # self.timeout).
+        self.timeout = self.server.read_timeout  # ty: ignore[invalid-attribute-access]
         self._linger = False
         super().setup()
 
@@ -310,7 +313,11 @@ def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay
     """A ready-to-run HTTP server (port 0 picks a free port; read it from `.server_address[1]`).
     `vocabulary`: as for OfflineTransport, optional.
 
-    Example: make_server(0).server_address[0] -> "127.0.0.1"
+    Example:
+        >>> server = make_server(0)
+        >>> server.server_address[0], server.server_address[1] > 0
+        ('127.0.0.1', True)
+        >>> server.server_close()
     """
     server = _Server((host, port), _Handler)
     server.faults = FaultPlan(faults)
@@ -327,7 +334,11 @@ def serve(port: int = 8765, host: str = "127.0.0.1", faults=None, fault_delay: f
           verbose: bool = True, vocabulary: Vocabulary | None = None) -> None:
     """Serve until Ctrl+C (what `python -m helpers.offline serve` runs).
 
-    Example: serve(8765)  # then: curl http://127.0.0.1:8765/v1/models
+    Example: (`serve(8765)` runs until Ctrl+C; then `curl http://127.0.0.1:8765/v1/models` answers. A port that
+    cannot exist stops it at once)
+        >>> serve(70000)
+        Traceback (most recent call last):
+        OverflowError: bind(): port must be 0-65535.
     """
     server = make_server(port, host, faults, fault_delay, verbose, vocabulary=vocabulary)
     address = f"http://{host}:{server.server_address[1]}/v1"
@@ -344,7 +355,11 @@ def serve(port: int = 8765, host: str = "127.0.0.1", faults=None, fault_delay: f
 class OfflineServer:
     """The HTTP server in a background thread, as a context manager.
 
-    Example: with OfflineServer() as srv: OpenAI(base_url=srv.base_url, api_key="x").models.list()
+    Example:
+        >>> from openai import OpenAI
+        >>> with OfflineServer() as srv:
+        ...     OpenAI(base_url=srv.base_url, api_key="x").models.list().data[0].id
+        'offline-rules-v1'
     """
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", faults=None,
@@ -359,11 +374,20 @@ class OfflineServer:
     def set_faults(self, faults=None) -> None:
         """Replace the fault plan (a list consumed per request, one mode for all, or None).
 
-        Example: srv.set_faults(["rate_limit"])  # the next request gets a 429
+        Example: (the next request gets a 429, the one after it an answer)
+            >>> import openai
+            >>> with OfflineServer() as srv:
+            ...     srv.set_faults(["rate_limit"])
+            ...     client = openai.OpenAI(base_url=srv.base_url, api_key="x", max_retries=0)
+            ...     try:
+            ...         client.models.list()
+            ...     except openai.RateLimitError as err:
+            ...         print(err.status_code, client.models.list().data[0].id)
+            429 offline-rules-v1
         """
         self.server.faults = FaultPlan(faults)
 
-    def start(self) -> OfflineServer:
+    def start(self) -> Self:
         self._thread = threading.Thread(target=self.server.serve_forever, name="offline-model", daemon=True)
         self._thread.start()
         return self

@@ -28,6 +28,7 @@ wire.py, with their own messages; so is a response-format schema it can't fill (
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from helpers.offline.body import shown
 from helpers.offline.errors import ApiError
@@ -40,6 +41,8 @@ TOOL_CHOICES = ("none", "auto", "required")
 
 # ---------------------------------------------------------------------------------------------------
 # Elementary checks. `at` is a field's path as a string, e.g. "input[0].content".
+# A value from the request body is typed Any, not object: _expect checks its JSON kind at run time, before it
+# is read, and raises otherwise; a type checker cannot follow a check that raises instead of returning a bool.
 
 def _kind(value: object) -> str:
     if value is None:
@@ -75,7 +78,7 @@ def _expect(value: object, at: str, *kinds: str, nullable: bool = False) -> None
                    param=at, code="invalid_type")
 
 
-def _required(container: dict, key: str, at: str) -> object:
+def _required(container: dict, key: str, at: str) -> Any:
     if container.get(key) is None:
         raise ApiError(400, f"Missing required parameter: '{at}'.", param=at, code="missing_required_parameter")
     return container[key]
@@ -89,14 +92,14 @@ def _text(container: dict, key: str, at: str, required: bool = False, non_empty:
                        param=at, code="empty_string")
 
 
-def _in_range(value: object, at: str, low: float, high: float) -> None:
+def _in_range(value: Any, at: str, low: float, high: float) -> None:
     _expect(value, at, "number", nullable=True)
     if value is not None and not low <= value <= high:
         raise ApiError(400, f"Invalid '{at}': expected a value between {low} and {high}, but got {shown(value)} "
                             f"instead.", param=at, code="invalid_value")
 
 
-def _count(value: object, at: str, low: int) -> None:
+def _count(value: Any, at: str, low: int) -> None:
     _expect(value, at, "integer", nullable=True)
     if value is not None and value < low:
         raise ApiError(400, f"Invalid '{at}': integer below minimum value. Expected a value >= {low}, but got "
@@ -112,7 +115,7 @@ def _typed(request: dict, table: dict[str, tuple[str, ...]]) -> None:
 # ---------------------------------------------------------------------------------------------------
 # Parts shared by both APIs
 
-def _content(value: object, at: str, required: bool = True) -> None:
+def _content(value: Any, at: str, required: bool = True) -> None:
     """A message's content: a string, or an array of parts, each an object with a string `type`."""
     if value is None and not required:
         return
@@ -122,7 +125,7 @@ def _content(value: object, at: str, required: bool = True) -> None:
             _part(part, f"{at}[{i}]")
 
 
-def _part(part: object, at: str) -> None:
+def _part(part: Any, at: str) -> None:
     _expect(part, at, "object")
     kind = _required(part, "type", f"{at}.type")
     _expect(kind, f"{at}.type", "string")
@@ -132,13 +135,13 @@ def _part(part: object, at: str) -> None:
         _text(part, "refusal", f"{at}.refusal", required=True)
 
 
-def _metadata(value: object) -> None:
+def _metadata(value: Any) -> None:
     _expect(value, "metadata", "object", nullable=True)
     for key, text in (value or {}).items():
         _expect(text, f"metadata.{key}", "string")
 
 
-def _parameters(value: object, at: str, function: str) -> None:
+def _parameters(value: Any, at: str, function: str) -> None:
     """A function's JSON-Schema parameters, as far as the offline model reads them: an object schema whose
     `properties` map names to schemas (with `type`, `enum`, `anyOf`, `description`) and whose `required`
     lists names."""
@@ -187,7 +190,7 @@ def _function_fields(spec: dict, at: str) -> None:
     _expect(spec.get("strict"), f"{at}.strict", "boolean", nullable=True)
 
 
-def _tools(value: object, check_one) -> None:
+def _tools(value: Any, check_one) -> None:
     _expect(value, "tools", "array", nullable=True)
     for i, tool in enumerate(value or []):
         _expect(tool, f"tools[{i}]", "object")
@@ -198,7 +201,7 @@ def _tools(value: object, check_one) -> None:
         # other types (web_search, custom, ...) are refused in wire.py, which names what is supported
 
 
-def _tool_choice(value: object, named) -> None:
+def _tool_choice(value: Any, named) -> None:
     """tool_choice: null, "none" / "auto" / "required", or an object with a string `type`; `named` checks
     a {"type": "function", ...} object."""
     _expect(value, "tool_choice", "string", "object", nullable=True)
@@ -248,7 +251,7 @@ def _allowed_tools(value: dict, named) -> None:
 _FORMAT_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def _output_format(value: object, at: str, nested: bool) -> None:
+def _output_format(value: Any, at: str, nested: bool) -> None:
     """A response format: {"type": "text"}, {"type": "json_object"} or {"type": "json_schema", ...} with a
     name (letters, digits, _ and -, at most 64) and a schema object; Chat nests name and schema in a
     "json_schema" object (`nested`)."""
@@ -294,8 +297,12 @@ _IGNORED_RESPONSES = {
 def check_responses(request: dict) -> None:
     """Check a /v1/responses body field by field; raise ApiError 400 naming the first bad field.
 
-    Example: check_responses({"model": "m", "input": [{"role": "user", "content": 5}]})
-             -> ApiError "Invalid type for 'input[0].content': expected one of a string or an array, ..."
+    Example:
+        >>> check_responses({"model": "m", "input": "Hi"})  # a good body: nothing to say
+        >>> check_responses({"model": "m", "input": [{"role": "user", "content": 5}]})
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Invalid type for 'input[0].content': expected one of a string or an
+        array, but got an integer instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
     raw_input = _required(request, "input", "input")
@@ -314,7 +321,7 @@ def check_responses(request: dict) -> None:
     _typed(request, _IGNORED_RESPONSES)
 
 
-def _responses_item(item: object, at: str) -> None:
+def _responses_item(item: Any, at: str) -> None:
     _expect(item, at, "object")
     kind = item.get("type")
     _expect(kind, f"{at}.type", "string", nullable=True)
@@ -377,8 +384,11 @@ _IGNORED_CHAT = {
 def check_chat(request: dict) -> None:
     """Check a /v1/chat/completions body field by field; raise ApiError 400 naming the first bad field.
 
-    Example: check_chat({"model": "m", "messages": [{"role": "assistant", "tool_calls": ["x"]}]})
-             -> ApiError "Invalid type for 'messages[0].tool_calls[0]': expected an object, but got a string ..."
+    Example:
+        >>> check_chat({"model": "m", "messages": [{"role": "assistant", "tool_calls": ["x"]}]})
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Invalid type for 'messages[0].tool_calls[0]': expected an object, but
+        got a string instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
     messages = _required(request, "messages", "messages")
@@ -397,7 +407,7 @@ def check_chat(request: dict) -> None:
     _typed(request, _IGNORED_CHAT)
 
 
-def _chat_message(message: object, at: str) -> None:
+def _chat_message(message: Any, at: str) -> None:
     _expect(message, at, "object")
     role = _required(message, "role", f"{at}.role")
     _expect(role, f"{at}.role", "string")

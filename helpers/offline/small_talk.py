@@ -12,6 +12,8 @@ import ast
 import math
 import operator
 import re
+from collections.abc import Callable
+from typing import Any
 
 from helpers.offline.text import content_words
 
@@ -22,14 +24,17 @@ _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|
                        r"(?:there|everyone|all)?[\s!.,]*$", re.IGNORECASE)
 _THANKS = re.compile(r"^\s*(?:thanks|thank you|thx|cheers)\b[^?]*$", re.IGNORECASE)
 _ARITHMETIC = re.compile(r"(-?\d+(?:\.\d+)?(?:\s*(?:\*\*|[-+*/%x\u00d7])\s*\(?-?\d+(?:\.\d+)?\)?)+)")
-_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-              ast.Mod: operator.mod, ast.Pow: operator.pow, ast.USub: operator.neg, ast.UAdd: operator.pos}
+_OPERATORS: dict[type, Callable[..., Any]] = {  # binary and unary operators alike
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.Mod: operator.mod, ast.Pow: operator.pow, ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 
 def small_talk(question: str) -> str | None:
     """A reply to a greeting, thanks, or a bare arithmetic question; None for anything else.
 
-    Example: small_talk("What is 2+2?") -> "2+2 = 4"
+    Example:
+        >>> small_talk("What is 2+2?")
+        '2+2 = 4'
     """
     if _GREETING.match(question):
         return "Hello! Ask me a question and I'll look it up."
@@ -67,4 +72,4 @@ def _evaluate(expression: str) -> float | int | None:
 
 
 def _num(value: float) -> str:
-    return str(int(value)) if value.is_integer() else str(value)
+    return str(int(value)) if float(value).is_integer() else str(value)

@@ -40,7 +40,9 @@ _PIECE = re.compile(r"\s*\S+\s*|\s+")
 def pieces(text: str) -> list[str]:
     """The text cut into small pieces, word by word, each with the whitespace that follows it.
 
-    Example: pieces("Yes, you can.") -> ["Yes, ", "you ", "can."]
+    Example:
+        >>> pieces("Yes, you can.")
+        ['Yes, ', 'you ', 'can.']
     """
     return _PIECE.findall(text)
 
@@ -54,7 +56,9 @@ def _json(data: dict) -> str:
 def typed_frame(event: dict) -> bytes:
     """One Responses-API SSE frame: the event's type on an `event:` line, its JSON on a `data:` line.
 
-    Example: typed_frame({"type": "response.created"}) -> b'event: response.created\\ndata: {...}\\n\\n'
+    Example:
+        >>> typed_frame({"type": "response.created"})
+        b'event: response.created\\ndata: {"type":"response.created"}\\n\\n'
     """
     return f"event: {event['type']}\ndata: {_json(event)}\n\n".encode()
 
@@ -62,7 +66,9 @@ def typed_frame(event: dict) -> bytes:
 def data_frame(chunk: dict) -> bytes:
     """One Chat-Completions SSE frame: `data: <json>` and a blank line (chat chunks carry no event name).
 
-    Example: data_frame({"object": "chat.completion.chunk"}) -> b'data: {"object":"chat.completion.chunk"}\\n\\n'
+    Example:
+        >>> data_frame({"object": "chat.completion.chunk"})
+        b'data: {"object":"chat.completion.chunk"}\\n\\n'
     """
     return f"data: {_json(chunk)}\n\n".encode()
 
@@ -73,7 +79,15 @@ def data_frame(chunk: dict) -> bytes:
 def response_events(response: dict) -> Iterator[dict]:
     """The typed events that stream `response` (a final Response object), in order, numbered from 0.
 
-    Example: [e["type"] for e in response_events(r)][:2] -> ["response.created", "response.in_progress"]
+    Example:
+        >>> response = {"status": "completed", "output": [{"type": "message", "id": "msg_1",
+        ...             "content": [{"type": "output_text", "text": "Yes, you can."}]}]}
+        >>> [(e["sequence_number"], e["type"], e.get("delta")) for e in response_events(response)]
+        [(0, 'response.created', None), (1, 'response.in_progress', None), (2, 'response.output_item.added',
+        None), (3, 'response.content_part.added', None), (4, 'response.output_text.delta', 'Yes, '), (5,
+        'response.output_text.delta', 'you '), (6, 'response.output_text.delta', 'can.'), (7,
+        'response.output_text.done', None), (8, 'response.content_part.done', None), (9,
+        'response.output_item.done', None), (10, 'response.completed', None)]
     """
     number = 0
 
@@ -118,7 +132,13 @@ def response_events(response: dict) -> Iterator[dict]:
 def response_frames(response: dict) -> list[bytes]:
     """The whole SSE body that streams `response`, one frame per event.
 
-    Example: response_frames(r)[-1].startswith(b"event: response.completed") -> True
+    Example:
+        >>> response = {"status": "completed", "output": [{"type": "message", "id": "msg_1",
+        ...             "content": [{"type": "output_text", "text": "Yes, you can."}]}]}
+        >>> print(response_frames(response)[4].decode())
+        event: response.output_text.delta
+        data: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_1",...,"delta":"Yes, ",...}
+        <BLANKLINE>
     """
     return [typed_frame(e) for e in response_events(response)]
 
@@ -129,7 +149,12 @@ def response_frames(response: dict) -> list[bytes]:
 def chat_chunks(completion: dict, include_usage: bool = False) -> Iterator[dict]:
     """The `chat.completion.chunk` objects that stream `completion` (a final chat.completion).
 
-    Example: next(chat_chunks(c))["choices"][0]["delta"]["role"] -> "assistant"
+    Example:
+        >>> completion = {"id": "c1", "created": 0, "model": "m", "choices": [{"index": 0, "finish_reason": "stop",
+        ...               "message": {"role": "assistant", "content": "Yes."}}]}
+        >>> [(chunk["choices"][0]["delta"],
+        ...     chunk["choices"][0]["finish_reason"]) for chunk in chat_chunks(completion)]
+        [({'role': 'assistant', 'content': '', 'refusal': None}, None), ({'content': 'Yes.'}, None), ({}, 'stop')]
     """
     head = {key: completion[key] for key in ("id", "created", "model", "service_tier") if key in completion}
     # With include_usage, the real API puts `"usage": null` on every chunk but the last one.
@@ -165,6 +190,13 @@ def chat_chunks(completion: dict, include_usage: bool = False) -> Iterator[dict]
 def chat_frames(completion: dict, include_usage: bool = False) -> list[bytes]:
     """The whole SSE body that streams `completion`, ending with `data: [DONE]`.
 
-    Example: chat_frames(c)[-1] -> b"data: [DONE]\\n\\n"
+    Example:
+        >>> completion = {"id": "c1", "created": 0, "model": "m", "choices": [{"index": 0, "finish_reason": "stop",
+        ...               "message": {"role": "assistant", "content": "Yes."}}]}
+        >>> print(b"".join(chat_frames(completion)[-2:]).decode())
+        data: {"id":"c1","object":"chat.completion.chunk",...,"delta":{},"logprobs":null,"finish_reason":"stop"}]}
+        <BLANKLINE>
+        data: [DONE]
+        <BLANKLINE>
     """
     return [data_frame(c) for c in chat_chunks(completion, include_usage)] + [DONE_FRAME]

@@ -38,6 +38,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from helpers.offline.errors import ApiError
 from helpers.offline.field_roles import NEGATIVE_WORDS, field_role, name_words, role_scores
@@ -99,7 +100,7 @@ class _Filler:
 
     # --- values ------------------------------------------------------------------------------------
 
-    def value(self, schema: object, path: str, role: str, depth: int):
+    def value(self, schema: Any, path: str, role: str, depth: int):
         if depth > HARD_DEPTH:
             raise SchemaError(path, f"the schema nests deeper than {HARD_DEPTH} levels even when only required "
                                     f"fields are filled (a recursion with no way out). Make the recursive field "
@@ -151,7 +152,8 @@ class _Filler:
                 return self.value(resolved[i], f"{path}[{i}]", role, depth)
             except SchemaError as error:
                 first_error = first_error or error
-        raise first_error  # type: ignore[misc]
+        # Never None here (options is non-empty), but a type checker can't know that.
+        raise first_error or SchemaError(path, "no option fits.")
 
     def enum(self, members: list, path: str):
         if not members:
@@ -290,9 +292,10 @@ class _Filler:
 def fill(schema: object, facts: Facts) -> object:
     """A value that fits `schema`, made from what the model would have said. Raises SchemaError.
 
-    Example: fill({"type": "object", "properties": {"reply": {"type": "string"}, "ref": {"type": "string"}},
-                   "required": ["reply", "ref"], "additionalProperties": False},
-                  Facts("Yes, you can.", ["74eb249bbf"])) -> {"reply": "Yes, you can.", "ref": "74eb249bbf"}
+    Example:
+        >>> fill({"type": "object", "properties": {"reply": {"type": "string"}, "ref": {"type": "string"}},
+        ...       "required": ["reply", "ref"], "additionalProperties": False}, Facts("Yes, you can.", ["74eb249bbf"]))
+        {'reply': 'Yes, you can.', 'ref': '74eb249bbf'}
     """
     if not isinstance(schema, dict | bool):
         raise SchemaError("schema", "must be a JSON schema (an object).")
@@ -321,7 +324,9 @@ def _check(schema: object, value: object) -> None:
 def structured_text(output_format: dict, facts: Facts) -> str:
     """The output text for a `text.format` / `response_format`: JSON of the answer, or the text itself.
 
-    Example: structured_text({"type": "json_object"}, Facts("Yes.", ["abc"])) -> '{"answer": "Yes.", "source": "abc"}'
+    Example:
+        >>> structured_text({"type": "json_object"}, Facts("Yes.", ["abc"]))
+        '{"answer": "Yes.", "source": "abc"}'
     """
     kind = output_format.get("type")
     if kind == "json_object":

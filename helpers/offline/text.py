@@ -19,7 +19,9 @@ import re
 def word_list(text: str) -> list[str]:
     """The words of a multi-line string: long word lists read better as text than as quoted items.
 
-    Example: word_list("a an the") -> ["a", "an", "the"]
+    Example:
+        >>> word_list("a an the")
+        ['a', 'an', 'the']
     """
     return text.split()
 
@@ -95,7 +97,9 @@ _SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "edly", "ed", "ers", "er
 def words(text: str) -> list[str]:
     """Split text into lowercase words; apostrophes vanish ("isn't" -> "isnt"), so contractions stay one word.
 
-    Example: words("Can't run OPENAI_API_KEY!") -> ["cant", "run", "openai_api_key"]
+    Example:
+        >>> words("Can't run OPENAI_API_KEY!")
+        ['cant', 'run', 'openai_api_key']
     """
     return _WORD.findall(text.lower().translate(_APOSTROPHES))
 
@@ -153,7 +157,11 @@ def stems(text: str) -> set[str]:
 def close_words(word: str) -> list[str]:
     """Related words worth adding to a search query: other forms of the word and general synonyms.
 
-    Example: close_words("locally") -> ["local"]; close_words("join") -> ["joining", "enroll"]
+    Example:
+        >>> close_words("locally")
+        ['local']
+        >>> close_words("join")
+        ['joining', 'enroll']
     """
     out: list[str] = []
     if word.isalpha() and len(word) > 4:
@@ -170,8 +178,7 @@ def close_words(word: str) -> list[str]:
         elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
             out.append(word[:-1])
     out.extend(SYNONYMS.get(word, []))
-    seen = {word}
-    return [w for w in out if not (w in seen or seen.add(w))]
+    return [w for w in dict.fromkeys(out) if w != word]  # once each, in order, without the word itself
 
 
 def edit_distance(a: str, b: str, limit: int = 3) -> int:

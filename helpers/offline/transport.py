@@ -37,7 +37,9 @@ from helpers.offline.prompt_cache import PromptCache
 class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
     """A response body made of chunks (server-sent event frames, say), handed out one per chunk, sync or async.
 
-    Example: b"".join(EventFrames([b"data: 1\\n\\n", b"data: [DONE]\\n\\n"])) -> b"data: 1\\n\\ndata: [DONE]\\n\\n"
+    Example:
+        >>> b"".join(EventFrames([b"data: 1\\n\\n", b"data: [DONE]\\n\\n"]))
+        b'data: 1\\n\\ndata: [DONE]\\n\\n'
     """
 
     def __init__(self, frames: list[bytes]):
@@ -83,8 +85,11 @@ class OfflineTransport(httpx.BaseTransport):
     `vocabulary`: an optional knowledge.Vocabulary of the documents the model will be asked about, for word
     rarity, topic and typo repair; without one, it knows only the words each request brings.
 
-    Example: httpx.Client(transport=OfflineTransport()).get("http://x/v1/models").json()["data"][0]["id"]
-             -> "offline-rules-v1"
+    Example:
+        >>> httpx.Client(transport=OfflineTransport()).get("http://x/v1/models").json()["data"][0]["id"]
+        'offline-rules-v1'
+        >>> httpx.Client(transport=OfflineTransport("rate_limit")).get("http://x/v1/models").status_code
+        429
     """
 
     def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None):
@@ -104,7 +109,13 @@ class ThreadedTransport(httpx.AsyncBaseTransport):
     arrive one by one. Fine for answers that are ready at once; a real provider without recording gets the
     SDK's own async transport, which passes bytes on as they arrive.
 
-    Example: httpx.AsyncClient(transport=ThreadedTransport(OfflineTransport()))
+    Example:
+        >>> import asyncio
+        >>> async def first_model():
+        ...     async with httpx.AsyncClient(transport=ThreadedTransport(OfflineTransport())) as client:
+        ...         return (await client.get("http://x/v1/models")).json()["data"][0]["id"]
+        >>> asyncio.run(first_model())
+        'offline-rules-v1'
     """
 
     def __init__(self, inner: httpx.BaseTransport):
@@ -133,8 +144,13 @@ class ThreadedTransport(httpx.AsyncBaseTransport):
 class AsyncOfflineTransport(ThreadedTransport):
     """The same as OfflineTransport, for httpx.AsyncClient (and so openai.AsyncOpenAI).
 
-    Example: (await httpx.AsyncClient(transport=AsyncOfflineTransport()).get("http://x/v1/models")).status_code
-             -> 200
+    Example:
+        >>> import asyncio
+        >>> async def status():
+        ...     async with httpx.AsyncClient(transport=AsyncOfflineTransport()) as client:
+        ...         return (await client.get("http://x/v1/models")).status_code
+        >>> asyncio.run(status())
+        200
     """
 
     def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None):

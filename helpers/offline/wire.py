@@ -49,7 +49,9 @@ CREATED_AT = 1767225600
 def request_hash(route: str, body: dict, fault: str | None = None) -> str:
     """A hex digest of the route, the canonical JSON of the body and the fault: the seed of every id.
 
-    Example: request_hash("/v1/responses", {"model": "m", "input": "hi"})[:8] -> "3f0c..."
+    Example:
+        >>> request_hash("/v1/responses", {"model": "m", "input": "hi"})[:8]
+        '2f6efbb1'
     """
     canonical = json.dumps([route, body, fault], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
@@ -83,7 +85,9 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
     """Read a /v1/responses body into (conversation, normalised tools).
     The body's shape is checked first (shapes.check_responses), so everything below may trust it.
 
-    Example: parse_responses({"model": "m", "input": "Hi"})[0].question -> "Hi"
+    Example:
+        >>> parse_responses({"model": "m", "input": "Hi"})[0].question
+        'Hi'
     """
     check_responses(body)
     for name in ("previous_response_id", "conversation"):
@@ -168,7 +172,13 @@ def _tool_choice(choice: str | dict | None, tools: list[Tool]) -> tuple[str | di
     object, and for an "allowed_tools" choice its mode with the names it allows (either API's shape).
     A choice naming a tool that is not offered gets the real API's 400. The shape was checked before.
 
-    Example: _tool_choice({"type": "function", "name": "search"}, [search]) -> ({"type": ..., "name": "search"}, None)
+    Example:
+        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> _tool_choice({"type": "function", "name": "search"}, [search])
+        ({'type': 'function', 'name': 'search'}, None)
+        >>> _tool_choice({"type": "function", "name": "serch"}, [search])
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Tool choice 'serch' not found in 'tools' parameter.
     """
     if choice is None:
         return "auto", None
@@ -217,7 +227,7 @@ def render_response(body: dict, conv: Conversation, decision: Decision, tools: l
         produced.append(text)
     tokens_in, cached, tokens_out = usage_counts(responses_prompt(body), produced, cache, cut_at)
     choice = body.get("tool_choice") or "auto"
-    metadata = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    metadata = given if isinstance(given := body.get("metadata"), dict) else {}
     return {
         "id": f"resp_{seed[:24]}",
         "object": "response",
@@ -258,7 +268,9 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
     """Read a /v1/chat/completions body into the conversation the rules read.
     The body's shape is checked first (shapes.check_chat), so everything below may trust it.
 
-    Example: parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question -> "Hi"
+    Example:
+        >>> parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question
+        'Hi'
     """
     check_chat(body)
     messages = body["messages"]
@@ -304,7 +316,8 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
             if text:
                 conv.said.append(text)
             tool_calls = message.get("tool_calls") or []
-            pending, pending_index = (set(), index) if tool_calls else (None, -1)
+            fresh: set[str] = set()  # this message's calls, waiting for their outputs
+            pending, pending_index = (fresh, index) if tool_calls else (None, -1)
             if tool_calls:
                 batch += 1
             for tc in tool_calls:
@@ -391,7 +404,9 @@ def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | 
 def model_object() -> dict:
     """The one model the offline server lists.
 
-    Example: model_object()["id"] -> "offline-rules-v1"
+    Example:
+        >>> model_object()["id"]
+        'offline-rules-v1'
     """
     return {"id": OFFLINE_MODEL, "object": "model", "created": CREATED_AT, "owned_by": "offline"}
 
@@ -399,6 +414,8 @@ def model_object() -> dict:
 def models_list() -> dict:
     """The body of GET /v1/models.
 
-    Example: models_list()["data"][0]["id"] -> "offline-rules-v1"
+    Example:
+        >>> models_list()["data"][0]["id"]
+        'offline-rules-v1'
     """
     return {"object": "list", "data": [model_object()]}

@@ -39,8 +39,12 @@ def make_call(call, tools) -> dict:
 
     `call` is a `function_call` output item (SDK object or dict); `tools` maps names to functions (a dict or
     a `Tools` registry). Never raises for anything the model sent: failures become an error payload.
-    Example: make_call(item, {"search": search}) -> {"type": "function_call_output", "call_id": "call_1",
-    "output": "[{...}, ...]"}
+    Example:
+        >>> def lookup(query: str) -> list:
+        ...     return [{"id": "a1", "answer": "Yes."}]
+        >>> make_call({"type": "function_call", "name": "lookup", "arguments": '{"query": "join"}', "call_id": "call_1"},
+        ...           {"lookup": lookup})
+        {'type': 'function_call_output', 'call_id': 'call_1', 'output': '[{"id":"a1","answer":"Yes."}]'}
     """
     kind = _get(call, "type", "function_call")
     if kind != "function_call":
@@ -53,8 +57,12 @@ def make_call(call, tools) -> dict:
 def make_chat_call(tool_call, tools) -> dict:
     """Run one Chat Completions tool call and return the `role: tool` message that answers it.
 
-    Example: make_chat_call(message.tool_calls[0], {"search": search}) -> {"role": "tool",
-    "tool_call_id": "call_1", "content": "[{...}, ...]"}
+    Example:
+        >>> def lookup(query: str) -> list:
+        ...     return [{"id": "a1", "answer": "Yes."}]
+        >>> make_chat_call({"id": "call_1", "function": {"name": "lookup", "arguments": '{"query": "join"}'}},
+        ...                {"lookup": lookup})
+        {'role': 'tool', 'tool_call_id': 'call_1', 'content': '[{"id":"a1","answer":"Yes."}]'}
     """
     function = _get(tool_call, "function")
     output = run_tool(_get(function, "name"), _get(function, "arguments"), tools)
@@ -65,7 +73,13 @@ def run_tool(name: str, arguments, tools) -> str:
     """Look up `name`, check `arguments` (a JSON string) and run the tool; return its output as text.
 
     This is the one place both API flavours go through. Every failure becomes an error payload string.
-    Example: run_tool("search", '{"query": "join late"}', {"search": search}) -> '[{"id": ...}, ...]'
+    Example:
+        >>> def lookup(query: str) -> list:
+        ...     return [{"id": "a1", "answer": "Yes."}]
+        >>> run_tool("lookup", '{"query": "join"}', {"lookup": lookup})
+        '[{"id":"a1","answer":"Yes."}]'
+        >>> print(run_tool("serch", '{"query": "join"}', {"lookup": lookup}))
+        {"error":"unknown tool 'serch'","hint":"Call one of the available tools: lookup."}
     """
     try:
         fn = _lookup(name, tools)
@@ -86,7 +100,9 @@ def serialize(result, fields: list[str] | None = None, indent: int | None = None
 
     Strings pass through unchanged; everything else becomes compact JSON (no spaces, non-ASCII kept, which
     saves tokens). `fields` keeps only those keys of each dict, in a dict or a list of dicts.
-    Example: serialize([{"id": 1, "answer": "Yes", "section": "x"}], fields=["answer"]) -> '[{"answer":"Yes"}]'
+    Example:
+        >>> serialize([{"id": 1, "answer": "Yes", "section": "x"}], fields=["answer"])
+        '[{"answer":"Yes"}]'
     """
     if isinstance(result, str):
         return result
@@ -99,7 +115,9 @@ def serialize(result, fields: list[str] | None = None, indent: int | None = None
 def preview(text, limit: int = 80) -> str:
     """A one-line preview of a tool's arguments or output (or any text): whitespace folded, cut at `limit`.
 
-    Example: preview('[{"question": "Can I join?", ...}]', 20) -> '[{"question": "Can …'
+    Example:
+        >>> preview('[{"question": "Can I join?", ...}]', 20)
+        '[{"question": "Can …'
     """
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -108,8 +126,9 @@ def preview(text, limit: int = 80) -> str:
 class ToolError(Exception):
     """Something the model got wrong when calling a tool: what happened, and what to do instead.
 
-    Example: ToolError("unknown tool serch", "Call one of: search.").payload()
-    -> '{"error":"unknown tool serch","hint":"Call one of: search."}'
+    Example:
+        >>> ToolError("unknown tool serch", "Call one of: search.").payload()
+        '{"error":"unknown tool serch","hint":"Call one of: search."}'
     """
 
     def __init__(self, error: str, hint: str):
@@ -117,7 +136,12 @@ class ToolError(Exception):
         self.error, self.hint = error, hint
 
     def payload(self) -> str:
-        """The error as the JSON text the model reads. Example: ToolError("x", "y").payload() -> '{...}'"""
+        """The error as the JSON text the model reads.
+
+        Example:
+            >>> ToolError("x", "y").payload()
+            '{"error":"x","hint":"y"}'
+        """
         return serialize({"error": self.error, "hint": self.hint})
 
 
@@ -236,7 +260,17 @@ class SelfCheckingTool(typing.Protocol):
 
     Dispatch asks a tool for these two members instead of importing helpers.tools.registry, because the
     registry is built on this module; any object that has them gets the same treatment.
-    Example: isinstance(tool(get_weather), SelfCheckingTool) -> True (a plain function: False)
+    Example:
+        >>> from helpers.tool_registry import tool
+        >>> def get_weather(city: str) -> dict:
+        ...     '''The weather now in a city.
+        ...
+        ...     Args:
+        ...         city: the city name, e.g. Berlin
+        ...     '''
+        ...     return {"city": city}
+        >>> isinstance(tool(get_weather), SelfCheckingTool), isinstance(get_weather, SelfCheckingTool)
+        (True, False)
     """
 
     parameters: dict

@@ -22,7 +22,7 @@ import inspect
 import json
 import typing
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 import docstring_parser
 import pydantic
@@ -34,7 +34,10 @@ from helpers.tools.dispatch import ToolError, json_default, run_tool, signature_
 class ToolDefinitionError(TypeError):
     """A function that can't become a tool (missing type hint, no docstring, ...), caught at definition time.
 
-    Example: tool(lambda q: q) -> ToolDefinitionError("tool '<lambda>' has no docstring ...")
+    Example:
+        >>> tool(lambda q: q)
+        Traceback (most recent call last):
+        helpers.tool_registry.ToolDefinitionError: tool '<lambda>' has no docstring; the model reads it ...
     """
 
 
@@ -42,13 +45,27 @@ class Tool:
     """A function plus what the model needs to call it: name, description and a pydantic argument model.
 
     Calling a Tool calls the function, so a decorated function still works as before.
-    Example: search = Tool(search_fn); search.responses_schema() -> {"type": "function", "name": "search", ...}
+    Example:
+        >>> def search(query: str, limit: int = 3) -> list:
+        ...     '''Search the FAQ.
+        ...
+        ...     Args:
+        ...         query: keywords, e.g. join late
+        ...         limit: how many entries
+        ...     '''
+        ...     return [query][:limit]
+        >>> Tool(search).name, Tool(search)("join late")
+        ('search', ['join late'])
+        >>> Tool(search).parameters["properties"]["limit"]
+        {'type': 'integer', 'description': 'how many entries', 'default': 3}
     """
 
     def __init__(self, fn: Callable, name: str | None = None):
         functools.update_wrapper(self, fn)
         self.fn = fn
-        self.name = name or fn.__name__
+        self.name = name or getattr(fn, "__name__", "")
+        if not self.name:  # a functools.partial or a callable object: nothing to call the tool by
+            raise ToolDefinitionError(f"{fn!r} has no __name__ to call the tool by; pass name=... .")
         self.description, param_docs = _read_docstring(self.name, fn)
         self.defaults = {}  # parameter -> default, used when a strict-mode model sends null
         self.model = _build_model(self.name, fn, param_docs, self.defaults)
@@ -63,7 +80,14 @@ class Tool:
     def schema(self, strict: bool = False) -> dict:
         """The argument JSON schema; `strict=True` gives OpenAI's strict-mode form.
 
-        Example: search.schema() -> {"type": "object", "properties": {"query": {...}}, ...}
+        Example:
+            >>> @tool
+            ... def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> search.schema()
+            {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required': ['query'],
+            'additionalProperties': False}
         """
         # A copy, so that editing one printed schema can't change what the model is sent later.
         return copy.deepcopy(_strict_schema(self.parameters) if strict else self.parameters)
@@ -71,8 +95,15 @@ class Tool:
     def responses_schema(self, strict: bool = False) -> dict:
         """The tool as the Responses API wants it in `tools=[...]`.
 
-        Example: search.responses_schema() -> {"type": "function", "name": "search", "description": ...,
-        "parameters": {...}}
+        Example:
+            >>> @tool
+            ... def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> search.responses_schema()
+            {'type': 'function', 'name': 'search', 'description': 'Search the FAQ for keywords.',
+            'parameters': {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required':
+            ['query'], 'additionalProperties': False}}
         """
         spec = {"type": "function", "name": self.name, "description": self.description}
         spec["parameters"] = self.schema(strict)
@@ -81,7 +112,15 @@ class Tool:
     def chat_schema(self, strict: bool = False) -> dict:
         """The tool as Chat Completions wants it: the same fields, nested under "function".
 
-        Example: search.chat_schema() -> {"type": "function", "function": {"name": "search", ...}}
+        Example:
+            >>> @tool
+            ... def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> search.chat_schema()
+            {'type': 'function', 'function': {'name': 'search', 'description': 'Search the FAQ for keywords.',
+            'parameters': {'type': 'object', 'properties': {'query': {'type': 'string'}}, 'required':
+            ['query'], 'additionalProperties': False}}}
         """
         function = {k: v for k, v in self.responses_schema(strict).items() if k != "type"}
         return {"type": "function", "function": function}
@@ -89,7 +128,17 @@ class Tool:
     def validate(self, arguments: dict) -> dict:
         """Check arguments against the pydantic model; return keyword arguments or raise ToolError.
 
-        Example: search.validate({"query": "join late"}) -> {"query": "join late"}
+        Example:
+            >>> @tool
+            ... def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> search.validate({"query": "join late"})
+            {'query': 'join late'}
+            >>> search.validate({"query": 3})
+            Traceback (most recent call last):
+            helpers.tools.ToolError: invalid arguments for 'search': query: Input should be a valid string
+            (got 3)
         """
         # In strict mode every field is required, so the model sends null for "use the default".
         arguments = {
@@ -110,8 +159,13 @@ class Tool:
 def tool(fn: Callable | None = None, *, name: str | None = None):
     """Decorator: turn a typed function with a docstring into a `Tool`. Works bare or as @tool(name=...).
 
-    Example: @tool
-             def search(query: str) -> list[dict]: '''Search the FAQ. Args: query: keywords.'''
+    Example:
+        >>> @tool
+        ... def search(query: str) -> list:
+        ...     "Search the FAQ for keywords."
+        ...     return [query]
+        >>> search.name, search("join late")
+        ('search', ['join late'])
     """
     if fn is None:
         return lambda f: Tool(f, name=name)
@@ -122,7 +176,13 @@ class Tools:
     """A registry of tools: emits their schemas and runs calls by name (the dict of lesson 04, grown up).
 
     Behaves like a read-only dict from name to Tool: `"search" in tools`, `tools["search"]`, `len(tools)`.
-    Example: tools = Tools(search, add_faq_entry); tools.call("search", '{"query": "late"}') -> '[...]'
+    Example:
+        >>> def search(query: str) -> list:
+        ...     "Search the FAQ for keywords."
+        ...     return [query]
+        >>> tools = Tools(search)
+        >>> "search" in tools, len(tools), tools.call("search", '{"query": "late"}')
+        (True, 1, '["late"]')
     """
 
     def __init__(self, *fns: Callable, strict: bool = False):
@@ -134,7 +194,16 @@ class Tools:
     def add(self, fn: Callable, name: str | None = None) -> Tool:
         """Register a function (wrapped with @tool if it isn't yet); usable as a decorator too.
 
-        Example: tools.add(get_weather) -> <tool get_weather(city: str) -> dict>
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> def get_weather(city: str) -> dict:
+            ...     "The weather now in a city."
+            ...     return {"city": city}
+            >>> tools.add(get_weather).name, tools.names()
+            ('get_weather', ['search', 'get_weather'])
         """
         if isinstance(fn, Tool):
             t = fn if name in (None, fn.name) else Tool(fn.fn, name=name)
@@ -149,23 +218,58 @@ class Tools:
         return t
 
     def names(self) -> list[str]:
-        """Tool names in registration order. Example: tools.names() -> ["search", "add_faq_entry"]"""
+        """Tool names in registration order.
+
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> tools.names()
+            ['search']
+        """
         return list(self._tools)
 
     def call(self, name: str, arguments) -> str:
         """Validate the JSON arguments and run the tool; errors come back as payload text, never raised.
 
-        Example: tools.call("search", '{"query": 3}') -> '{"error":"invalid arguments for \\'search\\': ...'
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> print(tools.call("search", '{"query": 3}'))
+            {"error":"invalid arguments for 'search': query: Input should be a valid string (got
+            3)","hint":"Fix those fields and call search again with arguments for search(query: string,
+            required)."}
         """
         return run_tool(name, arguments, self)
 
     def responses_schemas(self, strict: bool | None = None) -> list[dict]:
-        """Every tool in the Responses API shape. Example: tools.responses_schemas() -> [{"type": ...}, ...]"""
+        """Every tool in the Responses API shape.
+
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> [(schema["type"], schema["name"]) for schema in tools.responses_schemas()]
+            [('function', 'search')]
+        """
         strict = self.strict if strict is None else strict
         return [t.responses_schema(strict) for t in self._tools.values()]
 
     def chat_schemas(self, strict: bool | None = None) -> list[dict]:
-        """Every tool in the Chat Completions shape. Example: tools.chat_schemas() -> [{"function": ...}, ...]"""
+        """Every tool in the Chat Completions shape.
+
+        Example:
+            >>> def search(query: str) -> list:
+            ...     "Search the FAQ for keywords."
+            ...     return [query]
+            >>> tools = Tools(search)
+            >>> [(schema["type"], schema["function"]["name"]) for schema in tools.chat_schemas()]
+            [('function', 'search')]
+        """
         strict = self.strict if strict is None else strict
         return [t.chat_schema(strict) for t in self._tools.values()]
 
@@ -200,7 +304,8 @@ def _read_docstring(name: str, fn: Callable) -> tuple[str, dict[str, str]]:
     return description, param_docs
 
 
-def _build_model(name: str, fn: Callable, param_docs: dict[str, str], defaults: dict) -> type:
+def _build_model(name: str, fn: Callable, param_docs: dict[str, str],
+                 defaults: dict) -> type[pydantic.BaseModel]:
     params = inspect.signature(fn).parameters
     unknown = sorted(set(param_docs) - set(params))
     if unknown:
@@ -214,7 +319,7 @@ def _build_model(name: str, fn: Callable, param_docs: dict[str, str], defaults: 
         raise ToolDefinitionError(
             f"tool {name!r}: can't resolve its type hints ({e}); fix the annotations."
         ) from e
-    fields = {}
+    fields: dict[str, typing.Any] = {}  # parameter -> (type, pydantic.Field)
     for p in params.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
             raise ToolDefinitionError(
@@ -342,7 +447,7 @@ def _nullable(schema: dict) -> dict:
     return {**nullable, "description": schema["description"]} if "description" in schema else nullable
 
 
-def _describe_problem(err: dict) -> str:
+def _describe_problem(err: Mapping[str, typing.Any]) -> str:
     field = ".".join(str(part) for part in err["loc"]) or "(arguments)"
     if err["type"] in ("missing", "extra_forbidden"):
         return f"{field}: {err['msg']}"
