@@ -7,8 +7,8 @@ points at are named, and so does every other sentence that uses one of the phras
 branches" takes in "The branches lend books, maps and films"). What else counts as the topic's words, from the request itself:
 - the descriptions of the tools offered and the documents pasted into the prompt;
 - a vocabulary handed to the client (`vocab`), but only when that vocabulary is about the topic: every
-  word of the phrase that names the topic is one of the vocabulary's title words (its documents'
-  questions or sections, not a word they only use in passing). A client built with a library's
+  word of the phrase that names the topic is one of the vocabulary's words, and at least half of them
+  are its title words (its documents' questions or sections, not words they only use in passing). A client built with a library's
   vocabulary then reads "these branches" with all the library's words; a prompt about baking bread sent
   through the same client is read with the prompt's words alone.
 
@@ -97,15 +97,21 @@ def _topic_words(text: str) -> list[str]:
 
 def covers(vocab: Vocabulary | None, topic: Topic) -> bool:
     """True when a vocabulary is about the topic: every word of the topic's own phrase is one of the
-    vocabulary's title words (what its documents are about, not a word they use in passing).
+    vocabulary's words, and at least half of them are its title words (what its documents are about, not
+    a word they use in passing).
 
     Example: covers(Vocabulary(["bread dough oven", "bread flour"]), Topic.named("bread")) -> True
     """
     own = topic.own or topic.words
     # The request's own words (own_words.request_vocabulary) are no documents about anything: they rate
     # words, they never join a topic (else every prompt's topic would "cover" itself).
-    return bool(vocab is not None and vocab.n_docs and not vocab.from_request and own
-                and all(vocab.knows(w) and not vocab.in_passing(w) for w in own))
+    if not (vocab is not None and vocab.n_docs and not vocab.from_request and own):
+        return False
+    # Half, not all: a phrase naming several things ("the Acme courses, their homework and certificates")
+    # often has a name the documents only mention in passing ("Acme"); a word they never use at all still
+    # means the phrase names something else ("cooking" for a course's documents).
+    titled = sum(not vocab.in_passing(w) for w in own if vocab.knows(w))
+    return all(vocab.knows(w) for w in own) and 2 * titled >= len(own)
 
 
 def share(question: str, topic: Topic, vocab: Vocabulary | None = None) -> float:
