@@ -184,6 +184,11 @@ def test_a_vocabulary_joins_a_topic_that_names_it_with_a_name_used_only_in_passi
     assert decide(Conversation(instructions=named, question="Who won the chess final?"), vocab).text == "NO"
     other = "Answer YES if the message is about cooking, NO otherwise."
     assert decide(Conversation(instructions=other, question="Can I renew online twice?"), vocab).text == "NO"
+    # Naming one more thing widens the topic: the documents' words still join the part that is about them.
+    wider = "Answer YES if the message is about the Riverside loans and late fees, or about chess, NO otherwise."
+    assert decide(Conversation(instructions=wider, question="Can I renew online twice?"), vocab).text == "YES"
+    assert decide(Conversation(instructions=wider, question="Who won the chess final?"), vocab).text == "YES"
+    assert decide(Conversation(instructions=wider, question="Is it raining in Leeds?"), vocab).text == "NO"
 
 
 def test_else_ends_a_labels_condition():
