@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from helpers import homework as hw
+from helpers.homework.hw03_prompts_and_guardrails import GRADED_QUESTIONS, SEARCH_QUESTIONS
 from helpers.ingest import load_faq_data
 from helpers.llm import make_client
 from helpers.loop import agent_loop
@@ -267,35 +268,136 @@ GUARD_INSTRUCTIONS = ("You screen questions for a course FAQ assistant. Reply wi
                       "Say ALLOW when the question is about the courses.")
 
 
-def guard(client, model, question):
-    reply = client.responses.create(model=model, instructions=GUARD_INSTRUCTIONS, input=question)
-    return reply.output_text.strip().upper().startswith("ALLOW")
+def guard_with(instructions):
+    """A guard in the shape task 3.2 asks for: one call, no tools, the one-word reply turned into a bool."""
+    def is_on_topic(client, model, question):
+        reply = client.responses.create(model=model, instructions=instructions, input=question)
+        return reply.output_text.strip().strip(".").upper() in ("ALLOW", "YES")
+
+    return is_on_topic
 
 
-def test_multi_search_instructions(offline):
+guard = guard_with(GUARD_INSTRUCTIONS)
+
+
+# Plain English asking for more than one search: each must pass, worded as a student might.
+MULTI_SEARCH_WORDINGS = [
+    "Before you answer, make at least 3 searches with different keywords.",
+    "Search twice before you answer.",
+    "Make three searches with different keywords",
+    "First search, read the results, then search again with new keywords from them",
+]
+
+
+@pytest.mark.parametrize("instructions", MULTI_SEARCH_WORDINGS)
+def test_multi_search_instructions_pass_plain_english(offline, instructions):
     client, model = offline
-    right = "Before you answer, make at least 3 searches with different keywords."
-    assert hw.check_multi_search_instructions(right, client, model).passed
+    result = hw.check_multi_search_instructions(instructions, client, model)
+    assert result.passed, result
+
+
+def test_multi_search_counts_searches_across_the_whole_run(offline):
+    # Research in rounds: one search per response, the next one in the NEXT response; the check counts them all.
+    client, model = offline
+    rounds = MULTI_SEARCH_WORDINGS[-1]
+    spy = hw.SpyClient(client)
+    agent_loop(spy, model, SEARCH_QUESTIONS[0], {"search": search}, schemas=[SEARCH_TOOL], instructions=rounds,
+               verbose=False)
+    per_response = [sum(getattr(item, "type", "") == "function_call" for item in r.output) for _, r in spy.calls]
+    assert max(per_response) == 1 and sum(per_response) >= 2, per_response
+    assert hw.check_multi_search_instructions(rounds, client, model).passed
+
+
+def test_multi_search_instructions_fail_without_a_request_for_more_searches(offline):
+    client, model = offline
     assert_todo(hw.check_multi_search_instructions("", client, model))
-    result = hw.check_multi_search_instructions("You are a helpful teaching assistant.", client, model)
-    assert_fails(result)
-    assert "more than once" in result.hint
+    # Keyword-only: a bare word list asks for nothing, whatever words it holds.
+    for words in ["various keywords", "docker, join, certificate, homework", "search, keywords, synonyms, twice"]:
+        result = hw.check_multi_search_instructions(words, client, model)
+        assert_fails(result)
+        assert "list of words" in result.hint, result
+    # A sentence, but no request for a second search: a role only, or a request for one search.
+    for sentence in ["You are a helpful teaching assistant.", "Search once, then answer."]:
+        result = hw.check_multi_search_instructions(sentence, client, model)
+        assert_fails(result)
+        assert "more than once" in result.hint, result
 
 
-def test_is_on_topic(offline):
+# Plain-English guards of different wordings that name the course's topics: each must pass.
+RIGHT_GUARDS = [
+    GUARD_INSTRUCTIONS,
+    "Answer YES if the question is about the LLM Zoomcamp or the DataTalksClub courses, their homework, tools or "
+    "certificates, NO otherwise",
+    "Reply with exactly one word: ALLOW if the question is about the DataTalksClub courses (the LLM Zoomcamp and "
+    "others), their homework, projects, tools or certificates, else BLOCK",
+    "Is this question about the DataTalksClub courses? Answer yes or no.",
+]
+
+
+@pytest.mark.parametrize("instructions", RIGHT_GUARDS)
+def test_is_on_topic_passes_a_plain_english_guard(offline, instructions):
     client, model = offline
-    assert hw.check_is_on_topic(guard, client, model).passed
-    assert_todo(hw.check_is_on_topic(stub, client, model))
-    result = hw.check_is_on_topic(lambda client, model, question: True, client, model)
-    assert_fails(result)
-    assert "let through 6 of 6 off-topic" in result.hint
+    result = hw.check_is_on_topic(guard_with(instructions), client, model)
+    assert result.passed, result
 
-    def with_tools(client, model, question):
-        client.responses.create(model=model, input=question, tools=[SEARCH_TOOL])
+
+def test_is_on_topic_fails_a_guard_scoped_to_another_topic(offline):
+    # The offline model judges by the topic words the prompt names: "cooking" blocks every course question.
+    client, model = offline
+    for scope in ["Answer YES if the question is about cooking, NO otherwise",
+                  "You guard a course assistant. Reply with exactly one word: ALLOW if the question is about "
+                  "cooking and recipes, else BLOCK"]:
+        result = hw.check_is_on_topic(guard_with(scope), client, model)
+        assert_fails(result)
+        assert "blocked 10 of 10 on-topic" in result.hint, result
+
+
+def test_is_on_topic_fails_a_guard_with_no_scope(offline):
+    client, model = offline
+    for unscoped in ["Reply ALLOW or BLOCK.", "Reply with exactly one word: YES or NO."]:
+        result = hw.check_is_on_topic(guard_with(unscoped), client, model)
+        assert_fails(result)
+        assert "never says what is on-topic" in result.hint, result
+
+
+def test_is_on_topic_fails_a_guard_that_always_allows(offline):
+    client, model = offline
+    result = hw.check_is_on_topic(guard_with("Always reply ALLOW."), client, model)
+    assert_fails(result)
+    assert "let through 10 of 10 off-topic" in result.hint, result
+
+
+def test_is_on_topic_needs_exactly_one_model_call(offline):
+    client, model = offline
+    keywords = ("course", "homework", "certificate", "docker", "zoomcamp", "module")
+    for no_call in [lambda c, m, q: any(w in q.lower() for w in keywords), lambda c, m, q: True]:
+        result = hw.check_is_on_topic(no_call, client, model)
+        assert_fails(result)
+        assert "no model call" in result.hint, result
+
+    def twice(client, model, question):
+        guard(client, model, question)
         return guard(client, model, question)
 
-    assert_fails(hw.check_is_on_topic(with_tools, client, model))
+    assert "2 model calls" in hw.check_is_on_topic(twice, client, model).hint
+
+    def with_tools(client, model, question):
+        client.responses.create(model=model, input=question, tools=[SEARCH_TOOL], instructions=GUARD_INSTRUCTIONS)
+        return True
+
+    assert "offers tools" in hw.check_is_on_topic(with_tools, client, model).hint
+    assert_todo(hw.check_is_on_topic(stub, client, model))
     assert "bool" in hw.check_is_on_topic(lambda c, m, q: "ALLOW", client, model).hint
+
+
+def test_is_on_topic_grades_on_held_back_questions():
+    graded = GRADED_QUESTIONS
+    public = {q for q, _ in hw.LABELLED_QUESTIONS}
+    assert sum(on for _, on in graded) >= 8 and sum(not on for _, on in graded) >= 8
+    assert not public & {q for q, _ in graded}
+    # No notebook prints them, and no hint names one (the hints give counts).
+    notebooks = [p.read_text(encoding="utf-8") for p in (hw.HOMEWORK_DIR.glob("**/03-*.ipynb"))]
+    assert notebooks and not any(q in nb for q, _ in graded for nb in notebooks)
 
 
 def test_measure_guardrail():

@@ -174,6 +174,30 @@ def test_the_topic_comes_from_a_handed_in_vocabulary_or_from_the_instructions():
     assert vocab.correct("sourdugh") == "sourdough" and vocab.correct("discord") is None
 
 
+def test_a_vocabulary_joins_a_topic_that_names_it_with_a_name_used_only_in_passing():
+    # "Riverside" is in the documents' text but in no title: the phrase is still about them, so their
+    # words join it ("renew" is no word of the phrase). A phrase the documents never use stays alone.
+    vocab = Vocabulary([d["text"] + " Ask at the Riverside desk." for d in LIBRARY],
+                       titles=[d["title"] for d in LIBRARY], seen_enough=1)
+    named = "Answer YES if the message is about the Riverside loans, reservations or late fees, NO otherwise."
+    assert decide(Conversation(instructions=named, question="Can I renew online twice?"), vocab).text == "YES"
+    assert decide(Conversation(instructions=named, question="Who won the chess final?"), vocab).text == "NO"
+    other = "Answer YES if the message is about cooking, NO otherwise."
+    assert decide(Conversation(instructions=other, question="Can I renew online twice?"), vocab).text == "NO"
+    # Naming one more thing widens the topic: the documents' words still join the part that is about them.
+    wider = "Answer YES if the message is about the Riverside loans and late fees, or about chess, NO otherwise."
+    assert decide(Conversation(instructions=wider, question="Can I renew online twice?"), vocab).text == "YES"
+    assert decide(Conversation(instructions=wider, question="Who won the chess final?"), vocab).text == "YES"
+    assert decide(Conversation(instructions=wider, question="Is it raining in Leeds?"), vocab).text == "NO"
+
+
+def test_else_ends_a_labels_condition():
+    from helpers.offline.instructions import read_labels
+
+    rule = read_labels("Reply with exactly one word: ALLOW if the ticket is about printers, else BLOCK")
+    assert rule.conditions[0].topic.words == ("printers",) and rule.negative == "BLOCK"
+
+
 # --- quotes are whole sentences; a markdown knowledge base ------------------------------------------------
 
 GUIDE = {

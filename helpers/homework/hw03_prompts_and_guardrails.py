@@ -1,16 +1,24 @@
 """Homework 03 · Prompts and guardrails: the checks of tasks 3.1-3.4 (lesson 05).
 
-Instructions that lead to several searches, an input guardrail measured on a small labelled question set
-(LABELLED_QUESTIONS, also imported by the notebook), and an agent behind the guardrail. Left out on purpose:
-exact refusal wording.
+Instructions that lead to several searches, an input guardrail, the guardrail measured on labelled
+questions, and an agent behind the guardrail.
+
+Two question sets for the guardrail: LABELLED_QUESTIONS is public (the notebook prints it, the student tries
+a guard on it, task 3.3 measures on it); GRADED_QUESTIONS is held back (task 3.2 grades on it and no
+notebook prints it), so a guard tuned to the printed questions is still graded on questions it has not seen.
+Left out on purpose: exact refusal wording, and any rule about how the guard's prompt must be worded beyond
+naming what is on-topic (a real model judges a prompt by meaning, so any plain wording should do).
 """
 
 from __future__ import annotations
 
-from helpers.homework.core import CheckFailed, NotDoneYet, run_student_code, task_check
-from helpers.homework.doubles import SpyClient
+import json
+import re
 
-# A small labelled question set for the guardrail tasks: (question, is it about the course FAQ?).
+from helpers.homework.core import CheckFailed, NotDoneYet, run_student_code, task_check
+from helpers.homework.doubles import SpyClient, plain_data, request_items
+
+# Public: labelled questions (question, is it about the course FAQ?) for the student to try a guard on.
 LABELLED_QUESTIONS = [
     ("Can I still join the course after it has started?", True),
     ("How do I get a certificate for the course?", True),
@@ -26,11 +34,77 @@ LABELLED_QUESTIONS = [
     ("Write a poem about the sea.", False),
 ]
 
+# Held back: task 3.2 grades on these. Not printed anywhere, and the hints give counts, never a question.
+GRADED_QUESTIONS = [
+    ("Is there a deadline for submitting the final project?", True),
+    ("Will I get a certificate if I miss one homework?", True),
+    ("Which Python version should I use for the course?", True),
+    ("Can I run the notebooks in GitHub Codespaces?", True),
+    ("How do I register for the next cohort of the LLM Zoomcamp?", True),
+    ("Where do I submit my homework answers?", True),
+    ("Is Elasticsearch required or can I use another search engine?", True),
+    ("Do the lectures get recorded if I miss the live session?", True),
+    ("Are the course materials free?", True),
+    ("Can I use a local model instead of paying for an API key?", True),
+    ("How many eggs go into a pancake batter?", False),
+    ("What's the best time of year to visit Japan?", False),
+    ("Can you explain the rules of cricket?", False),
+    ("Who painted the Mona Lisa?", False),
+    ("How do I fix a flat tyre on my bike?", False),
+    ("Translate 'good morning' into Italian.", False),
+    ("What should I name my new puppy?", False),
+    ("Which planet has the most moons?", False),
+    ("Tell me a joke about penguins.", False),
+    ("How do I keep my tomato plants from wilting?", False),
+]
+MISSES_ALLOWED = 1  # per side: a real model may misjudge one borderline question, as may the offline one
+
+# Task 3.1's questions: ones that a single search answers well, so a second search comes from the
+# instructions, not from a model retrying after poor results.
+SEARCH_QUESTIONS = [
+    "Can I still join the course after it has started?",
+    "How do I get a certificate for the course?",
+    "Which Python version should I use for the course?",
+]
+
+# What task 3.2 names as on-topic: the course and its FAQ. A guard's prompt must name it in some words.
+COURSE_WORDS = re.compile(r"\b(?:courses?|zoomcamps?|datatalks(?:\.?club)?|faqs?|homeworks?|certificates?|"
+                          r"lectures?|modules?|cohorts?|bootcamps?)\b", re.IGNORECASE)
+
+
+def reads_as_sentence(text: str) -> bool:
+    """True when the text holds at least one clause of three or more words, or a short one that ends like a
+    sentence ("Search twice."): an instruction, not a bare list of keywords.
+
+    Example: reads_as_sentence("various keywords") -> False; reads_as_sentence("Search twice.") -> True
+    """
+    for clause in re.split(r"[,;:\n/|]+", text):
+        words = clause.split()
+        if len(words) >= 3 or (len(words) == 2 and clause.strip()[-1] in ".!?"):
+            return True
+    return False
+
+
+def _different_queries(tool_calls: list[dict]) -> int:
+    """How many different search queries a run made, in all its responses (spacing and case ignored)."""
+    queries = set()
+    for call in tool_calls:
+        if call["name"] != "search":
+            continue
+        try:
+            args = json.loads(call["arguments"])
+        except (TypeError, ValueError):
+            args = call["arguments"]
+        values = args.values() if isinstance(args, dict) else [args]
+        queries.add(" ".join(" ".join(str(v) for v in values).lower().split()))
+    return len(queries)
+
 
 @task_check("03-prompts-and-guardrails", "3.1")
 def check_multi_search_instructions(instructions, client, model):
-    """Check that `instructions` make the agent search at least twice, with different queries, before
-    answering (2 of 3 questions): what a real model does when a prompt asks for more searches.
+    """Check that `instructions` ask, in a sentence, for more than one search, and that the agent then
+    searches at least twice with different queries (counted over the whole run: research in rounds makes
+    the next search in the next response) on at least 2 of 3 course questions.
 
     Example:
         >>> from helpers.offline import OFFLINE_MODEL, offline_client
@@ -45,64 +119,94 @@ def check_multi_search_instructions(instructions, client, model):
         raise NotDoneYet("write your instructions in the string above.")
     if not isinstance(instructions, str):
         raise CheckFailed("the instructions must be a string.")
-    questions = [q for q, on_topic in LABELLED_QUESTIONS if on_topic][:3]
+    if not reads_as_sentence(instructions):
+        # A real model reads a bare word list as context, not as a request: nothing asks it to search again.
+        raise CheckFailed("the instructions are a list of words, not a request. Write a sentence that asks the "
+                          "agent to search more than once, e.g. how many searches and with what kind of keywords.")
     searches = []
-    for question in questions:
+    for question in SEARCH_QUESTIONS:
         result = agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
                             instructions=instructions, verbose=False)
         if result.stop_reason != "answered":
             raise CheckFailed(f"the run for {question!r} stopped with {result.stop_reason!r}; the instructions "
-                        f"should lead to an answer, not endless searching.")
+                              f"should lead to an answer, not endless searching.")
         # Different searches, as a real model given such a prompt makes: the same query twice finds nothing new.
-        queries = {c["arguments"] for c in result.tool_calls if c["name"] == "search"}
-        searches.append(len(queries))
+        searches.append(_different_queries(result.tool_calls))
     several = sum(n >= 2 for n in searches)
     if several < 2:
-        raise CheckFailed(f"only {several} of {len(questions)} runs searched more than once with different queries "
-                    f"(different searches per run: {searches}). Ask for it plainly, e.g. how many searches and "
-                    f"with what kind of keywords.")
+        raise CheckFailed(f"only {several} of {len(SEARCH_QUESTIONS)} runs searched more than once with different "
+                          f"queries (different searches per run: {searches}). Ask for it plainly, e.g. how many "
+                          f"searches and with what kind of keywords.")
     return f"different searches per question: {searches}."
 
 
 def _guard_verdict(is_on_topic, client, model, question) -> bool:
-    verdict = run_student_code(is_on_topic, client, model, question, what=f"is_on_topic(..., {question!r})")
+    verdict = run_student_code(is_on_topic, client, model, question, what="is_on_topic(client, model, question)")
     if not isinstance(verdict, bool):
         raise CheckFailed(f"is_on_topic returned {type(verdict).__name__}; return True (allow) or False (block). "
-                    f"Turn the model's reply into a bool yourself.")
+                          f"Turn the model's reply into a bool yourself.")
     return verdict
+
+
+def prompt_without_question(kwargs: dict, question: str) -> str:
+    """What a request sends besides the question: its instructions and every message, as text, with the
+    question's own words taken out (so a question that says "course" does not count as the guard's scope).
+
+    Example: prompt_without_question({"instructions": "Say YES for the course.", "input": "Hi?"}, "Hi?")
+             -> "Say YES for the course.\n "
+    """
+    parts = [str(kwargs.get("instructions") or "")]
+    for item in request_items(kwargs) + list(kwargs.get("messages") or []):
+        parts.append(item if isinstance(item, str) else json.dumps(plain_data(item), ensure_ascii=False))
+    return "\n".join(parts).replace(question, " ")
 
 
 @task_check("03-prompts-and-guardrails", "3.2")
 def check_is_on_topic(is_on_topic, client, model):
-    """Check the guardrail `is_on_topic(client, model, question) -> bool` on the labelled set.
+    """Check the guardrail `is_on_topic(client, model, question) -> bool` on held-back labelled questions.
 
-    It must let through at least 5 of 6 on-topic questions, block at least 5 of 6 off-topic ones, and
-    cost at most one model call per question, with no tools.
+    It must make exactly one model call per question, with no tools, whose prompt names what is on-topic
+    (the course and its FAQ); let through all but one of the on-topic questions and block all but one of
+    the off-topic ones.
+
     Example:
         >>> from helpers.offline import OFFLINE_MODEL, offline_client
         >>> check_is_on_topic(lambda client, model, question: True, offline_client(), OFFLINE_MODEL)
-        [FAIL] Task 3.2 · An input guardrail: it let through 6 of 6 off-topic questions, e.g. "How do I win
-        with the queen's gambit?". Say what the course covers and ask for exactly one word as the reply.
+        [FAIL] Task 3.2 · An input guardrail: the guardrail made no model call. Words matched in Python only
+        catch the wordings you thought of; ask the model, in one call, whether the question is on-topic.
     """
-    wrong_on, wrong_off = [], []
-    for question, on_topic in LABELLED_QUESTIONS:
+    wrong_on, wrong_off, prompts = [], [], []
+    for question, on_topic in GRADED_QUESTIONS:
         spy = SpyClient(client)
         verdict = _guard_verdict(is_on_topic, spy, model, question)
+        if not spy.calls:
+            raise CheckFailed("the guardrail made no model call. Words matched in Python only catch the wordings "
+                              "you thought of; ask the model, in one call, whether the question is on-topic.")
         if len(spy.calls) > 1:
             raise CheckFailed(f"the guardrail made {len(spy.calls)} model calls for one question; a guardrail should "
-                        f"be one cheap call (or none).")
-        if spy.calls and spy.calls[0][0].get("tools"):
+                              f"be one cheap call.")
+        if spy.calls[0][0].get("tools"):
             raise CheckFailed("the guardrail call offers tools; a classifier needs none, and each tool schema costs "
-                        "input tokens.")
+                              "input tokens.")
+        prompts.append(prompt_without_question(spy.calls[0][0], question))
         if verdict != on_topic:
             (wrong_on if on_topic else wrong_off).append(question)
-    if len(wrong_on) > 1:
-        raise CheckFailed(f"it blocked {len(wrong_on)} of 6 on-topic questions, e.g. {wrong_on[0]!r}. Check how you "
-                    f"read the model's reply (strip spaces, compare case-insensitively).")
-    if len(wrong_off) > 1:
-        raise CheckFailed(f"it let through {len(wrong_off)} of 6 off-topic questions, e.g. {wrong_off[0]!r}. Say "
-                    f"what the course covers and ask for exactly one word as the reply.")
-    return f"{6 - len(wrong_on)}/6 on-topic allowed, {6 - len(wrong_off)}/6 off-topic blocked."
+    n_on = sum(on for _, on in GRADED_QUESTIONS)
+    n_off = len(GRADED_QUESTIONS) - n_on
+    if len(wrong_on) > MISSES_ALLOWED:
+        raise CheckFailed(f"it blocked {len(wrong_on)} of {n_on} on-topic questions (held-back questions, not the "
+                          f"ones printed above). Check that the prompt says what the course covers, and how you "
+                          f"read the model's reply (strip spaces, compare case-insensitively).")
+    if len(wrong_off) > MISSES_ALLOWED:
+        raise CheckFailed(f"it let through {len(wrong_off)} of {n_off} off-topic questions (held-back questions, "
+                          f"not the ones printed above). Say what the course covers and ask for exactly one word "
+                          f"as the reply.")
+    if not all(COURSE_WORDS.search(prompt) for prompt in prompts):
+        # A guard with no scope ("Reply ALLOW or BLOCK.") leaves the model to guess what is on-topic.
+        raise CheckFailed("the guardrail's prompt never says what is on-topic: name the course and what its FAQ "
+                          "covers, so the model knows what to let through.")
+    return (f"{n_on - len(wrong_on)}/{n_on} on-topic allowed, {n_off - len(wrong_off)}/{n_off} off-topic blocked "
+            f"(held-back questions).")
 
 
 @task_check("03-prompts-and-guardrails", "3.3")

@@ -45,7 +45,8 @@ def _label(name: str) -> str:
 
 _CONDITIONED = re.compile(
     rf"(?<![\w'-]){_label('label')}\s*[,:]?\s+(?i:if|when|whenever|in\s+case|for)\s+(?P<cond>.+?)"
-    rf"(?=\s*,\s*(?i:and\s+|or\s+|but\s+)?(?:{_VERB_WITH})?{_label('next')}|\s+(?i:and|or)\s+{_label('after')}"
+    rf"(?=\s*,\s*(?i:and\s+|or\s+|but\s+|else\s+|otherwise\s+)?(?:{_VERB_WITH})?{_label('next')}"
+    rf"|\s+(?i:and|or|else|otherwise)\s+{_label('after')}"
     rf"|\s*[;!?\n]|\.(?:\s|$)|$)")
 _IF_FIRST = re.compile(
     rf"\b(?i:if|when|whenever)\s+(?P<cond>[^,;.\n]+?),?\s+(?i:then\s+)?{_VERB_WITH}{_label('label')}")

@@ -7,8 +7,9 @@ points at are named, and so does every other sentence that uses one of the phras
 branches" takes in "The branches lend books, maps and films"). What else counts as the topic's words, from the request itself:
 - the descriptions of the tools offered and the documents pasted into the prompt;
 - a vocabulary handed to the client (`vocab`), but only when that vocabulary is about the topic: every
-  word of the phrase that names the topic is one of the vocabulary's title words (its documents'
-  questions or sections, not a word they only use in passing). A client built with a library's
+  word of the phrase that names the topic (or of one of the things it lists: "the library's loans, or
+  chess") is one of the vocabulary's words, and at least half of them are its title words (its
+  documents' questions or sections, not words they only use in passing). A client built with a library's
   vocabulary then reads "these branches" with all the library's words; a prompt about baking bread sent
   through the same client is read with the prompt's words alone.
 
@@ -47,6 +48,8 @@ help helps helping discuss discusses talk talks deal deals matter matters thing 
 """))
 # Words that point back at what the instructions name elsewhere: "these branches", "their loans".
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+# What separates the things a phrase lists: "X, Y or Z", "X and Y", "X/Y", "X (Y)".
+_ALTERNATIVES = re.compile(r"[,;/()]|\b(?:or|and|as well as|plus)\b", re.IGNORECASE)
 _POINTING = re.compile(r"\b(?:these|those|this|that|such|their|its|the above|the following|the said|"
                        r"the mentioned|the listed)\s+(?!question|message|request|user|input|text)\w", re.IGNORECASE)
 
@@ -96,16 +99,26 @@ def _topic_words(text: str) -> list[str]:
 
 
 def covers(vocab: Vocabulary | None, topic: Topic) -> bool:
-    """True when a vocabulary is about the topic: every word of the topic's own phrase is one of the
-    vocabulary's title words (what its documents are about, not a word they use in passing).
+    """True when a vocabulary is about the topic, or about one of the things its phrase lists ("these
+    courses, or films and recipes"): every word of that part is one of the vocabulary's words, and at
+    least half of them are its title words (what its documents are about, not a word they use in passing).
 
-    Example: covers(Vocabulary(["bread dough oven", "bread flour"]), Topic.named("bread")) -> True
+    Example: covers(Vocabulary(["bread dough oven", "bread flour"]), Topic.named("bread or films")) -> True
     """
-    own = topic.own or topic.words
     # The request's own words (own_words.request_vocabulary) are no documents about anything: they rate
     # words, they never join a topic (else every prompt's topic would "cover" itself).
-    return bool(vocab is not None and vocab.n_docs and not vocab.from_request and own
-                and all(vocab.knows(w) and not vocab.in_passing(w) for w in own))
+    if not (vocab is not None and vocab.n_docs and not vocab.from_request and (topic.own or topic.words)):
+        return False
+    # A part, not the whole phrase: adding "or films" to a guard must widen it, not cut the documents' words
+    # out of it. Half the words titled, not all: a part naming several things ("the Acme courses, their
+    # homework") often has a name the documents only mention in passing ("Acme"); a word they never use at all
+    # still means the part names something else ("cooking" for a course's documents).
+    parts = [_topic_words(part) for part in _ALTERNATIVES.split(topic.phrase)] if topic.own else [list(topic.words)]
+    for own in (p for p in parts if p):
+        titled = sum(not vocab.in_passing(w) for w in own if vocab.knows(w))
+        if all(vocab.knows(w) for w in own) and 2 * titled >= len(own):
+            return True
+    return False
 
 
 def share(question: str, topic: Topic, vocab: Vocabulary | None = None) -> float:
