@@ -140,7 +140,7 @@ def _run(client, source: str, index: int = 0):
 
 
 @pytest.fixture(scope="module")
-def lesson_06_at_each_clock():
+def lesson_06_at_another_clock():
     """{clock: [texts of each code cell]} for lesson 06 run top to bottom at LESSON_CLOCK, in one kernel."""
     nb = nbformat.read(LESSON_06, as_version=4)
     # The client gets its own copy: nbclient stores every executed cell back into the notebook it was given.
@@ -171,17 +171,17 @@ def lesson_06_at_each_clock():
     return runs, stored, "".join(checks.outputs[0]["text"])
 
 
-def test_lesson_06_gives_its_stored_outputs_at_every_clock(lesson_06_at_each_clock):
-    runs, stored, _ = lesson_06_at_each_clock
+def test_lesson_06_gives_its_stored_outputs_at_another_clock(lesson_06_at_another_clock):
+    runs, stored, _ = lesson_06_at_another_clock
     assert "deepseek-flash" in LESSON_06.read_text()  # the time-of-day price cells are still in the lesson
     for clock, texts in runs.items():
         for number, (got, want) in enumerate(zip(texts, stored, strict=True), start=1):
             assert got == want, f"lesson 06 code cell {number} at {clock}: {got!r} != stored {want!r}"
 
 
-def test_lesson_06_uses_the_bundled_price_data_only(lesson_06_at_each_clock):
+def test_lesson_06_uses_the_bundled_price_data_only(lesson_06_at_another_clock):
     # No UpdatePrices task (which would fetch prices from GitHub) and no replaced snapshot in the kernel.
-    _, _, checks = lesson_06_at_each_clock
+    _, _, checks = lesson_06_at_another_clock
     assert checks.strip() == "True []"
 
 
