@@ -43,10 +43,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # requirements.txt is the lock: every package pinned to one version. Re-install only when it changes.
-# uv installs the same lock several times faster than pip (parallel downloads, no compiling to bytecode until
-# first import), so it installs by default: the one in .venv (the lock includes it), else one on your PATH,
-# else pip first fetches the uv version the lock pins into .venv (a few seconds; nothing outside .venv changes).
-# `make INSTALLER=pip ...` installs with pip alone.
+# uv installs the same lock several times faster than pip (parallel downloads and compiling), so it installs by
+# default: the one in .venv (the lock includes it), else one on your PATH, else pip first fetches the uv version
+# the lock pins into .venv (a few seconds; nothing outside .venv changes). `make INSTALLER=pip ...` installs with
+# pip alone. --compile-bytecode compiles every module once at install, as pip does: uv's default leaves it to
+# the first import, so each test worker and notebook kernel would compile the same modules, and where
+# PYTHONDONTWRITEBYTECODE is set every process compiles them again.
+UV_INSTALL = $(UV) pip install --python $(BIN)/python --compile-bytecode
 UV_VERSION := $(shell sed -n 's/^uv==\([0-9][0-9.]*\).*/\1/p' requirements.txt)
 UV := $(or $(wildcard $(BIN)/uv),$(shell command -v uv 2>/dev/null),$(BIN)/uv)
 INSTALLER ?= uv
@@ -54,7 +57,7 @@ INSTALLER ?= uv
 $(STAMP): requirements.txt pyproject.toml | $(BIN)/python
 ifeq ($(INSTALLER),uv)
 	@test -x $(UV) || $(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	$(UV) pip install --python $(BIN)/python -r requirements.txt
+	$(UV_INSTALL) -r requirements.txt
 else
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -r requirements.txt
@@ -131,7 +134,7 @@ bench-tests: install
 UI_STAMP := $(VENV)/.installed-ui
 $(UI_STAMP): requirements-ui.txt $(STAMP)
 ifeq ($(INSTALLER),uv)
-	$(UV) pip install --python $(BIN)/python -r requirements-ui.txt
+	$(UV_INSTALL) -r requirements-ui.txt
 else
 	$(BIN)/python -m pip install -r requirements-ui.txt
 endif
