@@ -148,7 +148,7 @@ def machine_cells(tmp_path_factory):
     return nbformat.read(path, as_version=4).cells
 
 
-@pytest.mark.parametrize("case", range(len(MACHINE_CASES)))
+@pytest.mark.parametrize("case", range(len(MACHINE_CASES)), ids=["same-code", "code-changed", "no-record", "untagged"])
 def test_a_machine_dependent_cell_keeps_its_output_while_its_code_is_unchanged(case, machine_cells):
     tags, _, kept = MACHINE_CASES[case]
     cell = machine_cells[case]
