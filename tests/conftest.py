@@ -1,7 +1,9 @@
 """Shared test fixtures. The FAQ snapshot and the OpenAI spec come from FAQ_ARCHIVE and OPENAI_SPEC (CI points
 them at ../shared).
 
-Also registers tests/skip_guard.py: in CI, a skip whose reason is not in tests/skips_allowed.txt fails the run.
+Also registers tests/skip_guard.py (in CI, a skip whose reason is not in tests/skips_allowed.txt fails the run)
+and tests/slow_first.py (under pytest-xdist, the slowest files and notebooks are handed out first), and chooses
+the hypothesis profile of the property tests (HYPOTHESIS_PROFILE, below).
 """
 
 import io
@@ -10,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from helpers.ingest import FAQ_COMMIT
 
@@ -26,11 +29,24 @@ for variable, copy in (("FAQ_ARCHIVE", SHARED_ARCHIVE), ("OPENAI_SPEC", SHARED_S
         os.environ[variable] = str(copy)
 
 
+# Property tests (hypothesis). `make test` draws a small, fixed set of examples: derandomize gives the same
+# examples on every run, so a red run is never bad luck and a green one never good luck, and it keeps `make test`
+# fast. The weekly CI job (HYPOTHESIS_PROFILE=deep) searches ten times further, with new random examples each
+# week; a failure there prints the example and a @reproduce_failure blob that replays it. Each test asks for a
+# multiple of the profile's max_examples (settings.default.max_examples), so both profiles keep the tests'
+# relative weights: a cheap in-process call gets more examples than a request over a socket.
+_PROPERTY_TESTS = dict(database=None, deadline=None, print_blob=True,
+                       suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("fast", max_examples=10, derandomize=True, **_PROPERTY_TESTS)
+settings.register_profile("deep", max_examples=100, derandomize=False, **_PROPERTY_TESTS)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "fast")  # an unknown name stops with hypothesis' error
+
 pytest_plugins = ["pytester"]  # tests/test_skip_guard.py runs tiny suites in-process
 
 
 def pytest_configure(config):
     config.pluginmanager.import_plugin("skip_guard")
+    config.pluginmanager.import_plugin("slow_first")
 
 
 def make_faq_zip(files: dict[str, str], commit: str | None = FAQ_COMMIT, top: str | None = None,

@@ -6,9 +6,13 @@ an explicit moment: a call at its `created_at`, a listing at its `at=`. These te
 time-machine to hours on both sides of DeepSeek's peak windows and to another date, and check that
 nothing changes.
 
-Lesson 06 runs in a real Jupyter kernel (as nbval runs it). time-machine only moves the clock of the
-process that starts it, so the kernel starts it itself, in a cell run before the lesson's cells. That
-needs no system package (libfaketime would) and keeps one kernel for every clock.
+The pricing functions are checked at every clock in this process, with what lesson 06 prints about prices
+(calls priced at their `created_at`, price listings at a moment, a meter, the run report, an unknown model).
+Once, end to end, lesson 06 runs in a real Jupyter kernel (as nbval runs it) at a clock on another date and
+in a peak window, and must print its stored outputs: that catches a price the lesson reads that the list above
+misses. time-machine only moves the clock of the process that starts it, so the kernel starts it itself, in a
+cell run before the lesson's cells; that needs no system package (libfaketime would). One clock is enough
+there: each lesson run costs seconds, and nbval runs the lesson again at the real clock.
 """
 
 import configparser
@@ -25,7 +29,7 @@ import time_machine
 from genai_prices import Usage, calc_price
 from nbclient import NotebookClient
 
-from helpers.cost import CostMeter, price_per_mtok, price_tokens, print_report, record_call
+from helpers.cost import CostMeter, price_per_mtok, price_tokens, print_report, record_call, run_report
 from helpers.llm import make_client
 from helpers.loop import agent_loop
 from helpers.search import SEARCH_TOOL
@@ -35,8 +39,8 @@ LESSON_06 = ROOT / "notebooks" / "06-cost-accounting.ipynb"
 
 # For deepseek-flash, Monday 03:00 UTC is inside a peak window (01:00-04:00) and 20:00 UTC is off-peak (as it
 # was for the retired deepseek-chat); the last is inside the other window (06:00-10:00) on another date.
-# Three clocks keep the lesson run to a few seconds.
 CLOCKS = ["2026-11-30T03:00Z", "2026-11-30T20:00Z", "2027-07-05T08:00Z"]
+LESSON_CLOCK = CLOCKS[-1]  # the kernel run of lesson 06: another date than the others, and in a peak window
 
 
 def test_the_clocks_chosen_really_change_genai_prices_default():
@@ -54,7 +58,7 @@ def test_the_clocks_chosen_really_change_genai_prices_default():
 
 
 def price_dependent_outputs() -> str:
-    """Everything the course prints about prices, from real offline calls, as one text."""
+    """Everything the course prints about prices (lesson 06's price cells among it), from real offline calls."""
     client, model = make_client("offline", verbose=False)
     out = io.StringIO()
     with redirect_stdout(out):
@@ -69,6 +73,12 @@ def price_dependent_outputs() -> str:
             for at in ("2026-08-03T20:00Z", "2026-11-17T08:00Z", "2026-11-17T20:00Z"):
                 print(model_name, at, price_per_mtok(model_name, provider, at=at),
                       price_tokens(model_name, 10_000, 500, 2_000, provider=provider, at=at))
+        for model_name in ("gpt-5.4-mini", "gpt-4o-mini", "gpt-5.4-nano"):
+            print(model_name, price_per_mtok(model_name, at="2026-11-30"))  # a day, as lesson 06 lists them
+        try:
+            price_per_mtok("my-finetuned-model", at="2026-11-30")
+        except LookupError as error:
+            print(error)
         called_at = datetime.fromtimestamp(response.created_at, tz=UTC)
         usage = Usage(input_tokens=1_000, output_tokens=100)
         print(calc_price(usage, "deepseek-flash", provider_id="deepseek", genai_request_timestamp=called_at))
@@ -78,6 +88,7 @@ def price_dependent_outputs() -> str:
                             price_as="deepseek-flash", verbose=False)
         print_report(result.calls)
         print(meter)
+        print(run_report(meter.records).to_string())
     return out.getvalue()
 
 
@@ -92,7 +103,7 @@ def test_prices_and_reports_are_the_same_at_every_clock():
         assert text == first, f"the output at {clock} differs from the output at {CLOCKS[0]}"
 
 
-# --- lesson 06 in a kernel, at every clock ----------------------------------------------------------------
+# --- lesson 06 in a kernel, at another clock --------------------------------------------------------------
 
 
 def _sanitizers() -> list[tuple[re.Pattern, str]]:
@@ -129,8 +140,8 @@ def _run(client, source: str, index: int = 0):
 
 
 @pytest.fixture(scope="module")
-def lesson_06_at_each_clock():
-    """{clock: [texts of each code cell]} for lesson 06 run top to bottom at each clock, in one kernel."""
+def lesson_06_at_another_clock():
+    """{clock: [texts of each code cell]} for lesson 06 run top to bottom at LESSON_CLOCK, in one kernel."""
     nb = nbformat.read(LESSON_06, as_version=4)
     # The client gets its own copy: nbclient stores every executed cell back into the notebook it was given.
     client = NotebookClient(copy.deepcopy(nb), timeout=120, kernel_name="python3", allow_errors=True,
@@ -138,7 +149,7 @@ def lesson_06_at_each_clock():
     sanitizers = _sanitizers()
     runs, checks = {}, None
     with client.setup_kernel():
-        for clock in CLOCKS:
+        for clock in [LESSON_CLOCK]:  # a list, so another clock is one more entry (and one more lesson run)
             # tick=True: the kernel's clock runs on from `clock`, as a real one would during the lesson.
             _run(client, f"import time_machine\n_traveller = time_machine.travel({clock!r})\n"
                          f"_traveller.start();")
@@ -160,17 +171,17 @@ def lesson_06_at_each_clock():
     return runs, stored, "".join(checks.outputs[0]["text"])
 
 
-def test_lesson_06_gives_its_stored_outputs_at_every_clock(lesson_06_at_each_clock):
-    runs, stored, _ = lesson_06_at_each_clock
+def test_lesson_06_gives_its_stored_outputs_at_another_clock(lesson_06_at_another_clock):
+    runs, stored, _ = lesson_06_at_another_clock
     assert "deepseek-flash" in LESSON_06.read_text()  # the time-of-day price cells are still in the lesson
     for clock, texts in runs.items():
         for number, (got, want) in enumerate(zip(texts, stored, strict=True), start=1):
             assert got == want, f"lesson 06 code cell {number} at {clock}: {got!r} != stored {want!r}"
 
 
-def test_lesson_06_uses_the_bundled_price_data_only(lesson_06_at_each_clock):
+def test_lesson_06_uses_the_bundled_price_data_only(lesson_06_at_another_clock):
     # No UpdatePrices task (which would fetch prices from GitHub) and no replaced snapshot in the kernel.
-    _, _, checks = lesson_06_at_each_clock
+    _, _, checks = lesson_06_at_another_clock
     assert checks.strip() == "True []"
 
 

@@ -1,20 +1,17 @@
 """`make notebooks` twice in a row writes the same bytes: helpers.maint.nbrun plus helpers.maint.nbtidy are idempotent.
 
 The unit tests pin each rule of `tidy_outputs` with hand-made outputs, because how a kernel splits printed
-text into messages depends on timing and a real run may or may not split on a given day. The slow test runs
-two real lessons twice: lesson 10 (widgets, whose model ids are new every run) and lesson 08 (a loop that
-prints from several places in one cell, which the kernel sends as several stream messages).
+text into messages depends on timing and a real run may or may not split on a given day. The end-to-end test
+runs nbrun twice on a small notebook made here with what made real lessons unstable: a widget (lesson 10's
+chat; its model id is new every run), text printed from several places in one cell with pauses between (lesson
+08's loop; the kernel sends it as several stream messages), a progress bar redrawn with \\r, and stderr between
+stdout. A whole lesson adds only run time: nbval runs every lesson anyway.
 """
-
-import shutil
-from pathlib import Path
 
 import pytest
 
 from helpers.maint.nbrun import main as nbrun_main
 from helpers.maint.nbtidy import WIDGET_VIEW, tidy, tidy_outputs
-
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
 def stream(text, name="stdout"):
@@ -69,48 +66,92 @@ def test_tidy_is_idempotent_and_drops_saved_widget_state():
     assert tidy(once) == once
 
 
-@pytest.mark.parametrize("name", ["10-chat-ui.ipynb", "08-chat-completions.ipynb"])
-def test_running_a_lesson_twice_writes_the_same_file(name, tmp_path, monkeypatch):
-    # The Makefile's offline settings, so a developer's .env can't change the outputs.
-    for var in ("LLM_MODEL", "OPENAI_BASE_URL", "LLM_RECORD"):
-        monkeypatch.setenv(var, "")
-    copy = tmp_path / name
-    shutil.copy(NOTEBOOKS / name, copy)
-    assert nbrun_main([str(copy)]) == 0
-    first = copy.read_bytes()
-    assert nbrun_main([str(copy)]) == 0
-    assert copy.read_bytes() == first, f"a second run of {name} changed the file"
+# Each cell stands for a way a real lesson's output came out different on a second run.
+UNSTABLE_CELLS = {
+    "widget": "import ipywidgets\nipywidgets.IntSlider(value=3, description='turns')",
+    "split_streams": ("import sys, time\n"
+                      "for turn in range(3):\n"
+                      "    print(f'iteration {turn}', end=' ')\n"
+                      "    sys.stdout.flush()\n"
+                      "    time.sleep(0.02)  # the kernel sends what was flushed before the pause as its own message\n"
+                      "    print('-> search')\n"
+                      "sys.stdout.flush()  # what a kernel interleaves across stdout and stderr follows the flushes\n"
+                      "print('warning', file=sys.stderr, flush=True)\n"
+                      "print('done')"),
+    "progress_bar": ("import sys, time\n"
+                     "for percent in (10, 60, 100):\n"
+                     "    print(f'\\r{percent}%', end='')\n"
+                     "    sys.stdout.flush()\n"
+                     "    time.sleep(0.02)\n"
+                     "print()"),
+}
 
 
-def run_machine_cell(tmp_path, source, tags, output_of):
-    """Run a one-cell notebook whose stored output says "stored", with the given tags and output_of hash."""
+@pytest.fixture(scope="module")
+def run_twice(tmp_path_factory):
+    """A small notebook of UNSTABLE_CELLS run through nbrun twice: (bytes after run 1, after run 2, notebook)."""
     import nbformat
 
-    from helpers.maint.nbrun import _source_hash
-
-    cell = nbformat.v4.new_code_cell(source, id="machine")
-    cell.metadata["tags"] = list(tags)
-    if output_of is not None:
-        cell.metadata["output_of"] = _source_hash(output_of)
-    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="stored\n")]
-    path = tmp_path / "machine.ipynb"
-    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
+    path = tmp_path_factory.mktemp("nbrun") / "unstable.ipynb"
+    cells = [nbformat.v4.new_code_cell(source, id=name) for name, source in UNSTABLE_CELLS.items()]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), path)
     assert nbrun_main([str(path)]) == 0
-    cell = nbformat.read(path, as_version=4).cells[0]
-    return "".join(cell.outputs[0]["text"]), cell.metadata
+    first = path.read_bytes()
+    assert nbrun_main([str(path)]) == 0
+    return first, path.read_bytes(), nbformat.read(path, as_version=4)
+
+
+def test_running_a_notebook_twice_writes_the_same_file(run_twice):
+    first, second, _ = run_twice
+    assert second == first, "a second nbrun run of the same notebook changed the file"
+
+
+def test_a_run_stores_tidy_outputs(run_twice):
+    cells = {cell.id: cell for cell in run_twice[2].cells}
+    widget = cells["widget"].outputs[0]["data"]
+    assert "IntSlider" in widget["text/plain"] and WIDGET_VIEW not in widget  # its view, with a new id, is gone
+    assert [(o["name"], o["text"]) for o in cells["split_streams"].outputs] == [
+        ("stdout", "iteration 0 -> search\niteration 1 -> search\niteration 2 -> search\n"),
+        ("stderr", "warning\n"), ("stdout", "done\n")]
+    assert [o["text"] for o in cells["progress_bar"].outputs] == ["100%\n"]
+    assert "widgets" not in run_twice[2].metadata  # no saved widget state
 
 
 IGNORED = ("nbval-ignore-output",)
-
-
-@pytest.mark.parametrize("tags, output_of, kept", [
+MACHINE_CASES = [
     (IGNORED, "print('here')", True),     # the stored output came from this very code: it stays
     (IGNORED, "print('before')", False),  # the code changed since: the new output is stored
     (IGNORED, None, False),               # no record of what made it: the new output is stored
     ((), "print('here')", False),         # an ordinary cell always stores the new output
-])
-def test_a_machine_dependent_cell_keeps_its_output_while_its_code_is_unchanged(tags, output_of, kept, tmp_path):
-    text, metadata = run_machine_cell(tmp_path, "print('here')", tags, output_of)
-    assert text == ("stored\n" if kept else "here\n")
+]
+
+
+@pytest.fixture(scope="module")
+def machine_cells(tmp_path_factory):
+    """One notebook with a cell per MACHINE_CASES row, each `print('here')` with "stored" as its stored output
+    and the row's tags and output_of hash, run once through nbrun (one kernel for all cases): the cells after."""
+    import nbformat
+
+    from helpers.maint.nbrun import _source_hash
+
+    cells = []
+    for number, (tags, output_of, _) in enumerate(MACHINE_CASES):
+        cell = nbformat.v4.new_code_cell("print('here')", id=f"case{number}")
+        cell.metadata["tags"] = list(tags)
+        if output_of is not None:
+            cell.metadata["output_of"] = _source_hash(output_of)
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="stored\n")]
+        cells.append(cell)
+    path = tmp_path_factory.mktemp("machine") / "machine.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), path)
+    assert nbrun_main([str(path)]) == 0
+    return nbformat.read(path, as_version=4).cells
+
+
+@pytest.mark.parametrize("case", range(len(MACHINE_CASES)), ids=["same-code", "code-changed", "no-record", "untagged"])
+def test_a_machine_dependent_cell_keeps_its_output_while_its_code_is_unchanged(case, machine_cells):
+    tags, _, kept = MACHINE_CASES[case]
+    cell = machine_cells[case]
+    assert "".join(cell.outputs[0]["text"]) == ("stored\n" if kept else "here\n")
     if tags:
-        assert "output_of" in metadata  # recorded for the next run
+        assert "output_of" in cell.metadata  # recorded for the next run

@@ -7,10 +7,12 @@ with httpx (also as broken bytes), and through the SDK over HTTP; request heads 
 framing headers) are mutated over raw sockets. Every answer must be a 200 or a 4xx with the error
 JSON; never a 5xx, an exception, a retry or a dropped connection.
 
-Deterministic: `derandomize=True` draws the same examples on every run, and no example database is kept.
-(Hypothesis also mixes in literals it finds in the project's own modules, so a change to the code, or
-running this file alone instead of the whole suite, can change which examples are drawn; a failure
-prints the example and a `@reproduce_failure` blob that replays it anywhere.)
+How many examples, and whether they are the same every run, is the hypothesis profile's (tests/conftest.py):
+`make test` draws a small fixed set (derandomized, no example database), the weekly CI job ten times more,
+new each week. Each test's budget is a multiple of the profile's max_examples: more for a cheap in-process
+call than for a request over a socket. (Hypothesis also mixes in literals it finds in the project's own
+modules, so a change to the code, or running this file alone instead of the whole suite, can change which
+examples are drawn; a failure prints the example and a `@reproduce_failure` blob that replays it anywhere.)
 """
 
 import copy
@@ -21,13 +23,12 @@ import socket
 import httpx
 import openai
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.offline import OFFLINE_BASE_URL, OfflineServer, OfflineTransport, handle
 
-FUZZ = settings(deadline=None, derandomize=True, database=None, print_blob=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+EXAMPLES = settings.default.max_examples  # the profile's budget (tests/conftest.py): 10 in make test, 100 weekly
 
 SEARCH = {"type": "function", "name": "search", "description": "Search the course FAQ.", "strict": True,
           "parameters": {"type": "object", "properties": {"query": {"type": "string", "description": "keywords"}},
@@ -202,7 +203,7 @@ def test_the_bodies_before_mutation_are_valid(route, body):
 
 
 
-@settings(FUZZ, max_examples=2000)
+@settings(max_examples=EXAMPLES * 20)
 @given(mutated())
 def test_handle_answers_every_mutated_body(case):
     route, body = case
@@ -235,7 +236,7 @@ def sdk_in_process(sent):
         transport=OfflineTransport(), event_hooks={"request": [sent.append]}))
 
 
-@settings(FUZZ, max_examples=400)
+@settings(max_examples=EXAMPLES * 4)
 @given(mutated())
 def test_sdk_in_process_gets_status_errors_only(sdk_in_process, sent, case):
     sdk_post(sdk_in_process, sent, *case)
@@ -256,7 +257,7 @@ def pooled(server):
         yield client
 
 
-@settings(FUZZ, max_examples=1000)
+@settings(max_examples=EXAMPLES * 10)
 @given(mutated())
 def test_server_answers_every_mutated_body(pooled, case):
     route, body = case
@@ -265,7 +266,7 @@ def test_server_answers_every_mutated_body(pooled, case):
     assert_answer(response.status_code, response.content, route, response.headers["content-type"])
 
 
-@settings(FUZZ, max_examples=300)
+@settings(max_examples=EXAMPLES * 3)
 @given(mutated(), st.sampled_from(["truncate", "garbage", "bad_utf8"]), st.integers(0, 10**6))
 def test_server_answers_broken_bytes(pooled, case, damage, at):
     route, body = case
@@ -300,7 +301,7 @@ def read_reply(sock, method: str):
     return response, response.read()
 
 
-@settings(FUZZ, max_examples=300)
+@settings(max_examples=EXAMPLES * 3)
 @given(HEADS, st.one_of(mutated().map(lambda case: encode(case[1])), st.binary(max_size=40)))
 def test_server_answers_any_request_head(server, head, body):
     method, path, version, headers = head
@@ -323,7 +324,7 @@ def sdk_over_http(server, sent):
         yield client
 
 
-@settings(FUZZ, max_examples=200)
+@settings(max_examples=EXAMPLES * 2)
 @given(mutated())
 def test_sdk_over_http_gets_status_errors_only(sdk_over_http, sent, case):
     sdk_post(sdk_over_http, sent, *case)

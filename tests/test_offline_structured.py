@@ -1,7 +1,8 @@
 """Structured output, `tool_choice` on every turn, and tool outputs of any textual form, on the offline model.
 
 The schemas' field names are varied on purpose (plain, synonyms, meaningless names with descriptions, random
-strings in the property tests): the filler must go by general rules over a schema, never by a field's name."""
+strings in the property tests): the filler must go by general rules over a schema, never by a field's name.
+The property tests' budgets are multiples of the hypothesis profile's max_examples (tests/conftest.py)."""
 
 import datetime
 import enum
@@ -15,7 +16,7 @@ import agents
 import jsonschema
 import openai
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from openai.lib._pydantic import to_strict_json_schema
 from pydantic import AnyUrl, BaseModel, Field
@@ -29,6 +30,7 @@ from helpers.offline.structured import Facts, SchemaError, fill
 JOIN_QUESTION = "I just found out about the course. Can I still join?"
 JOIN_ENTRY = "74eb249bbf"  # the FAQ entry "I just discovered the course. Can I still join?"
 OFF_TOPIC = "What is the best way to cook risotto?"
+EXAMPLES = settings.default.max_examples  # the profile's budget (tests/conftest.py): 10 in make test, 100 weekly
 
 
 @pytest.fixture(scope="module")
@@ -439,7 +441,7 @@ def root_schemas(draw):
     return {**schema, "$defs": defs} if defs else schema
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES * 2)
 @given(schema=root_schemas(), question=st.sampled_from([JOIN_QUESTION, OFF_TOPIC, "Hello", "What is 12 + 30?"]),
        api=st.sampled_from(["responses", "chat"]))
 def test_any_schema_gets_json_that_fits_or_a_clear_400(schema, question, api):
@@ -461,7 +463,7 @@ def test_any_schema_gets_json_that_fits_or_a_clear_400(schema, question, api):
     jsonschema.validate(json.loads(text), schema)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=EXAMPLES)
 @given(schema=root_schemas(), found=st.booleans(), cited=st.lists(NAMES, max_size=3))
 def test_the_filler_itself_fits_any_schema_or_says_where_it_cannot(schema, found, cited):
     try:
@@ -484,7 +486,7 @@ JSON_VALUES = st.recursive(
     max_leaves=25)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES * 3)
 @given(schema=st.dictionaries(st.sampled_from(["type", "properties", "required", "$defs", "anyOf", "items", "x"]),
                               JSON_VALUES, max_size=4) | JSON_VALUES, strict=st.sampled_from([True, False, None]), api=st.sampled_from(["responses", "chat"]),
        forced=st.booleans())
