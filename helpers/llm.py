@@ -73,7 +73,7 @@ def load_env(env_file: str | os.PathLike | None = None) -> str | None:
     Example: (`load_env()` returns the .env it found, e.g. "/home/me/course/.env", or None)
         >>> load_env("no-such.env")
         Traceback (most recent call last):
-        helpers.llm.ProviderError: The env file no-such.env does not exist. Copy .env.example to no-such.env,
+        helpers.errors.ProviderError: The env file no-such.env does not exist. Copy .env.example to no-such.env,
         ...
     """
     # One loader for every helper (helpers/env.py): ingest, evaluate and the doctor read .env the same way.
@@ -312,7 +312,7 @@ def require_api(client, flavour: str) -> Provider:
         >>> import openai
         >>> require_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"), "responses")
         Traceback (most recent call last):
-        helpers.llm.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub
+        helpers.errors.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub
         Models has no Responses API: it offers Chat Completions only. ...
     """
     if flavour not in ("responses", "chat"):

@@ -83,7 +83,7 @@ def _as_plain_completion(parsed) -> ChatCompletion:
         ...     _ = state.handle_chunk(chunk)
         >>> completion = _as_plain_completion(state.get_final_completion())
         >>> type(completion).__name__, completion.choices[0].message.content
-        ('ChatCompletion', "Hello! Ask me a question about the course and I'll look it up.")
+        ('ChatCompletion', "Hello! Ask me a question and I'll look it up.")
     """
     data = parsed.to_dict()
     for choice in data.get("choices", []):

@@ -55,7 +55,7 @@ class SpyClient:
         >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
         >>> agent_loop(spy, "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
         ...     verbose=False).answer
-        'According to the FAQ entry "Can I join late?" [a1]: Yes.'
+        'According to "Can I join late?" [a1]: Yes.'
         >>> len(spy.calls), [call.name for call in spy.function_calls()]
         (2, ['search'])
     """

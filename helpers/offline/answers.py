@@ -113,8 +113,7 @@ def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
     on it.
 
     Example:
-        >>> from helpers.offline.knowledge import faq_vocabulary
-        >>> print(no_knowledge("What does 'overcast' mean?", faq_vocabulary()))
+        >>> print(no_knowledge("What does 'overcast' mean?", Vocabulary(["Baking rye bread", "Sourdough starter"])))
         I am the offline stand-in for a language model, with no general knowledge: I only follow rules over
         the text and tool results I am given, and nothing I was given answers "overcast mean". A real model
         would answer from its training data: often well for common knowledge, but possibly wrongly or out of

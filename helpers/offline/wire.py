@@ -269,7 +269,7 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
     The body's shape is checked first (shapes.check_chat), so everything below may trust it.
 
     Example:
-        >>> parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question
+        >>> parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]}).question
         'Hi'
     """
     check_chat(body)

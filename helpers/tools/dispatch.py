@@ -261,7 +261,7 @@ class SelfCheckingTool(typing.Protocol):
     Dispatch asks a tool for these two members instead of importing helpers.tools.registry, because the
     registry is built on this module; any object that has them gets the same treatment.
     Example:
-        >>> from helpers.tool_registry import tool
+        >>> from helpers.tools.registry import tool
         >>> def get_weather(city: str) -> dict:
         ...     '''The weather now in a city.
         ...
