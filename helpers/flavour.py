@@ -14,6 +14,7 @@ a Chat message carries back.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -44,7 +45,7 @@ class CallUsage:
     reported: bool = False
 
 
-class Flavour:
+class Flavour(ABC):
     """What both flavours share. Each subclass has the same methods: create, schemas, output_items, item_calls,
     item_output, tool_output, without_tools, text and usage."""
 
@@ -80,6 +81,35 @@ class Flavour:
         >>> RESPONSES.calls_in([{"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}])
         [Call(id='c1', name='f', arguments='{}')]"""
         return [call for item in items for call in self.item_calls(item)]
+
+    # What each flavour does its own way, declared here so that code holding a Flavour may call it;
+    # Responses and Chat below say what each does (with an example).
+    @abstractmethod
+    def create(self, client, kwargs: dict, on_text=None): ...
+
+    @abstractmethod
+    def schemas(self, registry) -> list[dict]: ...
+
+    @abstractmethod
+    def output_items(self, response) -> list[dict]: ...
+
+    @abstractmethod
+    def item_calls(self, item) -> list[Call]: ...
+
+    @abstractmethod
+    def item_output(self, item) -> tuple | None: ...
+
+    @abstractmethod
+    def tool_output(self, call_id, text: str) -> dict: ...
+
+    @abstractmethod
+    def without_tools(self, item: dict) -> dict | None: ...
+
+    @abstractmethod
+    def text(self, response) -> str: ...
+
+    @abstractmethod
+    def usage(self, response) -> CallUsage: ...
 
 
 class Responses(Flavour):

@@ -277,11 +277,12 @@ class AgentRun:
         if limits.max_tokens is not None and tokens >= limits.max_tokens:
             return "token_budget", f"Used {tokens:,} tokens; the budget is {limits.max_tokens:,}."
         if limits.max_cost is not None:
-            if any(c.cost_usd is None for c in self.calls):
+            costs = [c.cost_usd for c in self.calls]
+            if None in costs:
                 # A budget we cannot measure must not pass silently as "$0 spent".
                 return "error", (f"max_cost is set but the price of {self.calls[-1].model!r} is unknown. "
                                  "Register it with helpers.cost.register_price(...) or pass price_as=...")
-            spent = sum(c.cost_usd for c in self.calls)
+            spent = sum(cost for cost in costs if cost is not None)  # all are; the filter tells ty so
             if spent >= limits.max_cost:
                 return "cost_budget", f"Spent ${spent:.4f}; the budget is ${limits.max_cost:.4f}."
         elapsed = time.monotonic() - self._started

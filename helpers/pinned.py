@@ -26,9 +26,13 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from helpers import ROOT
 from helpers.env import repo_path, setting
+
+if TYPE_CHECKING:  # for the annotations only: retrieve imports tqdm when it downloads
+    from tqdm import tqdm as Tqdm
 
 DOWNLOAD_TIMEOUT_S = 30
 CACHE_DIR = ROOT / "data"
@@ -193,8 +197,11 @@ def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress:
     bar = _bar(tqdm)(unit="B", unit_scale=True, desc=desc) if progress else False
     downloader = pooch.HTTPDownloader(progressbar=bar, timeout=timeout)  # 1 kB chunks: the bar counts whole chunks
     try:
+        # pooch's Downloader protocol names the parameters (fname, action, ...), its own HTTPDownloader
+        # (url, output_file, ...): the checker sees a mismatch, pooch passes them by position.
         return Path(pooch.retrieve(url, known_hash=f"sha256:{sha256}" if sha256 else None, fname=target.name,
-                                   path=target.parent, downloader=downloader))
+                                   path=target.parent,
+                                   downloader=downloader))  # ty: ignore[invalid-argument-type]
     except requests.RequestException as exc:  # no network, a timeout, an HTTP error such as 404
         # requests wraps the system's reason in pool and object reprs (with memory addresses): keep the reason.
         reason = re.search(r"\[Errno -?\d+\] [^'\")]+", str(exc))
@@ -204,12 +211,13 @@ def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress:
             bar.close()
 
 
-def _bar(tqdm: type) -> type:
+def _bar(tqdm: type[Tqdm]) -> type[Tqdm]:
     """tqdm as pooch drives it: pooch asks `if bar:`, which a tqdm with no total can't answer, and sets the
     total to 0 for a download of unknown length (GitHub's archives), then resets the bar to that total at
     the end; this bar stays true and keeps the bytes it counted."""
 
-    class PoochBar(tqdm):
+    # A base passed in as a value (tqdm.auto's class, imported on the first download): ty can't check it.
+    class PoochBar(tqdm):  # ty: ignore[unsupported-base]
         def __bool__(self) -> bool:
             return True
 

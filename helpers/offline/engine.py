@@ -123,7 +123,7 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
     output_format = conv.output_format or {}
     kind = output_format.get("type")
     if kind == "json_schema":
-        return replace(decision, text=structured_text(conv.output_format, facts))
+        return replace(decision, text=structured_text(output_format, facts))
     prompted = schema_in_text(conv.instructions) or read_instructions(conv.instructions).form.json_schema
     if prompted is not None:
         # Only text in the prompt: a schema the filler can't meet leaves the answer as it is.

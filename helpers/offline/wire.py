@@ -325,7 +325,7 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
                 call = Call(name=function["name"], arguments=function["arguments"], call_id=tc["id"], batch=batch)
                 calls[call.call_id] = call
                 conv.calls.append(call)
-                pending.add(call.call_id)
+                fresh.add(call.call_id)  # pending is this set, as the message has tool calls
         elif role == "tool":
             call_id = message["tool_call_id"]
             if pending is None:

@@ -114,7 +114,8 @@ def _documents_in(material: str) -> list[dict]:
     for line in stripped.splitlines():
         match = _FIELD_LINE.match(line)
         key = match.group(1).strip().lower() if match else None
-        if key is not None and (first_key is None or key == first_key or current is not None and key not in current):
+        if match and key is not None and (first_key is None or key == first_key
+                                          or current is not None and key not in current):
             if first_key is None:
                 first_key = key
             if key == first_key or current is None:

@@ -203,7 +203,8 @@ def _add_condition(label: str, cond: str, text: str, sentence: str, labels: list
     labels.append(label)
     if any(c.label == label for c in conditions):
         return
-    topic = Topic.named(_ABOUT.search(cond).group("topic") if _ABOUT.search(cond) else cond, text, sentence)
+    about = _ABOUT.search(cond)
+    topic = Topic.named(about.group("topic") if about else cond, text, sentence)
     conditions.append(Condition(label, topic, bool(_NEGATION.search(cond))))
 
 

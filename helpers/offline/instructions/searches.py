@@ -88,7 +88,7 @@ def read_searches(text: str) -> SearchPlan:
     sequential = bool(_ROUNDS.search(text))
     match = _COUNTED.search(text)
     n = count_in(next(g for g in match.group("n", "m", "k", "r") if g)) if match else None
-    if n:
+    if n and match:  # n comes from the match
         n = max(1, min(n, MAX_SEARCHES))
         said = re.search(_BOUND, match.group(0), re.IGNORECASE)
         bound = " ".join(said.group(0).lower().split()) if said else ""

@@ -137,4 +137,4 @@ def about(question: str, topic: Topic, vocab: Vocabulary | None = None) -> bool:
     """
     if share(question, topic, vocab) >= NAMED_SHARE:
         return True
-    return covers(vocab, topic) and vocab.topic_score(question) >= TOPIC_THRESHOLD
+    return vocab is not None and covers(vocab, topic) and vocab.topic_score(question) >= TOPIC_THRESHOLD
