@@ -120,7 +120,11 @@ class Responses(Flavour):
 
     def create(self, client, kwargs: dict, on_text=None):
         """Call the API; with on_text, streamed, each text delta going to on_text(delta).
-        Example: RESPONSES.create(client, {"model": m, "input": "Hi"}).output_text -> "Hello! ..." """
+        Example:
+        >>> from helpers.offline import offline_client
+        >>> RESPONSES.create(offline_client(), {"model": "offline-rules-v1", "input": "Hi"}).output_text
+        "Hello! Ask me a question and I'll look it up."
+        """
         if on_text is None:
             return client.responses.create(**kwargs)
         from helpers.streaming import (
@@ -130,8 +134,13 @@ class Responses(Flavour):
         return stream_responses(client, kwargs, on_text)
 
     def schemas(self, registry) -> list[dict]:
-        """A helpers.tools.Tools registry's schemas.
-        Example: RESPONSES.schemas(Tools(search))[0]["name"] -> "search" """
+        """A helpers.tools.Tools registry's schemas. Example:
+        >>> from helpers.tools import Tools
+        >>> def search(query: str) -> list:
+        ...     '''Search the notes.'''
+        >>> RESPONSES.schemas(Tools(search))[0]["name"]
+        'search'
+        """
         return registry.responses_schemas()
 
     def output_items(self, response) -> list[dict]:
@@ -197,7 +206,12 @@ class Chat(Flavour):
 
     def create(self, client, kwargs: dict, on_text=None):
         """Call the API; with on_text, streamed, each text delta going to on_text(delta).
-        Example: CHAT.create(client, {"model": m, "messages": [...]}).choices[0].message.content -> "Hello! ..." """
+        Example:
+        >>> from helpers.offline import offline_client
+        >>> CHAT.create(offline_client(), {"model": "offline-rules-v1",
+        ...             "messages": [{"role": "user", "content": "Hi"}]}).choices[0].message.content
+        "Hello! Ask me a question and I'll look it up."
+        """
         if on_text is None:
             return client.chat.completions.create(**kwargs)
         from helpers.streaming import stream_chat  # here: helpers.cost reads usage without loading the SDK
@@ -205,7 +219,13 @@ class Chat(Flavour):
         return stream_chat(client, kwargs, on_text)
 
     def schemas(self, registry) -> list[dict]:
-        """A helpers.tools.Tools registry's schemas. Example: CHAT.schemas(Tools(search))[0]["type"] -> "function" """
+        """A helpers.tools.Tools registry's schemas. Example:
+        >>> from helpers.tools import Tools
+        >>> def search(query: str) -> list:
+        ...     '''Search the notes.'''
+        >>> CHAT.schemas(Tools(search))[0]["type"]
+        'function'
+        """
         return registry.chat_schemas()
 
     def output_items(self, response) -> list[dict]:

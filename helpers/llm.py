@@ -228,7 +228,9 @@ def offline_client(faults=None, **kwargs):
     """An `openai.OpenAI` client on the offline model with the course FAQ's vocabulary handed in (what
     make_client gives without a key), with optional injected faults (lesson 07). `kwargs` go to OpenAI(...).
 
-    Example: offline_client("never_stop", max_retries=0).models.list().data[0].id -> "offline-rules-v1"
+    Example:
+        >>> offline_client("never_stop", max_retries=0).models.list().data[0].id
+        'offline-rules-v1'
     """
     from helpers.faq_vocabulary import faq_vocabulary
     from helpers.offline import offline_client as neutral_client
@@ -239,7 +241,12 @@ def offline_client(faults=None, **kwargs):
 def async_offline_client(faults=None, **kwargs):
     """`offline_client`'s twin for agent frameworks: an `openai.AsyncOpenAI` client (lesson 11).
 
-    Example: (await async_offline_client().models.list()).data[0].id -> "offline-rules-v1"
+    Example:
+        >>> import asyncio
+        >>> async def first_model():
+        ...     return (await async_offline_client().models.list()).data[0].id
+        >>> asyncio.run(first_model())
+        'offline-rules-v1'
     """
     from helpers.faq_vocabulary import faq_vocabulary
     from helpers.offline import async_offline_client as neutral_client

@@ -46,7 +46,7 @@ class PinnedFileError(RuntimeError):
 class PinnedFile:
     """One file of one commit of a public GitHub repository, and how the course finds a copy of it.
 
-    Example: (a data: URL as the host, so that the "download" runs offline)
+    Example: (made up, with a data: URL as the host; nothing is downloaded)
         >>> hello = PinnedFile("greeting", "me/repo", "abc123", "hello.txt", sha256=sha256_of(b"/me/repo/abc123/hello.txt"),
         ...                    env_var="COURSE_DOCTEST_HELLO", cache_name="doctest-hello.txt", host="data:,")
         >>> hello.url, hello.describe()
@@ -143,7 +143,14 @@ def fetch(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOA
 def download(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """Download the raw file at the pinned commit into the cache, checked by its sha256; return its path.
 
-    Example: download(GROUND_TRUTH) -> Path(".../data/ground-truth-c85fa440791efd6c902f7f30ccedaae4483e3f9e.csv")
+    Example: (a failed download, offline: pooch fetches over HTTP, FTP or SFTP only, not a data: URL)
+        >>> hello = PinnedFile("greeting", "me/repo", "abc123", "hello.txt", sha256="0" * 64,
+        ...                    env_var="HELLO_TXT", cache_name="doctest-hello.txt", host="data:,")
+        >>> download(hello, progress=False)
+        Traceback (most recent call last):
+        helpers.pinned.PinnedFileError: Could not download the greeting from data:,/me/repo/abc123/hello.txt
+        (No connection adapters were found for 'data:,/me/repo/abc123/hello.txt'), and there is no cached copy
+        at .../data/doctest-hello.txt. Fix it either way: ...
     """
     try:
         return retrieve(pinned.url, pinned.cache_path, sha256=pinned.sha256, desc=pinned.label, progress=progress,
@@ -185,8 +192,10 @@ def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress:
     Raises ValueError for another sha256 and OSError (ConnectionError) for a network failure, so that
     each caller can say in its own words how to get the file another way. helpers.ingest uses it too.
 
-    Example: retrieve(GROUND_TRUTH.url, Path("data/x.csv"), sha256=GROUND_TRUTH.sha256, desc="ground truth")
-             -> Path("data/x.csv")
+    Example: (a failed download, offline: pooch fetches over HTTP, FTP or SFTP only, not a data: URL)
+        >>> retrieve("data:,x", Path(tempfile.mkdtemp()) / "x.csv", sha256=None, desc="x", progress=False)
+        Traceback (most recent call last):
+        ConnectionError: No connection adapters were found for 'data:,x'
     """
     import pooch  # imported here: only a first run downloads anything
     import requests
