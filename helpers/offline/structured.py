@@ -343,8 +343,11 @@ def check_format(output_format: dict, where: str, name: str) -> None:
     or can't be filled (tried with an answer that found something and one that didn't), naming the place in
     the schema.
 
-    Example: check_format({"type": "json_schema", "name": "x", "schema": {"not": {}}}, "text.format", "x")
-             -> ApiError 400 "Invalid schema for response_format 'x': at 'schema', 'not' is not supported ..."
+    Example:
+        >>> check_format({"type": "json_schema", "name": "x", "schema": {"not": {}}}, "text.format", "x")
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Invalid schema for response_format 'x': at 'schema', 'not' is not
+        supported by the offline model, ... Remove 'not', or say the rule in the field's description.
     """
     if output_format.get("type") != "json_schema":
         return

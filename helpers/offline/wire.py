@@ -70,7 +70,9 @@ def usage_counts(segments: list[tuple[str, str]], produced: list[str], cache: Pr
     (tokenizer.py). The prompt is also remembered by `cache` (None: no cache, nothing cached). An answer cut
     by a token limit (`cut_at`) used exactly that many output tokens.
 
-    Example: usage_counts([("user", "How do I join?")], ["You can join."], None) -> (12, 0, 4)
+    Example:
+        >>> usage_counts([("user", "Is the rye bread vegan?")], ["Yes, it is."], None)
+        (14, 0, 5)
     """
     ids = prompt_ids(segments)
     cached = cache.cached(ids) if cache is not None else 0
@@ -173,7 +175,7 @@ def _tool_choice(choice: str | dict | None, tools: list[Tool]) -> tuple[str | di
     A choice naming a tool that is not offered gets the real API's 400. The shape was checked before.
 
     Example:
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> search = Tool("search", "Search the notes", {"properties": {"query": {"type": "string"}}})
         >>> _tool_choice({"type": "function", "name": "search"}, [search])
         ({'type': 'function', 'name': 'search'}, None)
         >>> _tool_choice({"type": "function", "name": "serch"}, [search])
@@ -206,7 +208,11 @@ def render_response(body: dict, conv: Conversation, decision: Decision, tools: l
     """The `Response` object for a decision. Its usage counts the request's prompt, of which `cache` says
     how much is cached (and remembers it).
 
-    Example: render_response(body, conv, Decision(text="Hi"), [], seed)["output"][0]["content"][0]["text"] -> "Hi"
+    Example:
+        >>> body = {"model": "offline-rules-v1", "input": "Hello"}
+        >>> conv, tools = parse_responses(body)
+        >>> render_response(body, conv, Decision(text="Hi"), tools, "s1")["output"][0]["content"][0]["text"]
+        'Hi'
     """
     output, produced = [], []
     status, incomplete, cut_at = "completed", None, None
@@ -363,7 +369,10 @@ def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | 
     """The `chat.completion` object for a decision. Its usage counts the request's prompt, of which `cache`
     says how much is cached (and remembers it).
 
-    Example: render_chat(body, Decision(text="Hi"), seed)["choices"][0]["message"]["content"] -> "Hi"
+    Example:
+        >>> body = {"model": "offline-rules-v1", "messages": [{"role": "user", "content": "Hello"}]}
+        >>> render_chat(body, Decision(text="Hi"), "s1")["choices"][0]["message"]["content"]
+        'Hi'
     """
     message: dict = {"role": "assistant", "content": None, "refusal": None, "annotations": []}
     produced = []

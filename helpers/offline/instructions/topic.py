@@ -55,7 +55,9 @@ _POINTING = re.compile(r"\b(?:these|those|this|that|such|their|its|the above|the
 class Topic:
     """The words that make a topic, with the phrase the instructions name it by.
 
-    Example: Topic.named("baking bread").words -> ("baking", "bread")
+    Example:
+        >>> Topic.named("baking bread").words
+        ('baking', 'bread')
     """
 
     phrase: str
@@ -68,8 +70,9 @@ class Topic:
         the phrase stands in) about it joins it: every other sentence that uses one of the phrase's words,
         and, when the phrase points back ("these branches"), every other sentence.
 
-        Example: Topic.named("these branches", "Branches on maps and films.").words
-                 -> ("branches", "maps", "films")
+        Example:
+            >>> Topic.named("these branches", "Branches on maps and films.").words
+            ('branches', 'maps', 'films')
         """
         found = _topic_words(phrase)
         own = {stem(w) for w in found}
@@ -85,7 +88,9 @@ class Topic:
     def with_words(self, text: str) -> Topic:
         """The same topic with the content words of `text` (tool descriptions, pasted documents) added.
 
-        Example: Topic.named("cakes").with_words("Search the cake catalogue").words -> ("cakes", "search", "cake", "catalogue")
+        Example:
+            >>> Topic.named("cakes").with_words("Search the cake catalogue").words
+            ('cakes', 'search', 'cake', 'catalogue')
         """
         more = _topic_words(text)
         return Topic(self.phrase, tuple(dict.fromkeys(self.words + tuple(more))), self.own)
@@ -99,7 +104,9 @@ def covers(vocab: Vocabulary | None, topic: Topic) -> bool:
     """True when a vocabulary is about the topic: every word of the topic's own phrase is one of the
     vocabulary's title words (what its documents are about, not a word they use in passing).
 
-    Example: covers(Vocabulary(["bread dough oven", "bread flour"]), Topic.named("bread")) -> True
+    Example:
+        >>> covers(Vocabulary(["bread dough oven", "bread flour"]), Topic.named("bread"))
+        True
     """
     own = topic.own or topic.words
     # The request's own words (own_words.request_vocabulary) are no documents about anything: they rate
@@ -111,7 +118,9 @@ def covers(vocab: Vocabulary | None, topic: Topic) -> bool:
 def share(question: str, topic: Topic, vocab: Vocabulary | None = None) -> float:
     """The share of the question's weight that the topic's words cover, from 0 to 1 (see the module).
 
-    Example: share("Can I bake bread without yeast?", Topic.named("baking bread")) -> 0.4
+    Example:
+        >>> share("Can I bake bread without yeast?", Topic.named("baking bread"))
+        0.4
     """
     own = {stem(w) for w in topic.words}
     spelled = [w for w in topic.words if typo_limit(w)]
@@ -133,7 +142,9 @@ def share(question: str, topic: Topic, vocab: Vocabulary | None = None) -> float
 def about(question: str, topic: Topic, vocab: Vocabulary | None = None) -> bool:
     """True when the question is about the topic: its words, or a vocabulary about the topic (module).
 
-    Example: about("Can I bake bread without yeast?", Topic.named("baking bread")) -> True
+    Example:
+        >>> about("Can I bake bread without yeast?", Topic.named("baking bread"))
+        True
     """
     if share(question, topic, vocab) >= NAMED_SHARE:
         return True
