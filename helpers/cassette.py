@@ -241,7 +241,7 @@ class ReplayTransport(httpx.BaseTransport):
         >>> replayed = player.post("http://replay.invalid/v1/responses", json={"model": "offline-rules-v1",
         ...     "input": "Hi"})
         >>> replayed.headers["x-replayed"], replayed.json()["output"][0]["content"][0]["text"]
-        ('true', "Hello! Ask me a question about the course and I'll look it up.")
+        ('true', "Hello! Ask me a question and I'll look it up.")
     """
 
     def __init__(self, path: str | os.PathLike, base_url: str = ""):

@@ -85,7 +85,7 @@ class ChatSession:
         >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
         >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
         >>> chat.send("Can I join late?").text
-        'According to the FAQ entry "Can I join late?" [a1]: Yes.'
+        'According to "Can I join late?" [a1]: Yes.'
         >>> [entry.kind for entry in chat.transcript]
         ['user', 'tool', 'assistant']
     """
@@ -156,7 +156,7 @@ class ChatSession:
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> entry = chat.send("Can I join late?")
             >>> entry.kind, entry.text, entry.stop_reason
-            ('assistant', 'According to the FAQ entry "Can I join late?" [a1]: Yes.', 'answered')
+            ('assistant', 'According to "Can I join late?" [a1]: Yes.', 'answered')
         """
         text = (text or "").strip()
         if not text:
@@ -296,7 +296,7 @@ class ChatSession:
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> _ = chat.send("Can I join late?")
             >>> chat.footer()
-            'Session: 2 calls · 263 tokens · $0 (local, estimated)'
+            'Session: 2 calls · 252 tokens · $0 (local, estimated)'
         """
         return f"Session: {self.meter}"
 
@@ -311,10 +311,12 @@ class ChatSession:
             >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
             >>> _ = chat.send("Can I join late?")
             >>> print(chat.as_text())
-            you: Can I join late? [1] search({"query": "join late joining after"}) ->
-            [{"id":"a1","question":"Can I join late?","answer":"Yes."}] model call 1: 113 tokens · $0 agent:
-            According to the FAQ entry "Can I join late?" [a1]: Yes. Session: 2 calls · 263 tokens · $0
-            (local, estimated)
+            you: Can I join late?
+              [1] search({"query": "join late joining"}) ->
+                [{"id":"a1","question":"Can I join late?","answer":"Yes."}]
+                  model call 1: 105 tokens · $0
+            agent: According to "Can I join late?" [a1]: Yes.
+            Session: 2 calls · 252 tokens · $0 (local, estimated)
         """
         lines = []
         for e in self.transcript:
@@ -509,7 +511,7 @@ class ChatWidget:
             >>> _ = chat.session.send("Can I join late?")
             >>> chat.refresh()
             >>> chat.footer.value
-            '<small>Session: 2 calls · 263 tokens · $0 (local, estimated)</small>'
+            '<small>Session: 2 calls · 252 tokens · $0 (local, estimated)</small>'
         """
         self._draw_log()
         busy = self.session.busy

@@ -113,7 +113,12 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
     The call is priced at the moment it was made: `at` if given, else the response's `created_at` /
     `created`. Only a response with neither is priced at the current time, and its price_note says so.
     The record is added to `meter` if given (a CostMeter).
-    Example: record_call(resp, provider="openai", latency_s=0.8) -> CallRecord(model="gpt-5.4-mini", ...)
+    Example:
+        >>> resp = {"model": "gpt-5.4-mini", "created_at": 1764460800,
+        ...         "usage": {"input_tokens": 812, "output_tokens": 40}}
+        >>> call = record_call(resp, provider="openai", latency_s=0.8)
+        >>> call.model, call.total_tokens, call.cost_usd
+        ('gpt-5.4-mini', 852, 0.000789)
     """
     provider_name = normalize_provider(provider) or "unknown"
     # A replayed cassette costs nothing now, but it shows what the recorded call cost: price it as recorded.

@@ -13,7 +13,11 @@ class ProviderError(RuntimeError):
     """A setup problem the student can fix: the message says what happened and what to do.
 
     In a notebook, IPython shows only the message (via `_render_traceback_`), not a long traceback.
-    Example: raise ProviderError("GROQ_API_KEY is not set. Get a key at ... and put it in .env")
+    Example:
+        >>> raise ProviderError("GROQ_API_KEY is not set. Get a key at https://console.groq.com and put it in .env")
+        Traceback (most recent call last):
+        helpers.errors.ProviderError: GROQ_API_KEY is not set. Get a key at https://console.groq.com and put
+        it in .env
     """
 
     def _render_traceback_(self):

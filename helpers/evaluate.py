@@ -281,7 +281,9 @@ class AgentOutcome:
 def cites(answer: str, document: str) -> bool:
     """True when an answer names a FAQ entry by its id, the way the course's agents cite: "[74eb249bbf]".
 
-    Example: cites('According to "Can I join?" [74eb249bbf]: Yes.', "74eb249bbf") -> True
+    Example:
+        >>> cites('According to "Can I join?" [74eb249bbf]: Yes.', "74eb249bbf")
+        True
     """
     return f"[{document}]" in answer
 
@@ -292,7 +294,9 @@ NOT_FOUND_PHRASES = ("found nothing relevant", "couldn't find", "could not find"
 def says_not_found(answer: str) -> bool:
     """True when an answer says that the FAQ had nothing on the question (a few common phrasings).
 
-    Example: says_not_found('I searched ("join late") but found nothing relevant to your question.') -> True
+    Example:
+        >>> says_not_found('I searched ("join late") but found nothing relevant to your question.')
+        True
     """
     lowered = answer.lower()
     return any(phrase in lowered for phrase in NOT_FOUND_PHRASES)

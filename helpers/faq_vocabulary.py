@@ -33,7 +33,9 @@ def faq_vocabulary() -> Vocabulary:
     """The vocabulary of the pinned course FAQ (all courses), built on first use and then kept. Empty, with a
     note on stderr, when the FAQ cannot be loaded: the model still works, on the words of each request.
 
-    Example: faq_vocabulary().correct("olama") -> "ollama"
+    Example:
+        >>> faq_vocabulary().correct("olama")
+        'ollama'
     """
     try:
         from helpers.ingest import load_faq_data

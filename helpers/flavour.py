@@ -14,6 +14,7 @@ a Chat message carries back.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -44,7 +45,7 @@ class CallUsage:
     reported: bool = False
 
 
-class Flavour:
+class Flavour(ABC):
     """What both flavours share. Each subclass has the same methods: create, schemas, output_items, item_calls,
     item_output, tool_output, without_tools, text and usage."""
 
@@ -81,6 +82,35 @@ class Flavour:
         [Call(id='c1', name='f', arguments='{}')]"""
         return [call for item in items for call in self.item_calls(item)]
 
+    # What each flavour does its own way, declared here so that code holding a Flavour may call it;
+    # Responses and Chat below say what each does (with an example).
+    @abstractmethod
+    def create(self, client, kwargs: dict, on_text=None): ...
+
+    @abstractmethod
+    def schemas(self, registry) -> list[dict]: ...
+
+    @abstractmethod
+    def output_items(self, response) -> list[dict]: ...
+
+    @abstractmethod
+    def item_calls(self, item) -> list[Call]: ...
+
+    @abstractmethod
+    def item_output(self, item) -> tuple | None: ...
+
+    @abstractmethod
+    def tool_output(self, call_id, text: str) -> dict: ...
+
+    @abstractmethod
+    def without_tools(self, item: dict) -> dict | None: ...
+
+    @abstractmethod
+    def text(self, response) -> str: ...
+
+    @abstractmethod
+    def usage(self, response) -> CallUsage: ...
+
 
 class Responses(Flavour):
     """The Responses API: instructions beside the history (`input`); output items go back as they came; a
@@ -90,7 +120,11 @@ class Responses(Flavour):
 
     def create(self, client, kwargs: dict, on_text=None):
         """Call the API; with on_text, streamed, each text delta going to on_text(delta).
-        Example: RESPONSES.create(client, {"model": m, "input": "Hi"}).output_text -> "Hello! ..." """
+        Example:
+        >>> from helpers.offline import offline_client
+        >>> RESPONSES.create(offline_client(), {"model": "offline-rules-v1", "input": "Hi"}).output_text
+        "Hello! Ask me a question and I'll look it up."
+        """
         if on_text is None:
             return client.responses.create(**kwargs)
         from helpers.streaming import (
@@ -100,8 +134,13 @@ class Responses(Flavour):
         return stream_responses(client, kwargs, on_text)
 
     def schemas(self, registry) -> list[dict]:
-        """A helpers.tools.Tools registry's schemas.
-        Example: RESPONSES.schemas(Tools(search))[0]["name"] -> "search" """
+        """A helpers.tools.Tools registry's schemas. Example:
+        >>> from helpers.tools import Tools
+        >>> def search(query: str) -> list:
+        ...     '''Search the notes.'''
+        >>> RESPONSES.schemas(Tools(search))[0]["name"]
+        'search'
+        """
         return registry.responses_schemas()
 
     def output_items(self, response) -> list[dict]:
@@ -167,7 +206,12 @@ class Chat(Flavour):
 
     def create(self, client, kwargs: dict, on_text=None):
         """Call the API; with on_text, streamed, each text delta going to on_text(delta).
-        Example: CHAT.create(client, {"model": m, "messages": [...]}).choices[0].message.content -> "Hello! ..." """
+        Example:
+        >>> from helpers.offline import offline_client
+        >>> CHAT.create(offline_client(), {"model": "offline-rules-v1",
+        ...             "messages": [{"role": "user", "content": "Hi"}]}).choices[0].message.content
+        "Hello! Ask me a question and I'll look it up."
+        """
         if on_text is None:
             return client.chat.completions.create(**kwargs)
         from helpers.streaming import stream_chat  # here: helpers.cost reads usage without loading the SDK
@@ -175,7 +219,13 @@ class Chat(Flavour):
         return stream_chat(client, kwargs, on_text)
 
     def schemas(self, registry) -> list[dict]:
-        """A helpers.tools.Tools registry's schemas. Example: CHAT.schemas(Tools(search))[0]["type"] -> "function" """
+        """A helpers.tools.Tools registry's schemas. Example:
+        >>> from helpers.tools import Tools
+        >>> def search(query: str) -> list:
+        ...     '''Search the notes.'''
+        >>> CHAT.schemas(Tools(search))[0]["type"]
+        'function'
+        """
         return registry.chat_schemas()
 
     def output_items(self, response) -> list[dict]:

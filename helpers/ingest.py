@@ -238,9 +238,11 @@ def download_archive(url: str = ARCHIVE_URL, *, progress: bool = True,
     GitHub builds archives on request and doesn't guarantee the same bytes over time, so the commit named
     inside the zip is what `parse_archive_bytes` checks.
 
-    Example: (a data: URL stands in for GitHub, so it runs offline)
-        >>> download_archive("data:,PK%03%04", progress=False)
-        b'PK\\x03\\x04'
+    Example: (a failed download, offline: pooch fetches over HTTP, FTP or SFTP only, not a data: URL)
+        >>> download_archive("data:,PK", progress=False)
+        Traceback (most recent call last):
+        helpers.ingest.FaqDataError: Could not download the FAQ from data:,PK (No connection adapters were found
+        for 'data:,PK'), and there is no cached copy at ...
     """
     try:
         with tempfile.TemporaryDirectory() as folder:

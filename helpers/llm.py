@@ -73,7 +73,7 @@ def load_env(env_file: str | os.PathLike | None = None) -> str | None:
     Example: (`load_env()` returns the .env it found, e.g. "/home/me/course/.env", or None)
         >>> load_env("no-such.env")
         Traceback (most recent call last):
-        helpers.llm.ProviderError: The env file no-such.env does not exist. Copy .env.example to no-such.env,
+        helpers.errors.ProviderError: The env file no-such.env does not exist. Copy .env.example to no-such.env,
         ...
     """
     # One loader for every helper (helpers/env.py): ingest, evaluate and the doctor read .env the same way.
@@ -228,7 +228,9 @@ def offline_client(faults=None, **kwargs):
     """An `openai.OpenAI` client on the offline model with the course FAQ's vocabulary handed in (what
     make_client gives without a key), with optional injected faults (lesson 07). `kwargs` go to OpenAI(...).
 
-    Example: offline_client("never_stop", max_retries=0).models.list().data[0].id -> "offline-rules-v1"
+    Example:
+        >>> offline_client("never_stop", max_retries=0).models.list().data[0].id
+        'offline-rules-v1'
     """
     from helpers.faq_vocabulary import faq_vocabulary
     from helpers.offline import offline_client as neutral_client
@@ -239,7 +241,12 @@ def offline_client(faults=None, **kwargs):
 def async_offline_client(faults=None, **kwargs):
     """`offline_client`'s twin for agent frameworks: an `openai.AsyncOpenAI` client (lesson 11).
 
-    Example: (await async_offline_client().models.list()).data[0].id -> "offline-rules-v1"
+    Example:
+        >>> import asyncio
+        >>> async def first_model():
+        ...     return (await async_offline_client().models.list()).data[0].id
+        >>> asyncio.run(first_model())
+        'offline-rules-v1'
     """
     from helpers.faq_vocabulary import faq_vocabulary
     from helpers.offline import async_offline_client as neutral_client
@@ -312,7 +319,7 @@ def require_api(client, flavour: str) -> Provider:
         >>> import openai
         >>> require_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"), "responses")
         Traceback (most recent call last):
-        helpers.llm.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub
+        helpers.errors.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub
         Models has no Responses API: it offers Chat Completions only. ...
     """
     if flavour not in ("responses", "chat"):

@@ -131,8 +131,16 @@ class AgentRun:
     `_stop_on_api_error` (the try/except around the API call) and `_stop_on_interrupt` (Ctrl-C). The
     try/except around each tool is `run_tool`'s, in helpers.tools.
 
-    Example: run = AgentRun(client, model, "Can I join late?", {"search": search}, schemas=[SEARCH_TOOL],
-             limits=Limits(max_iterations=3)); while not run.step(): pass; run.result.answer -> "Yes, ..."
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> from helpers.search import SEARCH_TOOL
+        >>> search = lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until May."}]
+        >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", {"search": search},
+        ...                schemas=[SEARCH_TOOL], limits=Limits(max_iterations=3), hooks=Hooks(verbose=False))
+        >>> while not run.step():
+        ...     pass
+        >>> run.result.answer
+        'According to "Can I join late?" [a1]: Yes, until May.'
     """
 
     def __init__(self, client, model: str, question: str, tools, *, schemas: list[dict] | None = None,
@@ -163,7 +171,7 @@ class AgentRun:
             >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
             ...     "answer": "Yes, until the end."}]}
             >>> AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
-            ...          verbose=False).run().stop_reason
+            ...          hooks=Hooks(verbose=False)).run().stop_reason
             'answered'
         """
         while not self.step():
@@ -180,7 +188,7 @@ class AgentRun:
             >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
             ...     "answer": "Yes, until the end."}]}
             >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
-            ...                verbose=False)
+            ...                hooks=Hooks(verbose=False))
             >>> run.step(), run.step()
             (False, True)
         """
@@ -269,11 +277,12 @@ class AgentRun:
         if limits.max_tokens is not None and tokens >= limits.max_tokens:
             return "token_budget", f"Used {tokens:,} tokens; the budget is {limits.max_tokens:,}."
         if limits.max_cost is not None:
-            if any(c.cost_usd is None for c in self.calls):
+            costs = [c.cost_usd for c in self.calls]
+            if None in costs:
                 # A budget we cannot measure must not pass silently as "$0 spent".
                 return "error", (f"max_cost is set but the price of {self.calls[-1].model!r} is unknown. "
                                  "Register it with helpers.cost.register_price(...) or pass price_as=...")
-            spent = sum(c.cost_usd for c in self.calls)
+            spent = sum(cost for cost in costs if cost is not None)  # all are; the filter tells ty so
             if spent >= limits.max_cost:
                 return "cost_budget", f"Spent ${spent:.4f}; the budget is ${limits.max_cost:.4f}."
         elapsed = time.monotonic() - self._started
@@ -370,8 +379,13 @@ def agent_loop(client, model: str, question: str, tools, **options) -> LoopResul
     Limits (max_iterations, max_tokens, max_cost, max_seconds), Hooks (verbose, trace, meter, on_text to
     stream the answer's text, on_tool to hear of each tool call as it runs) and Pricing (provider, price_as).
 
-    Example: agent_loop(client, model, "How do I run Olama locally?", {"search": s}, schemas=[SEARCH_TOOL]).answer
-             -> 'According to "Ollama: How to install Ollama?" [1d0b969028]: ...'
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> from helpers.search import SEARCH_TOOL
+        >>> s = lambda query: [{"id": "o1", "question": "How to install Ollama?", "answer": "Run the installer."}]
+        >>> agent_loop(offline_client(), "offline-rules-v1", "How do I run Olama locally?", {"search": s},
+        ...            schemas=[SEARCH_TOOL], verbose=False).answer
+        'According to "How to install Ollama?" [o1]: Run the installer.'
     """
     return AgentRun(client, model, question, tools, **grouped(options)).run()
 

@@ -26,9 +26,13 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from helpers import ROOT
 from helpers.env import repo_path, setting
+
+if TYPE_CHECKING:  # for the annotations only: retrieve imports tqdm when it downloads
+    from tqdm import tqdm as Tqdm
 
 DOWNLOAD_TIMEOUT_S = 30
 CACHE_DIR = ROOT / "data"
@@ -42,7 +46,7 @@ class PinnedFileError(RuntimeError):
 class PinnedFile:
     """One file of one commit of a public GitHub repository, and how the course finds a copy of it.
 
-    Example: (a data: URL as the host, so that the "download" runs offline)
+    Example: (made up, with a data: URL as the host; nothing is downloaded)
         >>> hello = PinnedFile("greeting", "me/repo", "abc123", "hello.txt", sha256=sha256_of(b"/me/repo/abc123/hello.txt"),
         ...                    env_var="COURSE_DOCTEST_HELLO", cache_name="doctest-hello.txt", host="data:,")
         >>> hello.url, hello.describe()
@@ -139,7 +143,14 @@ def fetch(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOA
 def download(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """Download the raw file at the pinned commit into the cache, checked by its sha256; return its path.
 
-    Example: download(GROUND_TRUTH) -> Path(".../data/ground-truth-c85fa440791efd6c902f7f30ccedaae4483e3f9e.csv")
+    Example: (a failed download, offline: pooch fetches over HTTP, FTP or SFTP only, not a data: URL)
+        >>> hello = PinnedFile("greeting", "me/repo", "abc123", "hello.txt", sha256="0" * 64,
+        ...                    env_var="HELLO_TXT", cache_name="doctest-hello.txt", host="data:,")
+        >>> download(hello, progress=False)
+        Traceback (most recent call last):
+        helpers.pinned.PinnedFileError: Could not download the greeting from data:,/me/repo/abc123/hello.txt
+        (No connection adapters were found for 'data:,/me/repo/abc123/hello.txt'), and there is no cached copy
+        at .../data/doctest-hello.txt. Fix it either way: ...
     """
     try:
         return retrieve(pinned.url, pinned.cache_path, sha256=pinned.sha256, desc=pinned.label, progress=progress,
@@ -181,8 +192,10 @@ def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress:
     Raises ValueError for another sha256 and OSError (ConnectionError) for a network failure, so that
     each caller can say in its own words how to get the file another way. helpers.ingest uses it too.
 
-    Example: retrieve(GROUND_TRUTH.url, Path("data/x.csv"), sha256=GROUND_TRUTH.sha256, desc="ground truth")
-             -> Path("data/x.csv")
+    Example: (a failed download, offline: pooch fetches over HTTP, FTP or SFTP only, not a data: URL)
+        >>> retrieve("data:,x", Path(tempfile.mkdtemp()) / "x.csv", sha256=None, desc="x", progress=False)
+        Traceback (most recent call last):
+        ConnectionError: No connection adapters were found for 'data:,x'
     """
     import pooch  # imported here: only a first run downloads anything
     import requests
@@ -193,8 +206,11 @@ def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress:
     bar = _bar(tqdm)(unit="B", unit_scale=True, desc=desc) if progress else False
     downloader = pooch.HTTPDownloader(progressbar=bar, timeout=timeout)  # 1 kB chunks: the bar counts whole chunks
     try:
+        # pooch's Downloader protocol names the parameters (fname, action, ...), its own HTTPDownloader
+        # (url, output_file, ...): the checker sees a mismatch, pooch passes them by position.
         return Path(pooch.retrieve(url, known_hash=f"sha256:{sha256}" if sha256 else None, fname=target.name,
-                                   path=target.parent, downloader=downloader))
+                                   path=target.parent,
+                                   downloader=downloader))  # ty: ignore[invalid-argument-type]
     except requests.RequestException as exc:  # no network, a timeout, an HTTP error such as 404
         # requests wraps the system's reason in pool and object reprs (with memory addresses): keep the reason.
         reason = re.search(r"\[Errno -?\d+\] [^'\")]+", str(exc))
@@ -204,12 +220,13 @@ def retrieve(url: str, target: Path, *, sha256: str | None, desc: str, progress:
             bar.close()
 
 
-def _bar(tqdm: type) -> type:
+def _bar(tqdm: type[Tqdm]) -> type[Tqdm]:
     """tqdm as pooch drives it: pooch asks `if bar:`, which a tqdm with no total can't answer, and sets the
     total to 0 for a download of unknown length (GitHub's archives), then resets the bar to that total at
     the end; this bar stays true and keeps the bytes it counted."""
 
-    class PoochBar(tqdm):
+    # A base passed in as a value (tqdm.auto's class, imported on the first download): ty can't check it.
+    class PoochBar(tqdm):  # ty: ignore[unsupported-base]
         def __bool__(self) -> bool:
             return True
 

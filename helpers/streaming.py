@@ -23,7 +23,11 @@ FINAL_EVENTS = ("response.completed", "response.incomplete", "response.failed")
 def stream_responses(client, kwargs: dict, on_text):
     """`client.responses.create(**kwargs)`, streamed: each text delta goes to `on_text`. The stream ends with an
     event that carries the whole Response, exactly what the plain call returns, and that comes back.
-    Example: stream_responses(client, {"model": m, "input": "Hi"}, print).output_text -> "Hello ..."
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> deltas = []
+        >>> stream_responses(offline_client(), {"model": "offline-rules-v1", "input": "Hi"}, deltas.append).output_text
+        "Hello! Ask me a question and I'll look it up."
     """
     with client.responses.create(**kwargs, stream=True) as events:
         for event in events:
@@ -38,7 +42,12 @@ def stream_chat(client, kwargs: dict, on_text):
     """`client.chat.completions.create(**kwargs)`, streamed: each text delta goes to `on_text`. The stream has
     only deltas: the SDK's accumulator (`ChatCompletionStreamState`) adds them up into the ChatCompletion a
     plain call returns, and `stream_options={"include_usage": True}` asks for a last chunk with the token counts.
-    Example: stream_chat(client, {"model": m, "messages": [...]}, print).choices[0].message.content -> "Hello ..."
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> deltas = []
+        >>> stream_chat(offline_client(), {"model": "offline-rules-v1", "messages": [{"role": "user", "content": "Hi"}]},
+        ...             deltas.append).choices[0].message.content
+        "Hello! Ask me a question and I'll look it up."
     """
     state, finished = ChatCompletionStreamState(), False
     with client.chat.completions.create(**kwargs, stream=True, stream_options={"include_usage": True}) as chunks:
@@ -83,7 +92,7 @@ def _as_plain_completion(parsed) -> ChatCompletion:
         ...     _ = state.handle_chunk(chunk)
         >>> completion = _as_plain_completion(state.get_final_completion())
         >>> type(completion).__name__, completion.choices[0].message.content
-        ('ChatCompletion', "Hello! Ask me a question about the course and I'll look it up.")
+        ('ChatCompletion', "Hello! Ask me a question and I'll look it up.")
     """
     data = parsed.to_dict()
     for choice in data.get("choices", []):

@@ -34,7 +34,9 @@ __all__ = ["ENCODING", "MESSAGE_OVERHEAD", "PromptCache", "count_tokens", "encod
 def request_token_ids(body: dict) -> list[int]:
     """A Responses request's prompt as one token sequence (framing as marker ids that no text produces).
 
-    Example: len(request_token_ids({"input": "How do I run Ollama locally?"})) -> 16
+    Example:
+        >>> len(request_token_ids({"input": "How do I run Ollama locally?"}))
+        16
     """
     return prompt_ids(responses_prompt(body))
 
@@ -42,6 +44,8 @@ def request_token_ids(body: dict) -> list[int]:
 def request_tokens(body: dict) -> int:
     """Input tokens of a Responses request, exactly the offline model's `usage.input_tokens` for it.
 
-    Example: request_tokens({"input": "How do I run Ollama locally?"}) -> 16
+    Example:
+        >>> request_tokens({"input": "How do I run Ollama locally?"})
+        16
     """
     return len(request_token_ids(body))

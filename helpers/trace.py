@@ -80,7 +80,7 @@ def to_jsonable(obj):
         >>> from helpers.offline import offline_client
         >>> data = to_jsonable(offline_client().responses.create(model="offline-rules-v1", input="Hi"))
         >>> type(data).__name__, data["object"], data["output"][0]["content"][0]["text"]
-        ('dict', 'response', "Hello! Ask me a question about the course and I'll look it up.")
+        ('dict', 'response', "Hello! Ask me a question and I'll look it up.")
     """
     if hasattr(obj, "model_dump"):
         return obj.model_dump(mode="json")

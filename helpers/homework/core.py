@@ -93,14 +93,20 @@ class CheckResult:
 class CheckFailed(Exception):
     """Raised inside a check: the student's work misses the criterion; the message is the hint.
 
-    Example: raise CheckFailed("count_entries counts every document; keep only the course's.")
+    Example:
+        >>> raise CheckFailed("count_entries counts every document; keep only the course's.")
+        Traceback (most recent call last):
+        helpers.homework.core.CheckFailed: count_entries counts every document; keep only the course's.
     """
 
 
 class NotDoneYet(Exception):
     """Raised inside a check: the task is still a stub; the message says what to fill in.
 
-    Example: raise NotDoneYet("write your instructions in the string above.")
+    Example:
+        >>> raise NotDoneYet("write your instructions in the string above.")
+        Traceback (most recent call last):
+        helpers.homework.core.NotDoneYet: write your instructions in the string above.
     """
 
 
@@ -120,8 +126,13 @@ def task_check(notebook: str, task: str):
     """Decorator: turn a check body (raises CheckFailed or NotDoneYet, returns a pass note or None) into a check
     that returns a CheckResult and records it for the runner.
 
-    Example: @task_check("01-search-and-rag", "1.1")
-             def check_count_entries(count_entries, documents): ...  # -> CheckResult(task="1.1", ...)
+    Example:
+        >>> @task_check("01-search-and-rag", "1.1")
+        ... def check_count_entries(count_entries):
+        ...     if run_student_code(count_entries) != 3:
+        ...         raise CheckFailed("count only the course's entries.")
+        >>> check_count_entries(lambda: 5)
+        [FAIL] Task 1.1 · Count a course's entries: count only the course's entries.
     """
 
     def wrap(body):
@@ -151,7 +162,10 @@ def run_student_code(fn, *args, what: str = "your function", allow_none: bool = 
     """Call student code quietly (its prints are hidden); a stub raises NotDoneYet, a crash CheckFailed.
 
     `what` names the call in the hint; `allow_none` accepts a None result (else it means a missing `return`).
-    Example: run_student_code(count_entries, documents, "llm-zoomcamp") -> 42
+    Example:
+        >>> run_student_code(lambda docs, course: sum(d["course"] == course for d in docs),
+        ...                  [{"course": "llm-zoomcamp"}, {"course": "mlops"}], "llm-zoomcamp")
+        1
     """
     if fn is None:
         raise NotDoneYet("define the function in the cell above, then run this cell again.")
@@ -173,7 +187,9 @@ def run_student_code(fn, *args, what: str = "your function", allow_none: bool = 
 def read_field(obj, key, default=None):
     """A field of an SDK object (attribute) or of a dict (key), or `default` when it has none.
 
-    Example: read_field({"type": "function_call"}, "type") -> "function_call"
+    Example:
+        >>> read_field({"type": "function_call"}, "type")
+        'function_call'
     """
     if isinstance(obj, dict):
         return obj.get(key, default)

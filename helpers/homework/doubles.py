@@ -55,7 +55,7 @@ class SpyClient:
         >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
         >>> agent_loop(spy, "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
         ...     verbose=False).answer
-        'According to the FAQ entry "Can I join late?" [a1]: Yes.'
+        'According to "Can I join late?" [a1]: Yes.'
         >>> len(spy.calls), [call.name for call in spy.function_calls()]
         (2, ['search'])
     """
@@ -204,7 +204,11 @@ def offline_client(faults: str | list | None = None):
 def without_responses_api(client) -> str | None:
     """The provider's name when it has no Responses API (GitHub Models), else None (also for test doubles).
 
-    Example: without_responses_api(make_client("github")[0]) -> "GitHub Models"
+    Example:
+        >>> import openai
+        >>> from helpers.llm import PROVIDERS
+        >>> without_responses_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"))
+        'GitHub Models'
     """
     from helpers.llm import PRETTY_NAMES, provider_of
 
@@ -218,7 +222,9 @@ def without_responses_api(client) -> str | None:
 def request_items(kwargs: dict) -> list:
     """A Responses API request's `input` as a list of items (a plain string is one item).
 
-    Example: request_items({"input": "Can I join?"}) -> ["Can I join?"]
+    Example:
+        >>> request_items({"input": "Can I join?"})
+        ['Can I join?']
     """
     items = kwargs.get("input")
     return items if isinstance(items, list) else ([] if items is None else [items])
@@ -227,7 +233,10 @@ def request_items(kwargs: dict) -> list:
 def request_text(kwargs: dict) -> str:
     """Everything a request sends as text (instructions and input), for "did the prompt contain X" checks.
 
-    Example: request_text({"instructions": "Be brief.", "input": "Hi"}) -> "Be brief.\nHi"
+    Example:
+        >>> print(request_text({"instructions": "Be brief.", "input": "Hi"}))
+        Be brief.
+        Hi
     """
     parts = [str(kwargs.get("instructions") or "")]
     for item in request_items(kwargs):
@@ -238,7 +247,10 @@ def request_text(kwargs: dict) -> str:
 def plain_data(item):
     """SDK objects, dicts and lists turned into plain JSON-ready data (None fields dropped from SDK objects).
 
-    Example: plain_data([response.output[0]]) -> [{"type": "function_call", "name": "search", ...}]
+    Example:
+        >>> from openai.types.responses import ResponseFunctionToolCall
+        >>> plain_data([ResponseFunctionToolCall(type="function_call", call_id="c1", name="search", arguments="{}")])
+        [{'arguments': '{}', 'call_id': 'c1', 'name': 'search', 'type': 'function_call'}]
     """
     if hasattr(item, "model_dump"):
         return item.model_dump(mode="json", exclude_none=True)

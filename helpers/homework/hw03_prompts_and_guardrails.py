@@ -76,7 +76,9 @@ def reads_as_sentence(text: str) -> bool:
     """True when the text holds at least one clause of three or more words, or a short one that ends like a
     sentence ("Search twice."): an instruction, not a bare list of keywords.
 
-    Example: reads_as_sentence("various keywords") -> False; reads_as_sentence("Search twice.") -> True
+    Example:
+        >>> reads_as_sentence("various keywords"), reads_as_sentence("Search twice.")
+        (False, True)
     """
     for clause in re.split(r"[,;:\n/|]+", text):
         words = clause.split()
@@ -152,8 +154,9 @@ def prompt_without_question(kwargs: dict, question: str) -> str:
     """What a request sends besides the question: its instructions and every message, as text, with the
     question's own words taken out (so a question that says "course" does not count as the guard's scope).
 
-    Example: prompt_without_question({"instructions": "Say YES for the course.", "input": "Hi?"}, "Hi?")
-             -> "Say YES for the course.\n "
+    Example:
+        >>> prompt_without_question({"instructions": "Say YES for the course.", "input": "Hi?"}, "Hi?")
+        'Say YES for the course.\\n '
     """
     parts = [str(kwargs.get("instructions") or "")]
     for item in request_items(kwargs) + list(kwargs.get("messages") or []):

@@ -356,13 +356,13 @@ def print_table(title: str, rows: list[tuple[Technique, dict]]) -> None:
     """One line per technique: model calls, input tokens and their ratio, citations, cached share, dollars.
 
     Example:
-        >>> summary = {"calls": 2.0, "input_tokens": 605.0, "estimated_input_tokens": 627.0, "cited": 1, "not_found": 0,
-        ...            "cached_share": 0.0, "usd_per_answered": 0.000816}
+        >>> summary = {"calls": 2.0, "input_tokens": 605.0, "cited": 1, "not_found": 0, "cached_share": 0.0,
+        ...            "usd_per_answered": 0.000816}
         >>> print_table("Single questions", [(techniques()[0], summary)])
         <BLANKLINE>
         Single questions
-        technique                      calls input tokens estimate  ratio  cited not found  cached   $/answer
-        lesson 04's loop                2.00          605      627   1.00      1         0      0%   0.000816
+        technique                      calls input tokens  ratio  cited not found  cached   $/answer
+        lesson 04's loop                2.00          605   1.00      1         0      0%   0.000816
     """
     print(f"\n{title}")
     print(f"{'technique':<30}{'calls':>6}{'input tokens':>13}{'ratio':>7}{'cited':>7}"

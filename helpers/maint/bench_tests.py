@@ -28,7 +28,9 @@ DURATIONS = ROOT / "tests" / "durations.json"
 def unit_of(nodeid: str) -> str:
     """The unit xdist's loadscope keeps together: the node id up to its last `::` (a file, a class, a notebook).
 
-    Example: unit_of("notebooks/01-faq-search.ipynb::Cell 3") -> "notebooks/01-faq-search.ipynb"
+    Example:
+        >>> unit_of("notebooks/01-faq-search.ipynb::Cell 3")
+        'notebooks/01-faq-search.ipynb'
     """
     return nodeid.rsplit("::", 1)[0]
 
@@ -36,7 +38,9 @@ def unit_of(nodeid: str) -> str:
 def load_durations(path: Path = DURATIONS) -> dict[str, float]:
     """{unit: seconds} as saved by --save; empty when the file is missing or unreadable.
 
-    Example: load_durations()["notebooks/12-evaluation.ipynb"] -> 9.1
+    Example:
+        >>> load_durations(Path("no-such-file.json"))
+        {}
     """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -48,7 +52,9 @@ def load_durations(path: Path = DURATIONS) -> dict[str, float]:
 def per_unit(seconds: dict[str, float]) -> dict[str, float]:
     """Test seconds added up per unit.
 
-    Example: per_unit({"tests/test_a.py::x": 1.0, "tests/test_a.py::y": 2.0}) -> {"tests/test_a.py": 3.0}
+    Example:
+        >>> per_unit({"tests/test_a.py::x": 1.0, "tests/test_a.py::y": 2.0})
+        {'tests/test_a.py': 3.0}
     """
     units: dict[str, float] = defaultdict(float)
     for nodeid, value in seconds.items():
@@ -73,7 +79,10 @@ class Timings:
 def report(seconds: dict[str, float], wall: float, workers: int, top: int) -> str:
     """The printed summary: totals, then the `top` slowest tests and units.
 
-    Example: report({"tests/test_a.py::x": 1.5}, wall=3.0, workers=2, top=5) -> "wall 3.0 s ..."
+    Example:
+        >>> print(report({"tests/test_a.py::x": 1.5}, wall=3.0, workers=2, top=5).splitlines()[0])
+        wall 3.0 s for 1 items on 2 worker(s); the tests' own seconds: 1.5 s (unit tests 1.5 s, notebooks under
+        nbval 0.0 s)
     """
     notebooks = sum(s for nodeid, s in seconds.items() if unit_of(nodeid).endswith(".ipynb"))
     total = sum(seconds.values())

@@ -56,7 +56,9 @@ def offline_client(faults=None, vocabulary=None, **kwargs):
 
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
-    return OpenAI(http_client=httpx.Client(transport=OfflineTransport(faults, vocabulary)), **kwargs)
+    http_client = httpx.Client(transport=OfflineTransport(faults, vocabulary))
+    # openai 3 annotates http_client as an httpx2.Client and accepts an httpx.Client too (openai/_httpx2.py).
+    return OpenAI(http_client=http_client, **kwargs)  # ty: ignore[invalid-argument-type]
 
 
 def async_offline_client(faults=None, vocabulary=None, **kwargs):
@@ -77,4 +79,6 @@ def async_offline_client(faults=None, vocabulary=None, **kwargs):
 
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
-    return AsyncOpenAI(http_client=httpx.AsyncClient(transport=AsyncOfflineTransport(faults, vocabulary)), **kwargs)
+    http_client = httpx.AsyncClient(transport=AsyncOfflineTransport(faults, vocabulary))
+    # openai 3 annotates http_client as an httpx2.AsyncClient and accepts an httpx.AsyncClient too.
+    return AsyncOpenAI(http_client=http_client, **kwargs)  # ty: ignore[invalid-argument-type]

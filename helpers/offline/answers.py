@@ -66,7 +66,9 @@ def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
     stand-in, with no general knowledge". A Decision: the text, the documents it cites, whether it found
     an answer.
 
-    Example: reply_without_tools(Conversation(question="Is the rye bread vegan?"), vocab).found -> False
+    Example:
+        >>> reply_without_tools(Conversation(question="Is the rye bread vegan?"), Vocabulary([])).found
+        False
     """
     if conv.calls:
         searchy_outputs = [c for c in conv.calls if parse_documents(c.output or "") and
@@ -113,8 +115,7 @@ def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
     on it.
 
     Example:
-        >>> from helpers.offline.knowledge import faq_vocabulary
-        >>> print(no_knowledge("What does 'overcast' mean?", faq_vocabulary()))
+        >>> print(no_knowledge("What does 'overcast' mean?", Vocabulary(["Baking rye bread", "Sourdough starter"])))
         I am the offline stand-in for a language model, with no general knowledge: I only follow rules over
         the text and tool results I am given, and nothing I was given answers "overcast mean". A real model
         would answer from its training data: often well for common knowledge, but possibly wrongly or out of
@@ -139,7 +140,12 @@ def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
     scope). A Decision: the text, the id and title of the document it quotes, and whether it found one
     (False for "found nothing" and refusals).
 
-    Example: grounded_reply(conv_with_bread_results, vocab).cited -> ["b-12"]
+    Example:
+        >>> found = '[{"id": "b-12", "question": "Is the rye bread vegan?", "answer": "Yes, it is vegan."}]'
+        >>> conv = Conversation(question="Is the rye bread vegan?",
+        ...                     calls=[Call("search", '{"query": "rye bread vegan"}', "c1", 0, output=found)])
+        >>> grounded_reply(conv, Vocabulary([])).cited
+        ['b-12']
     """
     terms, _ = corrected_terms(question_terms(conv, vocab), conv, vocab)
     best, score = best_result(conv, terms, vocab)
@@ -164,7 +170,9 @@ def source_name(doc: dict) -> str:
     in quotes, with its id in brackets when it has one; the id alone when it has no name; nothing when it
     has neither.
 
-    Example: source_name({"title": "docs/setup.md", "id": ""}) -> 'According to "docs/setup.md": '
+    Example:
+        >>> source_name({"title": "docs/setup.md", "id": ""})
+        'According to "docs/setup.md": '
     """
     if doc["title"]:
         return f'According to "{doc["title"]}"' + (f' [{doc["id"]}]' if doc["id"] else "") + ": "
@@ -232,7 +240,9 @@ def whole_sentences(text: str) -> str:
     sentence. So a line of its own (a list item, a command, a link) is never taken for a cut sentence,
     and a text of one broken sentence is kept as it is (there is nothing else to quote).
 
-    Example: whole_sentences("the oven. Bake it for 40 minutes. Let it cool for") -> "Bake it for 40 minutes."
+    Example:
+        >>> whole_sentences("the oven. Bake it for 40 minutes. Let it cool for")
+        'Bake it for 40 minutes.'
     """
     text = text.strip()
     first_line = text.split("\n", 1)[0]
@@ -255,7 +265,9 @@ def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS, focus: li
     Only whole sentences are quoted: a document cut into chunks loses the broken sentences at its ends
     (`whole_sentences`).
 
-    Example: extract("Yes, rye bread is vegan. It keeps for a week.", ["vegan"]) -> "Yes, rye bread is vegan. It keeps for a week."
+    Example:
+        >>> extract("Yes, rye bread is vegan. It keeps for a week.", ["vegan"])
+        'Yes, rye bread is vegan. It keeps for a week.'
     """
     text = re.sub(r"```[\w-]*\n?(.*?)```", lambda m: " `" + " ".join(m.group(1).split()) + "` ", answer,
                   flags=re.DOTALL)

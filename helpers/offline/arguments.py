@@ -64,8 +64,10 @@ def is_search_like(tool: Tool) -> bool:
     described like one ("query", "keywords"), or the tool reads like a search and the parameter is not
     a name of something ("city", "username").
 
-    Example: is_search_like(Tool("search", "Search the recipes", {"properties": {"query": {"type": "string"}},
-             "required": ["query"]})) -> True
+    Example:
+        >>> is_search_like(Tool("search", "Search the recipes", {"properties": {"query": {"type": "string"}},
+        ...                                                      "required": ["query"]}))
+        True
     """
     required = required_string_params(tool)
     params = (tool.parameters or {}).get("properties") or {}

@@ -80,7 +80,9 @@ def parse_json(text: str, default=None):
     """The JSON value in `text`, or `default` when it isn't JSON. The one place the rules read JSON:
     call arguments a model may have cut short, and tool outputs that may be plain text.
 
-    Example: parse_json('{"query": "rye"}') -> {"query": "rye"};  parse_json('{"query": "ry') -> None
+    Example:
+        >>> parse_json('{"query": "rye"}'), parse_json('{"query": "ry')
+        ({'query': 'rye'}, None)
     """
     try:
         return json.loads(text)
@@ -101,7 +103,9 @@ def to_json(value) -> str:
 def first_string_arg(call: Call) -> str:
     """The first string among a call's arguments (a search's query, a city), or "" when there is none.
 
-    Example: first_string_arg(Call("search", '{"query": "rye"}', "c1", 0)) -> "rye"
+    Example:
+        >>> first_string_arg(Call("search", '{"query": "rye"}', "c1", 0))
+        'rye'
     """
     args = parse_json(call.arguments)
     return next((v for v in args.values() if isinstance(v, str)), "") if isinstance(args, dict) else ""
@@ -148,7 +152,7 @@ def well_formed(call: Call, tools: list[Tool]) -> bool:
     call is the tool's failure, not the model's mistake (a misspelt tool name, JSON cut short).
 
     Example:
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> search = Tool("search", "Search the notes", {"properties": {"query": {"type": "string"}}})
         >>> well_formed(Call("search", '{"query": "x"}', "c1", 0), [search]), well_formed(Call("serch", "{}",
         ...     "c2", 0), [search])
         (True, False)
@@ -161,7 +165,7 @@ def failed_calls(conv: Conversation) -> list[Call]:
     One failure among working calls is only part of the results, and the answer reports it there.
 
     Example:
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> search = Tool("search", "Search the notes", {"properties": {"query": {"type": "string"}}})
         >>> failed_calls(Conversation(question="Can I join?", tools=[search],
         ...                           calls=[Call("search", '{"query": "join"}', "c1", 0, '{"error": "timeout"}')]))
         [Call(name='search', arguments='{"query": "join"}', call_id='c1', batch=0, output='{"error":
@@ -234,8 +238,9 @@ def parse_documents(output: str) -> list[dict]:
     text) as a list of documents {"title", "answer", "text", "id"}: "title" is the record's own best name
     (the first of NAME_KEYS it has), "answer" its body (the first of BODY_KEYS), "text" both.
 
-    Example: parse_documents('[{"filename": "a.md", "content": "Hi."}]')
-             -> [{"title": "a.md", "answer": "Hi.", "text": "a.md Hi.", "id": ""}]
+    Example:
+        >>> parse_documents('[{"filename": "a.md", "content": "Hi."}]')
+        [{'title': 'a.md', 'answer': 'Hi.', 'text': 'a.md Hi.', 'id': ''}]
     """
     data = read_output(output)
     if isinstance(data, str):
@@ -267,7 +272,11 @@ def parse_documents(output: str) -> list[dict]:
 def all_documents(conv: Conversation) -> list[dict]:
     """Every document in the turn's tool outputs, once each, with its rank in the output it came from.
 
-    Example: all_documents(conv) -> [{"title": "Is the rye bread vegan?", ..., "rank": 0}, ...]
+    Example:
+        >>> found = '[{"id": "b-12", "question": "Is the rye bread vegan?", "answer": "Yes."}]'
+        >>> all_documents(Conversation(calls=[Call("search", '{"query": "rye"}', "c1", 0, output=found)]))
+        [{'title': 'Is the rye bread vegan?', 'answer': 'Yes.', 'text': 'Is the rye bread vegan? Yes.', 'id':
+        'b-12', 'rank': 0}]
     """
     docs, seen = [], set()
     for call in conv.calls:

@@ -83,8 +83,11 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     caller handed in (for rarity, topic and typo repair); without one, the request's own texts are the
     vocabulary (own_words.request_vocabulary).
 
-    Example: decide(Conversation(question="Is the rye bread vegan?", tools=[search_tool])).calls
-             -> [("search", '{"query": "rye bread vegan"}')]
+    Example:
+        >>> search = Tool("search", "Search the bakery's notes.", {"type": "object",
+        ...               "properties": {"query": {"type": "string"}}, "required": ["query"]})
+        >>> decide(Conversation(question="Is the rye bread vegan?", tools=[search])).calls
+        [('search', '{"query": "rye bread vegan"}')]
     """
     if vocab is None:
         vocab = request_vocabulary(conv)
@@ -123,7 +126,7 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
     output_format = conv.output_format or {}
     kind = output_format.get("type")
     if kind == "json_schema":
-        return replace(decision, text=structured_text(conv.output_format, facts))
+        return replace(decision, text=structured_text(output_format, facts))
     prompted = schema_in_text(conv.instructions) or read_instructions(conv.instructions).form.json_schema
     if prompted is not None:
         # Only text in the prompt: a schema the filler can't meet leaves the answer as it is.
@@ -141,8 +144,12 @@ def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool], vocab:
     (for "required") the offered tool not yet used that best takes an answer, with arguments filled
     from the answer by the schema filler (structured.py). A search tool gets a keyword query instead.
 
-    Example: _forced_call(conv_after_search, Decision(text="Yes ...", cited=["rye-01"]), [search, final], v)
-             -> Decision(calls=[("final_result", '{"answer": "Yes ...", "source": "rye-01"}')])
+    Example:
+        >>> final = Tool("final_result", "The answer.", {"type": "object", "properties": {"answer": {"type": "string"},
+        ...              "source": {"type": "string"}}, "required": ["answer", "source"]})
+        >>> _forced_call(Conversation(question="Is rye vegan?"), Decision(text="Yes.", cited=["rye-01"]), [final],
+        ...              Vocabulary([])).calls
+        [('final_result', '{"answer": "Yes.", "source": "rye-01"}')]
     """
     used = {c.name for c in conv.calls}
     fresh = [t for t in tools if t.name not in used] or tools
@@ -183,8 +190,10 @@ def _in_form(conv: Conversation, decision: Decision, vocab: Vocabulary) -> Decis
     they name, whatever path the answer took; else cut to their word and sentence limits, ending with a
     closing question if they ask for one. JSON comes after, in `_formatted`.
 
-    Example: _in_form(Conversation(instructions="Answer in two sentences."), Decision(text="A. B. C."), v)
-             -> Decision(text="A. B.")
+    Example:
+        >>> _in_form(Conversation(instructions="Answer in two sentences."), Decision(text="Knead it. Bake it. Eat it."),
+        ...          Vocabulary([])).text
+        'Knead it. Bake it.'
     """
     text = decision.text
     if text is None:

@@ -38,7 +38,9 @@ _FILLER = {"the", "a", "an", "of", "to", "for", "in", "on", "this", "that", "is"
 def name_words(name: str) -> list[str]:
     """The words of a field name, whatever its case style.
 
-    Example: name_words("isCoveredBy_KB-entry") -> ["is", "covered", "by", "kb", "entry"]
+    Example:
+        >>> name_words("isCoveredBy_KB-entry")
+        ['is', 'covered', 'by', 'kb', 'entry']
     """
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", name))
     return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
@@ -69,7 +71,9 @@ def role_scores(name: str, description: str) -> dict[str, float]:
 def field_role(name: str, schema: dict) -> str:
     """The role of one property: "source", "title", "answer" or "other", from its name, description and title.
 
-    Example: field_role("reference", {"description": "Identifier of the catalogue entry"}) -> "source"
+    Example:
+        >>> field_role("reference", {"description": "Identifier of the catalogue entry"})
+        'source'
     """
     scores = role_scores(name, str(schema.get("description") or "") + " " + str(schema.get("title") or ""))
     if scores["source"] > max(scores["answer"], scores["title"]) and scores["source"] > 0:

@@ -42,7 +42,9 @@ class Vocabulary:
     `titles` (optional) are the documents' titles: words in no title count as mentioned in passing.
     `seen_enough`: in how many documents a word must be to be fully familiar (see `familiarity`).
 
-    Example: Vocabulary(["Proofing sourdough overnight", "Rye bread"]).correct("sourdugh") -> "sourdough"
+    Example:
+        >>> Vocabulary(["Proofing sourdough overnight", "Rye bread"]).correct("sourdugh")
+        'sourdough'
     """
 
     def __init__(self, documents: Iterable[str], titles: Iterable[str] | None = None, seen_enough: int = 2):
@@ -68,7 +70,9 @@ class Vocabulary:
     def knows(self, word: str) -> bool:
         """True when the word, or another form of it, occurs in the documents.
 
-        Example: Vocabulary(["Renewing a library card"]).knows("renewed") -> True
+        Example:
+            >>> Vocabulary(["Renewing a library card"]).knows("renewed")
+            True
         """
         return word in self.doc_freq or stem(word) in self.stem_freq
 
@@ -77,7 +81,9 @@ class Vocabulary:
         documents). Exact forms only (plus plural/-ing/-ed forms), so "dating" does not pass for "data".
         A request's own texts are few (`seen_enough` 1): there any form of a word that occurs is familiar.
 
-        Example: Vocabulary(["late fees", "late returns"]).familiarity("late") -> 1.0
+        Example:
+            >>> Vocabulary(["late fees", "late returns"]).familiarity("late")
+            1.0
         """
         if self.seen_enough <= 1:
             return 1.0 if self.knows(word) else 0.0
@@ -87,15 +93,19 @@ class Vocabulary:
     def in_passing(self, word: str) -> bool:
         """True for a word the documents use but never in a title: it says little about their topics.
 
-        Example: Vocabulary(["Late fees: pay them by Friday"], titles=["Late fees"]).in_passing("friday") -> True
+        Example:
+            >>> Vocabulary(["Late fees: pay them by Friday"], titles=["Late fees"]).in_passing("friday")
+            True
         """
         return self.title_stems is not None and self.knows(word) and stem(word) not in self.title_stems
 
     def idf(self, word: str) -> float:
         """Rarity of a word: log((N + 1) / (df + 1)) + 1 over its stem. Unknown words get the maximum.
 
-        Example: Vocabulary(["rye bread", "wheat bread"]).idf("rye") > Vocabulary(["rye bread", "wheat bread"]).idf("bread")
-                 -> True
+        Example:
+            >>> breads = Vocabulary(["rye bread", "wheat bread"])
+            >>> breads.idf("rye") > breads.idf("bread")
+            True
         """
         df = self.stem_freq.get(stem(word), 0)
         return math.log((self.n_docs + 1) / (df + 1)) + 1.0
@@ -110,7 +120,9 @@ class Vocabulary:
         not turned into "discards" (two edits away), while "sourdugh" becomes "sourdough" (one edit). Candidates are ranked by fewest edits, same first letter (people rarely
         mistype the first letter), then the most frequent word.
 
-        Example: Vocabulary(["Proofing sourdough overnight"]).correct("sourdugh") -> "sourdough"
+        Example:
+            >>> Vocabulary(["Proofing sourdough overnight"]).correct("sourdugh")
+            'sourdough'
         """
         word = word.lower()
         if typo_limit(word) == 0 or not word.isalpha() or self.knows(word) or (extra and word in extra):
@@ -132,7 +144,9 @@ class Vocabulary:
         only mention in passing (`in_passing`) earn only part of their weight; and a small constant in
         the denominator keeps a text of a few weak words from scoring high.
 
-        Example: Vocabulary(["rye bread", "sourdough bread"]).topic_score("rye bread?") -> 0.5
+        Example:
+            >>> Vocabulary(["rye bread", "sourdough bread"]).topic_score("rye bread?")
+            0.5
         """
         total, earned = TOPIC_PRIOR, 0.0
         for word in dict.fromkeys(words(text)):

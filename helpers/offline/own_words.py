@@ -25,7 +25,9 @@ def request_texts(conv: Conversation) -> list[str]:
     documents in tool outputs and in material pasted into the prompt. Earlier user messages are left out:
     they may hold the same typo as the question.
 
-    Example: request_texts(Conversation(instructions="Answer from the catalogue.")) -> ["Answer from the catalogue."]
+    Example:
+        >>> request_texts(Conversation(instructions="Answer from the catalogue."))
+        ['Answer from the catalogue.']
     """
     texts = [conv.instructions] if conv.instructions.strip() else []
     texts += [f"{t.name.replace('_', ' ')} {t.description}" for t in conv.tools]
@@ -39,8 +41,9 @@ def request_texts(conv: Conversation) -> list[str]:
 def request_vocabulary(conv: Conversation) -> Vocabulary:
     """The vocabulary of the request's own texts (`request_texts`), for a model handed no vocabulary.
 
-    Example: request_vocabulary(Conversation(instructions="Only answer questions about rye bread.")).knows("rye")
-             -> True
+    Example:
+        >>> request_vocabulary(Conversation(instructions="Only answer questions about rye bread.")).knows("rye")
+        True
     """
     vocab = Vocabulary(request_texts(conv), seen_enough=1)
     vocab.from_request = True
@@ -51,7 +54,9 @@ def request_words(conv: Conversation) -> Counter:
     """How many of the request's own texts (`request_texts`) hold each word: typo candidates, and words
     the request vouches for (never "repaired").
 
-    Example: request_words(Conversation(instructions="Rye bread. Rye flour."))["rye"] -> 1
+    Example:
+        >>> request_words(Conversation(instructions="Rye bread. Rye flour."))["rye"]
+        1
     """
     counts: Counter = Counter()
     for text in request_texts(conv):

@@ -36,7 +36,9 @@ _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
 def listed_values(schema: dict) -> list[str]:
     """The values a parameter lists as possible: its `examples`, else what its description lists.
 
-    Example: listed_values({"description": "the door, e.g. front, back, garage"}) -> ["front", "back", "garage"]
+    Example:
+        >>> listed_values({"description": "the door, e.g. front, back, garage"})
+        ['front', 'back', 'garage']
     """
     examples = schema.get("examples")
     if isinstance(examples, list) and examples:
@@ -53,8 +55,10 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
     leaves out the weakest reading, the word before the parameter's noun (a name found in the question
     then comes first).
 
-    Example: value_for("door", {"type": "string", "description": "the door, e.g. front, back, garage"},
-                       "Please unlock the back door") -> "back"
+    Example:
+        >>> value_for("door", {"type": "string", "description": "the door, e.g. front, back, garage"},
+        ...           "Please unlock the back door")
+        'back'
     """
     kind = schema.get("type")
     description = str(schema.get("description") or "")

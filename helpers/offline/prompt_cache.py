@@ -30,7 +30,10 @@ class PromptCache:
     token) so that CAPACITY long prompts stay small, and compared 128 tokens at a time, which is also the
     step of the result.
 
-    Example: cache = PromptCache(); cache.cached(ids); cache.cached(ids + more) -> 1408 (if len(ids) == 1500)
+    Example:
+        >>> cache, ids = PromptCache(), list(range(1500))
+        >>> cache.cached(ids), cache.cached(ids + [7, 8, 9])
+        (0, 1408)
     """
 
     def __init__(self, capacity: int = CAPACITY, min_tokens: int = CACHE_MIN_TOKENS, step: int = CACHE_STEP,
@@ -46,7 +49,9 @@ class PromptCache:
         """The cached tokens of this prompt given the earlier ones; then remember it (and refresh the prompt
         it matched, as a cache hit does).
 
-        Example: PromptCache().cached(list(range(2000))) -> 0  # nothing seen yet
+        Example: (nothing seen yet)
+            >>> PromptCache().cached(list(range(2000)))
+            0
         """
         if len(ids) < self.min_tokens:
             return 0  # too short to be cached, or to be a cached prefix for a later prompt
@@ -73,7 +78,9 @@ class PromptCache:
 def _common_blocks(a: bytes, b: bytes, width: int) -> int:
     """Bytes of the longest common prefix of a and b counted in whole blocks of `width` bytes.
 
-    Example: _common_blocks(b"abcdef", b"abcdxx", 2) -> 4
+    Example:
+        >>> _common_blocks(b"abcdef", b"abcdxx", 2)
+        4
     """
     end = min(len(a), len(b)) // width * width
     i = 0

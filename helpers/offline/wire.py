@@ -70,7 +70,9 @@ def usage_counts(segments: list[tuple[str, str]], produced: list[str], cache: Pr
     (tokenizer.py). The prompt is also remembered by `cache` (None: no cache, nothing cached). An answer cut
     by a token limit (`cut_at`) used exactly that many output tokens.
 
-    Example: usage_counts([("user", "How do I join?")], ["You can join."], None) -> (12, 0, 4)
+    Example:
+        >>> usage_counts([("user", "Is the rye bread vegan?")], ["Yes, it is."], None)
+        (14, 0, 5)
     """
     ids = prompt_ids(segments)
     cached = cache.cached(ids) if cache is not None else 0
@@ -173,7 +175,7 @@ def _tool_choice(choice: str | dict | None, tools: list[Tool]) -> tuple[str | di
     A choice naming a tool that is not offered gets the real API's 400. The shape was checked before.
 
     Example:
-        >>> search = Tool("search", "Search the FAQ", {"properties": {"query": {"type": "string"}}})
+        >>> search = Tool("search", "Search the notes", {"properties": {"query": {"type": "string"}}})
         >>> _tool_choice({"type": "function", "name": "search"}, [search])
         ({'type': 'function', 'name': 'search'}, None)
         >>> _tool_choice({"type": "function", "name": "serch"}, [search])
@@ -206,7 +208,11 @@ def render_response(body: dict, conv: Conversation, decision: Decision, tools: l
     """The `Response` object for a decision. Its usage counts the request's prompt, of which `cache` says
     how much is cached (and remembers it).
 
-    Example: render_response(body, conv, Decision(text="Hi"), [], seed)["output"][0]["content"][0]["text"] -> "Hi"
+    Example:
+        >>> body = {"model": "offline-rules-v1", "input": "Hello"}
+        >>> conv, tools = parse_responses(body)
+        >>> render_response(body, conv, Decision(text="Hi"), tools, "s1")["output"][0]["content"][0]["text"]
+        'Hi'
     """
     output, produced = [], []
     status, incomplete, cut_at = "completed", None, None
@@ -269,7 +275,7 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
     The body's shape is checked first (shapes.check_chat), so everything below may trust it.
 
     Example:
-        >>> parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})[0].question
+        >>> parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]}).question
         'Hi'
     """
     check_chat(body)
@@ -325,7 +331,7 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
                 call = Call(name=function["name"], arguments=function["arguments"], call_id=tc["id"], batch=batch)
                 calls[call.call_id] = call
                 conv.calls.append(call)
-                pending.add(call.call_id)
+                fresh.add(call.call_id)  # pending is this set, as the message has tool calls
         elif role == "tool":
             call_id = message["tool_call_id"]
             if pending is None:
@@ -363,7 +369,10 @@ def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | 
     """The `chat.completion` object for a decision. Its usage counts the request's prompt, of which `cache`
     says how much is cached (and remembers it).
 
-    Example: render_chat(body, Decision(text="Hi"), seed)["choices"][0]["message"]["content"] -> "Hi"
+    Example:
+        >>> body = {"model": "offline-rules-v1", "messages": [{"role": "user", "content": "Hello"}]}
+        >>> render_chat(body, Decision(text="Hi"), "s1")["choices"][0]["message"]["content"]
+        'Hi'
     """
     message: dict = {"role": "assistant", "content": None, "refusal": None, "annotations": []}
     produced = []

@@ -199,14 +199,21 @@ def _check_arguments(name: str, fn: Callable, kwargs: dict) -> dict:
 def signature_text(name: str, fn: Callable) -> str:
     """What the model should send, in words it can act on; error hints end with it.
 
-    Example: signature_text("search", search) -> "search(query: str)" (a registry tool:
-    "search(query: string, required)")
+    Example: (a plain function, then a registry tool)
+        >>> from helpers.tools.registry import tool
+        >>> def search(query: str) -> list:
+        ...     '''Search the notes.'''
+        >>> signature_text("search", search), signature_text("search", tool(search))
+        ('search(query: str)', 'search(query: string, required)')
     """
     if isinstance(fn, SelfCheckingTool):
         props, required = fn.parameters["properties"], fn.parameters["required"]
         parts = [f"{p}: {_type_word(s)}{', required' if p in required else ''}" for p, s in props.items()]
         return f"{name}({'; '.join(parts)})"
     try:
+        # eval_str: `str`, not `'str'`, for a function whose module has `from __future__ import annotations`
+        sig = inspect.signature(fn, eval_str=True)
+    except NameError:  # an annotation names something only a type checker imports
         sig = inspect.signature(fn)
     except (TypeError, ValueError):  # some builtins have no signature
         return name
@@ -235,7 +242,10 @@ def _keep_fields(result, keep: set[str]):
 def json_default(value):
     """The `default=` hook for json.dumps: a JSON-friendly form of what it can't encode itself.
 
-    Example: json.dumps({"day": datetime.date(2026, 1, 5)}, default=json_default) -> '{"day": "2026-01-05"}'
+    Example:
+        >>> import datetime
+        >>> json.dumps({"day": datetime.date(2026, 1, 5)}, default=json_default)
+        '{"day": "2026-01-05"}'
     """
     if isinstance(value, pydantic.BaseModel):
         return value.model_dump(mode="json")
@@ -261,7 +271,7 @@ class SelfCheckingTool(typing.Protocol):
     Dispatch asks a tool for these two members instead of importing helpers.tools.registry, because the
     registry is built on this module; any object that has them gets the same treatment.
     Example:
-        >>> from helpers.tool_registry import tool
+        >>> from helpers.tools.registry import tool
         >>> def get_weather(city: str) -> dict:
         ...     '''The weather now in a city.
         ...

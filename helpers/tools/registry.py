@@ -37,7 +37,7 @@ class ToolDefinitionError(TypeError):
     Example:
         >>> tool(lambda q: q)
         Traceback (most recent call last):
-        helpers.tool_registry.ToolDefinitionError: tool '<lambda>' has no docstring; the model reads it ...
+        helpers.tools.registry.ToolDefinitionError: tool '<lambda>' has no docstring; the model reads it ...
     """
 
 
@@ -137,7 +137,7 @@ class Tool:
             {'query': 'join late'}
             >>> search.validate({"query": 3})
             Traceback (most recent call last):
-            helpers.tools.ToolError: invalid arguments for 'search': query: Input should be a valid string
+            helpers.tools.dispatch.ToolError: invalid arguments for 'search': query: Input should be a valid string
             (got 3)
         """
         # In strict mode every field is required, so the model sends null for "use the default".

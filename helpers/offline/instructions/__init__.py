@@ -35,7 +35,9 @@ from helpers.offline.instructions.topic import Topic, about
 class Instructions:
     """Everything the instructions ask for, read once.
 
-    Example: read_instructions("Search twice. Answer in one sentence.").searches.count -> 2
+    Example:
+        >>> read_instructions("Search twice. Answer in one sentence.").searches.count
+        2
     """
 
     labels: LabelRule | None
@@ -48,7 +50,9 @@ class Instructions:
 def read_instructions(text: str) -> Instructions:
     """The instructions parsed into what they ask for (cached: a loop sends the same text every turn).
 
-    Example: read_instructions("Answer YES if it is about trains, NO otherwise.").labels.labels -> ("YES", "NO")
+    Example:
+        >>> read_instructions("Answer YES if it is about trains, NO otherwise.").labels.labels
+        ('YES', 'NO')
     """
     return Instructions(read_labels(text), read_scope(text), read_searches(text), read_form(text))
 
@@ -57,7 +61,10 @@ def given_text(conv: Conversation) -> str:
     """What the request gives besides the instructions and the question, whose words join every topic:
     the tools' names and descriptions (and their parameters' descriptions).
 
-    Example: given_text(Conversation(tools=[Tool("find_cake", "Look up a cake by name")])) -> "find cake Look up a cake by name"
+    Example:
+        >>> from helpers.offline.conversation import Tool
+        >>> given_text(Conversation(tools=[Tool("find_cake", "Look up a cake by name")]))
+        'find cake Look up a cake by name'
     """
     parts = []
     for tool in conv.tools:
@@ -71,7 +78,9 @@ def given_text(conv: Conversation) -> str:
 def label_choice(text: str) -> tuple[str, str] | None:
     """The (positive, negative) labels an instruction names, or None.
 
-    Example: label_choice("Reply with exactly one word: ALLOW or BLOCK") -> ("ALLOW", "BLOCK")
+    Example:
+        >>> label_choice("Reply with exactly one word: ALLOW or BLOCK")
+        ('ALLOW', 'BLOCK')
     """
     rule = read_labels(text)
     return (rule.positive, rule.negative) if rule else None

@@ -20,7 +20,9 @@ def near(text: str, cue: re.Pattern | tuple[str, ...]) -> str:
     """The text within REACH characters of every match of `cue` (a pattern, or lowercase words found
     with `str.find`, much faster over megabytes), pieces joined by blank lines.
 
-    Example: near("Be brief. " * 1000 + "Search twice.", ("search",))[-13:] -> "Search twice."
+    Example:
+        >>> near("Be brief. " * 1000 + "Search twice.", ("search",))[-13:]
+        'Search twice.'
     """
     if isinstance(cue, tuple):
         lowered = text.lower()

@@ -50,8 +50,9 @@ def split_context(text: str) -> tuple[str, list[dict]] | None:
     The question is "" when the text is material only (`pasted_material` then looks for it elsewhere).
     None when there is no such material.
 
-    Example: split_context("QUESTION: Can I join?\n\nCONTEXT:\nquestion: Join late?\nanswer: Yes.")
-             -> ("Can I join?", [{"question": "Join late?", "answer": "Yes."}])
+    Example:
+        >>> split_context("QUESTION: Is rye vegan?\\n\\nCONTEXT:\\nquestion: Rye bread?\\nanswer: Vegan.")
+        ('Is rye vegan?', [{'question': 'Rye bread?', 'answer': 'Vegan.'}])
     """
     header = _CONTEXT_HEADER.search(text) or _label_header(text)
     if header is None:
@@ -83,8 +84,10 @@ def pasted_material(question: str, earlier: list[str]) -> tuple[str, list[dict]]
     (documents first, question later), and the question it should answer: the last message that asks.
     Material from every user message counts; None when there is none.
 
-    Example: pasted_material("Which platform for Delft?", ["Timetable:\n08:10 Delft, platform 4 ..."])
-             -> ("Which platform for Delft?", [{"id": "", "question": "", "answer": "08:10 Delft, platform 4 ..."}])
+    Example:
+        >>> pasted_material("Which platform for Delft?", ["Timetable:\\n08:10 Delft, platform 4\\n08:40 Leiden, platform 2"])
+        ('Which platform for Delft?', [{'id': '', 'question': '', 'answer': '08:10 Delft, platform 4\\n08:40
+        Leiden, platform 2'}])
     """
     documents: list[dict] = []
     asked = ""
@@ -114,7 +117,8 @@ def _documents_in(material: str) -> list[dict]:
     for line in stripped.splitlines():
         match = _FIELD_LINE.match(line)
         key = match.group(1).strip().lower() if match else None
-        if key is not None and (first_key is None or key == first_key or current is not None and key not in current):
+        if match and key is not None and (first_key is None or key == first_key
+                                          or current is not None and key not in current):
             if first_key is None:
                 first_key = key
             if key == first_key or current is None:
@@ -142,8 +146,9 @@ def schema_in_text(text: str) -> dict | None:
     "object", or "properties" / "$ref" / "anyOf"). None when there is none. Objects nested in other
     JSON (a tool definition's "parameters") don't count: they describe something else.
 
-    Example: schema_in_text('Reply in JSON with this schema: {"type": "object", "properties": {}}')
-             -> {"type": "object", "properties": {}}
+    Example:
+        >>> schema_in_text('Reply in JSON with this schema: {"type": "object", "properties": {}}')
+        {'type': 'object', 'properties': {}}
     """
     if not text or not _JSON_CUE.search(text) or not _SCHEMA_CUE.search(text):
         return None

@@ -53,8 +53,10 @@ _CUE = ("word", "sentence", "json", "question", "follow", "ask")
 class OutputForm:
     """The limits and shape the instructions ask of every answer.
 
-    Example: read_form("Answer in at most 20 words and end with a question.")
-             -> OutputForm(max_words=20, closing_question=True)
+    Example:
+        >>> form = read_form("Answer in at most 20 words and end with a question.")
+        >>> form.max_words, form.closing_question
+        (20, True)
     """
 
     max_words: int | None = None
@@ -66,7 +68,9 @@ class OutputForm:
     def json_schema(self) -> dict | None:
         """The named JSON keys as an object schema (every key a required string), or None.
 
-        Example: OutputForm(json_keys=("answer", "source")).json_schema["required"] -> ["answer", "source"]
+        Example:
+            >>> OutputForm(json_keys=("answer", "source")).json_schema["required"]
+            ['answer', 'source']
         """
         if not self.json_keys:
             return None
@@ -77,7 +81,9 @@ class OutputForm:
 def wants_follow_up(instructions: str) -> bool:
     """True when the instructions ask to end with a follow-up question.
 
-    Example: wants_follow_up("End your answer with a follow-up question.") -> True
+    Example:
+        >>> wants_follow_up("End your answer with a follow-up question.")
+        True
     """
     return bool(_FOLLOW_UP.search(near(instructions or "", _CUE)))
 
@@ -85,7 +91,9 @@ def wants_follow_up(instructions: str) -> bool:
 def read_form(text: str) -> OutputForm:
     """The output form the instructions ask for (nothing asked: no limits).
 
-    Example: read_form("Reply in two sentences.").max_sentences -> 2
+    Example:
+        >>> read_form("Reply in two sentences.").max_sentences
+        2
     """
     text = near(text or "", _CUE)
     words = _count(_WORDS.search(text))
@@ -108,7 +116,9 @@ def fit(text: str, form: OutputForm) -> str:
     """A text answer cut to the form's sentence and word limits, with its closing question (if asked
     for) kept whole and counted in the limit.
 
-    Example: fit("One. Two. Three.", OutputForm(max_sentences=2)) -> "One. Two."
+    Example:
+        >>> fit("One. Two. Three.", OutputForm(max_sentences=2))
+        'One. Two.'
     """
     if not (form.max_words or form.max_sentences or form.closing_question):
         return text

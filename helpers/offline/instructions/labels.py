@@ -91,7 +91,9 @@ class Condition:
 class LabelRule:
     """The labels an instruction names, in order, with what earns each.
 
-    Example: read_labels("Answer YES if it is about trains, NO otherwise.").labels -> ("YES", "NO")
+    Example:
+        >>> read_labels("Answer YES if it is about trains, NO otherwise.").labels
+        ('YES', 'NO')
     """
 
     labels: tuple[str, ...]
@@ -119,8 +121,9 @@ class LabelRule:
         """The label for a question. `given`: tool descriptions and documents in the request, whose
         words join every topic (topic.py).
 
-        Example: read_labels("Answer YES if it is about trains, NO otherwise.").verdict("When is the next train?")
-                 -> "YES"
+        Example:
+            >>> read_labels("Answer YES if it is about trains, NO otherwise.").verdict("When is the next train?")
+            'YES'
         """
         if self.constant:
             return self.constant
@@ -143,7 +146,10 @@ class LabelRule:
 def vocab_topic(question: str, vocab: Vocabulary) -> bool:
     """With no topic named anywhere, the vocabulary handed to the client stands in as the topic.
 
-    Example: vocab_topic("How do I bake rye bread?", Vocabulary(["rye bread bake", "bread oven"])) -> True
+    Example:
+        >>> vocab_topic("How do I bake rye bread?",
+        ...             Vocabulary(["rye bread bake", "bread oven", "rye flour", "train times"]))
+        True
     """
     from helpers.offline.knowledge import TOPIC_THRESHOLD
 
@@ -153,8 +159,10 @@ def vocab_topic(question: str, vocab: Vocabulary) -> bool:
 def read_labels(text: str) -> LabelRule | None:
     """The label rule of an instruction text, or None when it names no labels to reply with.
 
-    Example: read_labels("Reply with exactly one word: ALLOW if the question is about cooking, BLOCK otherwise.")
-             -> LabelRule(labels=("ALLOW", "BLOCK"), conditions=(Condition("ALLOW", Topic(... ("cooking",))),), default="BLOCK")
+    Example:
+        >>> rule = read_labels("Reply with exactly one word: ALLOW if the question is about cooking, BLOCK otherwise.")
+        >>> rule.labels, rule.conditions[0].topic.words, rule.default
+        (('ALLOW', 'BLOCK'), ('cooking',), 'BLOCK')
     """
     if not text:
         return None
@@ -204,7 +212,8 @@ def _add_condition(label: str, cond: str, text: str, sentence: str, labels: list
     labels.append(label)
     if any(c.label == label for c in conditions):
         return
-    topic = Topic.named(_ABOUT.search(cond).group("topic") if _ABOUT.search(cond) else cond, text, sentence)
+    about = _ABOUT.search(cond)
+    topic = Topic.named(about.group("topic") if about else cond, text, sentence)
     conditions.append(Condition(label, topic, bool(_NEGATION.search(cond))))
 
 

@@ -22,7 +22,9 @@ COUNT = rf"(?:\d{{1,4}}|{_ALTERNATIVES})"  # a regex piece for a count, for the 
 def count_in(phrase: str) -> int | None:
     """The count a phrase states, as digits or words; None when it states none.
 
-    Example: count_in("three") -> 3; count_in("twice") -> 2; count_in("12") -> 12; count_in("some") -> None
+    Example:
+        >>> count_in("three"), count_in("twice"), count_in("12"), count_in("some")
+        (3, 2, 12, None)
     """
     phrase = " ".join(phrase.lower().split())
     if phrase.isdigit():

@@ -57,7 +57,9 @@ _CUE = ("only", "decline", "refuse", "topic", "unrelated", "scope", "stick", "ke
 def has_guardrail(instructions: str) -> bool:
     """True when the instructions limit the assistant to a topic or to the facts it is given.
 
-    Example: has_guardrail("Only answer questions about the library's opening hours.") -> True
+    Example:
+        >>> has_guardrail("Only answer questions about the library's opening hours.")
+        True
     """
     return bool(_GUARDRAIL.search(near(instructions or "", _CUE)))
 
@@ -65,7 +67,9 @@ def has_guardrail(instructions: str) -> bool:
 def scope_of(instructions: str) -> str | None:
     """The topic that scope instructions limit the model to, in their own words; None if they name none.
 
-    Example: scope_of("Only answer questions about our bakery's products.") -> "our bakery's products"
+    Example:
+        >>> scope_of("Only answer questions about our bakery's products.")
+        "our bakery's products"
     """
     match = _SCOPE.search(near(instructions or "", _CUE))
     if match is None:
@@ -77,7 +81,9 @@ def scope_of(instructions: str) -> str | None:
 class Scope:
     """The topic the assistant is limited to: its phrase (None when unnamed) and its words.
 
-    Example: read_scope("Only answer questions about train times.").topic.words -> ("train", "times")
+    Example:
+        >>> read_scope("Only answer questions about train times.").topic.words
+        ('train', 'times')
     """
 
     phrase: str | None
@@ -86,7 +92,9 @@ class Scope:
     def covers(self, question: str, vocab: Vocabulary | None = None, given: str = "") -> bool:
         """True when the question is inside the scope (see the module for the rule).
 
-        Example: read_scope("Only answer questions about train times.").covers("When is the last train?") -> True
+        Example:
+            >>> read_scope("Only answer questions about train times.").covers("When is the last train?")
+            True
         """
         topic = self.topic.with_words(given) if given else self.topic
         if not topic.words:
@@ -97,8 +105,9 @@ class Scope:
 def read_scope(instructions: str) -> Scope | None:
     """The scope the instructions set, or None when they set none.
 
-    Example: read_scope("You only answer questions about the Riverside Bakery's products.").phrase
-             -> "the Riverside Bakery's products"
+    Example:
+        >>> read_scope("You only answer questions about the Riverside Bakery's products.").phrase
+        "the Riverside Bakery's products"
     """
     if not has_guardrail(instructions):
         return None

@@ -67,7 +67,9 @@ class SearchPlan:
     "at most"; None: retries while results are poor are allowed), and whether they come in rounds, one
     per response (`sequential`).
 
-    Example: read_searches("Search twice before you answer.") -> SearchPlan(count=2, limit=2)
+    Example:
+        >>> read_searches("Search twice before you answer.")
+        SearchPlan(count=2, limit=2, sequential=False)
     """
 
     count: int = 1
@@ -81,14 +83,15 @@ _AT_MOST = {"at most", "no more than", "not more than", "up to", "max", "maximum
 def read_searches(text: str) -> SearchPlan:
     """The search plan the instructions ask for; one search, retries allowed, when they ask for none.
 
-    Example: read_searches("First search, read the results, then search again with words from them.")
-             -> SearchPlan(count=2, sequential=True)
+    Example:
+        >>> read_searches("First search, read the results, then search again with words from them.")
+        SearchPlan(count=2, limit=None, sequential=True)
     """
     text = near(text or "", _CUE)
     sequential = bool(_ROUNDS.search(text))
     match = _COUNTED.search(text)
     n = count_in(next(g for g in match.group("n", "m", "k", "r") if g)) if match else None
-    if n:
+    if n and match:  # n comes from the match
         n = max(1, min(n, MAX_SEARCHES))
         said = re.search(_BOUND, match.group(0), re.IGNORECASE)
         bound = " ".join(said.group(0).lower().split()) if said else ""
@@ -108,6 +111,8 @@ def read_searches(text: str) -> SearchPlan:
 def wanted_searches(instructions: str) -> int:
     """How many searches the instructions ask for: 1 unless they ask for a count or for several.
 
-    Example: wanted_searches("Make at least 3 searches with different keywords") -> 3
+    Example:
+        >>> wanted_searches("Make at least 3 searches with different keywords")
+        3
     """
     return read_searches(instructions).count

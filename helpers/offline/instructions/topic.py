@@ -58,7 +58,9 @@ _POINTING = re.compile(r"\b(?:these|those|this|that|such|their|its|the above|the
 class Topic:
     """The words that make a topic, with the phrase the instructions name it by.
 
-    Example: Topic.named("baking bread").words -> ("baking", "bread")
+    Example:
+        >>> Topic.named("baking bread").words
+        ('baking', 'bread')
     """
 
     phrase: str
@@ -71,8 +73,9 @@ class Topic:
         the phrase stands in) about it joins it: every other sentence that uses one of the phrase's words,
         and, when the phrase points back ("these branches"), every other sentence.
 
-        Example: Topic.named("these branches", "Branches on maps and films.").words
-                 -> ("branches", "maps", "films")
+        Example:
+            >>> Topic.named("these branches", "Branches on maps and films.").words
+            ('branches', 'maps', 'films')
         """
         found = _topic_words(phrase)
         own = {stem(w) for w in found}
@@ -88,7 +91,9 @@ class Topic:
     def with_words(self, text: str) -> Topic:
         """The same topic with the content words of `text` (tool descriptions, pasted documents) added.
 
-        Example: Topic.named("cakes").with_words("Search the cake catalogue").words -> ("cakes", "search", "cake", "catalogue")
+        Example:
+            >>> Topic.named("cakes").with_words("Search the cake catalogue").words
+            ('cakes', 'search', 'cake', 'catalogue')
         """
         more = _topic_words(text)
         return Topic(self.phrase, tuple(dict.fromkeys(self.words + tuple(more))), self.own)
@@ -103,7 +108,9 @@ def covers(vocab: Vocabulary | None, topic: Topic) -> bool:
     courses, or films and recipes"): every word of that part is one of the vocabulary's words, and at
     least half of them are its title words (what its documents are about, not a word they use in passing).
 
-    Example: covers(Vocabulary(["bread dough oven", "bread flour"]), Topic.named("bread or films")) -> True
+    Example:
+        >>> covers(Vocabulary(["bread dough oven", "bread flour"]), Topic.named("bread or films"))
+        True
     """
     # The request's own words (own_words.request_vocabulary) are no documents about anything: they rate
     # words, they never join a topic (else every prompt's topic would "cover" itself).
@@ -124,7 +131,9 @@ def covers(vocab: Vocabulary | None, topic: Topic) -> bool:
 def share(question: str, topic: Topic, vocab: Vocabulary | None = None) -> float:
     """The share of the question's weight that the topic's words cover, from 0 to 1 (see the module).
 
-    Example: share("Can I bake bread without yeast?", Topic.named("baking bread")) -> 0.4
+    Example:
+        >>> share("Can I bake bread without yeast?", Topic.named("baking bread"))
+        0.4
     """
     own = {stem(w) for w in topic.words}
     spelled = [w for w in topic.words if typo_limit(w)]
@@ -146,8 +155,10 @@ def share(question: str, topic: Topic, vocab: Vocabulary | None = None) -> float
 def about(question: str, topic: Topic, vocab: Vocabulary | None = None) -> bool:
     """True when the question is about the topic: its words, or a vocabulary about the topic (module).
 
-    Example: about("Can I bake bread without yeast?", Topic.named("baking bread")) -> True
+    Example:
+        >>> about("Can I bake bread without yeast?", Topic.named("baking bread"))
+        True
     """
     if share(question, topic, vocab) >= NAMED_SHARE:
         return True
-    return covers(vocab, topic) and vocab.topic_score(question) >= TOPIC_THRESHOLD
+    return vocab is not None and covers(vocab, topic) and vocab.topic_score(question) >= TOPIC_THRESHOLD
