@@ -182,15 +182,11 @@ class AgentRun:
     def step(self) -> bool:
         """One iteration: a model call plus the tool calls it asks for. Returns True once the run has stopped.
 
-        Example: (the first step searched; the second answered)
+        Example:
             >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes, until the end."}]}
-            >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
-            ...                hooks=Hooks(verbose=False))
-            >>> run.step(), run.step()
-            (False, True)
+            >>> run = AgentRun(offline_client(), "offline-rules-v1", "Hello!", {}, hooks=Hooks(verbose=False))
+            >>> run.step()  # no tools offered, so the model answers at once and the run stops
+            True
         """
         if self.result is not None:
             return True
