@@ -49,7 +49,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
 
-from helpers.offline.app import (
+from helpers.offline.api.app import (
     MAX_BODY_BYTES,
     body_too_large,
     error_response,
@@ -57,10 +57,10 @@ from helpers.offline.app import (
     is_stream,
     resolve_fault,
 )
-from helpers.offline.errors import ApiError
-from helpers.offline.faults import FaultPlan
+from helpers.offline.api.errors import ApiError
+from helpers.offline.api.faults import FaultPlan
+from helpers.offline.api.prompt_cache import PromptCache
 from helpers.offline.knowledge import Vocabulary
-from helpers.offline.prompt_cache import PromptCache
 
 DEFAULT_FAULT_DELAY = 30.0  # seconds the "timeout" fault keeps a request waiting (longer than most timeouts)
 READ_TIMEOUT = 10.0  # seconds without a byte from the client before the server gives up on a request
