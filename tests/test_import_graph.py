@@ -199,6 +199,15 @@ def test_no_upward_imports(graph):
                        + "\n".join(describe(a) for a in found))
 
 
+def test_the_offline_rules_do_not_import_the_api_side(graph):
+    # The rules get a normalised Conversation from helpers.offline.api and answer a Decision; nothing in them
+    # knows about HTTP, JSON bodies or either API's shapes (helpers/offline/api/__init__.py).
+    found = [a for a in graph if a.source.startswith("helpers.offline.") and a.target.startswith("helpers.offline.api")
+             and not a.source.startswith("helpers.offline.api") and a.source != "helpers.offline.__main__"]
+    assert any(a.target.startswith("helpers.offline.api") for a in graph)
+    assert not found, "rules that import the API side:\n" + "\n".join(describe(a) for a in found)
+
+
 def test_no_private_names_across_modules(graph):
     found = private_imports(graph)
     assert not found, ("private names imported from another module; give them a public name:\n"
@@ -214,7 +223,7 @@ def loaded_after(imports: str, watched: tuple[str, ...]) -> list[str]:
 
 def test_naming_the_offline_model_does_not_load_it():
     # Pricing and the provider presets name the offline model; that must not load its engine or the HTTP stack.
-    model = ("helpers.offline.engine", "helpers.offline.wire", "helpers.offline.transport")
+    model = ("helpers.offline.engine", "helpers.offline.api.wire", "helpers.offline.api.transport")
     assert loaded_after("helpers.offline", ("httpx", "openai", *model)) == []
     assert loaded_after("helpers.cost, helpers.providers", model) == []
 
@@ -227,7 +236,7 @@ def test_the_offline_model_name_has_one_definition():
 
     assert helpers.offline.OFFLINE_MODEL is constants.OFFLINE_MODEL is helpers.cost.OFFLINE_MODEL
     assert helpers.providers.PROVIDERS["offline"].default_model is constants.OFFLINE_MODEL
-    assert helpers.offline.OfflineTransport.__module__ == "helpers.offline.transport"  # lazy names still resolve
+    assert helpers.offline.OfflineTransport.__module__ == "helpers.offline.api.transport"  # lazy names still resolve
     assert "OfflineTransport" in dir(helpers.offline)
 
 

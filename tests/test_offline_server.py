@@ -18,9 +18,9 @@ import openai
 import pytest
 
 from helpers.offline import OFFLINE_BASE_URL, OfflineServer, OfflineTransport, handle
-from helpers.offline import app as offline_app
-from helpers.offline.app import MAX_BODY_BYTES
-from helpers.offline.body import MAX_DEPTH
+from helpers.offline.api import app as offline_app
+from helpers.offline.api.app import MAX_BODY_BYTES
+from helpers.offline.api.body import MAX_DEPTH
 
 SEARCH = {"type": "function", "name": "search", "description": "Search the course FAQ.",
           "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}

@@ -30,8 +30,8 @@ from helpers.offline import (
     handle,
     offline_client,
 )
-from helpers.offline import server as offline_server
-from helpers.offline.stream import pieces
+from helpers.offline.api import server as offline_server
+from helpers.offline.api.stream import pieces
 
 QUESTION = "Can I still join the course?"
 # Strict tools: the SDK's chat.completions.stream() only accepts strict function tools.

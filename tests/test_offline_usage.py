@@ -17,8 +17,8 @@ import pytest
 import tiktoken
 
 from helpers.offline import OFFLINE_MODEL, OfflineServer, async_offline_client, offline_client
-from helpers.offline.prompt_cache import PromptCache
-from helpers.offline.tokenizer import chat_prompt, count_tokens, prompt_ids, responses_prompt
+from helpers.offline.api.prompt_cache import PromptCache
+from helpers.offline.api.tokenizer import chat_prompt, count_tokens, prompt_ids, responses_prompt
 
 QUESTION = "How do I run Ollama locally?"
 # About 1,800 tokens of instructions: a long system prompt, the prefix a real agent sends with every call.

@@ -1,5 +1,5 @@
 """helpers.tokens: a real tokenizer that needs no download, request counting, and the prompt-cache model, all read
-from the offline model's own definitions (helpers.offline.tokenizer, helpers.offline.prompt_cache)."""
+from the offline model's own definitions (helpers.offline.api.tokenizer, helpers.offline.api.prompt_cache)."""
 
 import json
 

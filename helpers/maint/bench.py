@@ -3,7 +3,7 @@
 It runs the LLM Zoomcamp's answerable ground-truth questions (320; see helpers.evaluate) through the agent
 loop on the offline model, once per technique, and records every request on the wire. For each technique:
 - input tokens per answered question, as the offline model's `usage` reports them (a real BPE tokenizer,
-  cl100k: helpers.offline.tokenizer), and the ratio to lesson 04's loop;
+  cl100k: helpers.offline.api.tokenizer), and the ratio to lesson 04's loop;
 - how many final answers cite the right FAQ entry, and how many say nothing was found;
 - the share of input billed as cached (the offline model's `cached_tokens`, OpenAI's rules; each technique
   runs on a client of its own, so it starts cold), and the dollars per answered question at gpt-5.4-mini's

@@ -19,9 +19,9 @@ from helpers.offline.constants import OFFLINE_BASE_URL, OFFLINE_MODEL
 # `import helpers.offline` and its constants cost next to nothing: pricing and the provider presets name the
 # offline model without loading the engine, the wire format or httpx.
 _LAZY = {
-    "handle": "app", "Conversation": "engine", "Decision": "engine", "decide": "engine", "FAULT_MODES": "faults",
-    "OfflineServer": "server", "serve": "server", "AsyncOfflineTransport": "transport",
-    "OfflineTransport": "transport",
+    "handle": "api.app", "Conversation": "engine", "Decision": "engine", "decide": "engine",
+    "FAULT_MODES": "api.faults", "OfflineServer": "api.server", "serve": "api.server",
+    "AsyncOfflineTransport": "api.transport", "OfflineTransport": "api.transport",
 }
 
 __all__ = ["FAULT_MODES", "OFFLINE_BASE_URL", "OFFLINE_MODEL", "AsyncOfflineTransport", "Conversation", "Decision",
@@ -52,7 +52,7 @@ def offline_client(faults=None, vocabulary=None, **kwargs):
     import httpx
     from openai import OpenAI
 
-    from helpers.offline.transport import OfflineTransport
+    from helpers.offline.api.transport import OfflineTransport
 
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
@@ -75,7 +75,7 @@ def async_offline_client(faults=None, vocabulary=None, **kwargs):
     import httpx
     from openai import AsyncOpenAI
 
-    from helpers.offline.transport import AsyncOfflineTransport
+    from helpers.offline.api.transport import AsyncOfflineTransport
 
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)

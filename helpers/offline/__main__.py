@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from helpers.offline.faults import FAULT_MODES
-from helpers.offline.server import DEFAULT_FAULT_DELAY, serve
+from helpers.offline.api.faults import FAULT_MODES
+from helpers.offline.api.server import DEFAULT_FAULT_DELAY, serve
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -56,7 +56,8 @@ class Conversation:
     said: list[str] = field(default_factory=list)  # the assistant's earlier text answers, oldest first
     calls: list[Call] = field(default_factory=list)  # calls after the last user message, in order
     tools: list[Tool] = field(default_factory=list)
-    tool_choice: str | dict = "auto"  # "auto" | "none" | "required" | {"type": "function", "name": ...}
+    tool_choice: str = "auto"  # "auto" | "none" | "required", whichever API's shape it came in (api/wire.py)
+    forced: str | None = None  # the one function a named tool_choice forces (tool_choice is then "required")
     allowed: list[str] | None = None  # tool_choice "allowed_tools": the names the model may call
     output_format: dict | None = None  # text.format / response_format: {"type": "json_schema", "schema": ...}
     parallel_tool_calls: bool = True

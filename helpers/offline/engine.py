@@ -95,12 +95,9 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     callable_tools = [] if choice == "none" else list(conv.tools)
     if conv.allowed is not None:  # tool_choice "allowed_tools": only these may be called
         callable_tools = [t for t in callable_tools if t.name in conv.allowed]
-    forced = None
-    if isinstance(choice, dict) and choice.get("type") == "function":
-        name = choice.get("name") or (choice.get("function") or {}).get("name")
-        callable_tools = [t for t in callable_tools if t.name == name]  # wire.py made sure it is offered
-        forced = callable_tools[0] if callable_tools else None
-    must_call = bool(callable_tools) and (choice == "required" or forced is not None)
+    if conv.forced is not None:  # a named function (api/wire.py made sure it is offered)
+        callable_tools = [t for t in callable_tools if t.name == conv.forced]
+    must_call = bool(callable_tools) and choice == "required"
 
     decision = _in_form(conv, _decide(conv, callable_tools, must_call, vocab), vocab)
     reply_tools = [t for t in callable_tools if is_reply_tool(t)]

@@ -24,7 +24,7 @@ What goes where is decided by the schema alone, never by one caller's field name
 - arrays: one item made by the same rules, or the cited ids for a source array; a nullable source is
   null when nothing was cited.
 Every value made is checked against the schema (jsonschema) before it leaves; a schema that cannot be
-filled gets a 400 naming the place in the schema and what to change.
+filled gets a 400 naming the place in the schema and what to change (api/formats.py asks, while the request is read).
 
 What it leaves out on purpose: inference, and the rest of JSON Schema. The values are extracts of what
 the rules would have said (the answer text, the cited id, found or not), never facts worked out from the
@@ -40,9 +40,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from helpers.offline.errors import ApiError
 from helpers.offline.field_roles import NEGATIVE_WORDS, field_role, name_words, role_scores
-from helpers.offline.schema_rules import SchemaError, check_well_formed, strict_problem, unsupported_keyword
+from helpers.offline.schema_rules import SchemaError, check_well_formed, unsupported_keyword
 from helpers.offline.text import stem
 
 SOFT_DEPTH = 6  # below this nesting, only what is required is filled (recursive schemas end here)
@@ -336,35 +335,3 @@ def structured_text(output_format: dict, facts: Facts) -> str:
     if kind == "json_schema":
         return json.dumps(fill(output_format.get("schema") or {}, facts), ensure_ascii=False)
     return facts.text
-
-
-def check_format(output_format: dict, where: str, name: str) -> None:
-    """Raise a 400 ApiError when the schema of a response format uses a keyword the filler doesn't support
-    or can't be filled (tried with an answer that found something and one that didn't), naming the place in
-    the schema.
-
-    Example:
-        >>> check_format({"type": "json_schema", "name": "x", "schema": {"not": {}}}, "text.format", "x")
-        Traceback (most recent call last):
-        helpers.offline.errors.ApiError: Invalid schema for response_format 'x': at 'schema', 'not' is not
-        supported by the offline model, ... Remove 'not', or say the rule in the field's description.
-    """
-    if output_format.get("type") != "json_schema":
-        return
-    schema = output_format.get("schema") or {}
-    if output_format.get("strict") is True:
-        problem = strict_problem(schema)
-        if problem:
-            raise ApiError(400, f"Invalid schema for response_format {name!r}: {problem} (strict mode, as on "
-                                f"OpenAI: set strict to false, or fix the schema.)", param=f"{where}.schema",
-                           code="invalid_json_schema")
-    for facts in (Facts("An answer 1.", ["id1"], ["A title"], True), Facts("Nothing found.", [], [], False)):
-        try:
-            fill(schema, facts)
-        except SchemaError as error:
-            place = error.path if len(error.path) <= 100 else f"{error.path[:50]} ... {error.path[-40:]}"
-            raise ApiError(400, f"Invalid schema for response_format {name!r}: at '{place}', {error.message}",
-                           param=f"{where}.schema", code="invalid_json_schema") from None
-        except RecursionError:
-            raise ApiError(400, f"Invalid schema for response_format {name!r}: it nests too deeply to fill.",
-                           param=f"{where}.schema", code="invalid_json_schema") from None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 
-from helpers.offline.errors import ApiError
+from helpers.offline.api.errors import ApiError
 
 MAX_DEPTH = 64  # levels of nested arrays and objects; real requests (tool schemas included) need far fewer
 

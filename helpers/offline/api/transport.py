@@ -27,11 +27,11 @@ from collections.abc import AsyncIterator, Iterator
 import anyio.to_thread
 import httpx
 
-from helpers.offline.app import error_response, handle, is_stream, resolve_fault
-from helpers.offline.errors import ApiError
-from helpers.offline.faults import FaultPlan
+from helpers.offline.api.app import error_response, handle, is_stream, resolve_fault
+from helpers.offline.api.errors import ApiError
+from helpers.offline.api.faults import FaultPlan
+from helpers.offline.api.prompt_cache import PromptCache
 from helpers.offline.knowledge import Vocabulary
-from helpers.offline.prompt_cache import PromptCache
 
 
 class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
@@ -80,7 +80,7 @@ def _answer(plan: FaultPlan, cache: PromptCache, request: httpx.Request, body: b
 
 class OfflineTransport(httpx.BaseTransport):
     """An httpx transport answered by the offline model. `faults`: a list consumed one per request, or one
-    mode for every request (see helpers.offline.faults). Each transport has its own prompt cache, as one
+    mode for every request (see helpers.offline.api.faults). Each transport has its own prompt cache, as one
     client of a real provider does: `usage` reports the prefix its earlier requests share as cached.
     `vocabulary`: an optional knowledge.Vocabulary of the documents the model will be asked about, for word
     rarity, topic and typo repair; without one, it knows only the words each request brings.

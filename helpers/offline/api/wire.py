@@ -25,14 +25,12 @@ from __future__ import annotations
 import hashlib
 import json
 
-from helpers.offline.body import shown
-from helpers.offline.constants import OFFLINE_MODEL
-from helpers.offline.conversation import Call, Conversation, Decision, Tool
-from helpers.offline.errors import ApiError
-from helpers.offline.prompt_cache import PromptCache
-from helpers.offline.shapes import check_chat, check_responses
-from helpers.offline.structured import check_format
-from helpers.offline.tokenizer import (
+from helpers.offline.api.body import shown
+from helpers.offline.api.errors import ApiError
+from helpers.offline.api.formats import check_format
+from helpers.offline.api.prompt_cache import PromptCache
+from helpers.offline.api.shapes import check_chat, check_responses
+from helpers.offline.api.tokenizer import (
     chat_prompt,
     content_text,
     count_tokens,
@@ -41,6 +39,8 @@ from helpers.offline.tokenizer import (
     prompt_ids,
     responses_prompt,
 )
+from helpers.offline.constants import OFFLINE_MODEL
+from helpers.offline.conversation import Call, Conversation, Decision, Tool
 
 # A fixed creation time (2026-01-01T00:00:00Z): a wall-clock time would make every response unique.
 CREATED_AT = 1767225600
@@ -104,11 +104,11 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
         else raw_input
 
     tools, normalised = _responses_tools(body.get("tools") or [])
-    choice, allowed = _tool_choice(body.get("tool_choice"), tools)
+    choice, forced, allowed = _tool_choice(body.get("tool_choice"), tools)
     output_format = (body.get("text") or {}).get("format")
     if output_format:
         check_format(output_format, "text.format", str(output_format.get("name", "")))
-    conv = Conversation(instructions=instructions or "", tools=tools, fault=fault, tool_choice=choice,
+    conv = Conversation(instructions=instructions or "", tools=tools, fault=fault, tool_choice=choice, forced=forced,
                         allowed=allowed, output_format=output_format,
                         parallel_tool_calls=body.get("parallel_tool_calls") is not False)
     calls: dict[str, Call] = {}  # this turn's calls, by call_id
@@ -169,32 +169,36 @@ def _responses_tools(raw: list) -> tuple[list[Tool], list[dict]]:
     return tools, normalised
 
 
-def _tool_choice(choice: str | dict | None, tools: list[Tool]) -> tuple[str | dict, list[str] | None]:
-    """The engine's (tool_choice, allowed tool names): "auto", "none", "required" or the named-function
-    object, and for an "allowed_tools" choice its mode with the names it allows (either API's shape).
-    A choice naming a tool that is not offered gets the real API's 400. The shape was checked before.
+def _tool_choice(choice: str | dict | None, tools: list[Tool]) -> tuple[str, str | None, list[str] | None]:
+    """tool_choice in either API's shape, normalised for the rules: (mode, forced, allowed). `mode` is "auto",
+    "none" or "required"; `forced` the one function a named choice forces (its mode "required"); `allowed`
+    the names an "allowed_tools" choice allows (its mode as given). A choice naming a tool that is not
+    offered gets the real API's 400. The shape was checked before (shapes.py).
 
     Example:
         >>> search = Tool("search", "Search the notes", {"properties": {"query": {"type": "string"}}})
         >>> _tool_choice({"type": "function", "name": "search"}, [search])
-        ({'type': 'function', 'name': 'search'}, None)
+        ('required', 'search', None)
+        >>> _tool_choice({"type": "function", "function": {"name": "search"}}, [search])  # Chat's shape
+        ('required', 'search', None)
         >>> _tool_choice({"type": "function", "name": "serch"}, [search])
         Traceback (most recent call last):
-        helpers.offline.errors.ApiError: Tool choice 'serch' not found in 'tools' parameter.
+        helpers.offline.api.errors.ApiError: Tool choice 'serch' not found in 'tools' parameter.
     """
     if choice is None:
-        return "auto", None
+        return "auto", None, None
     if isinstance(choice, str):
-        return choice, None
+        return choice, None, None
     offered = {t.name for t in tools}
     if choice["type"] == "allowed_tools":
         spec = choice.get("allowed_tools") or choice  # Chat nests it; Responses doesn't
         names = [t.get("name") or (t.get("function") or {}).get("name") for t in spec["tools"]]
         for name in names:
             _offered(name, offered)
-        return spec["mode"], [n for n in names if n]
-    _offered(choice.get("name") or choice["function"]["name"], offered)
-    return choice, None
+        return spec["mode"], None, [n for n in names if n]
+    name = choice.get("name") or choice["function"]["name"]  # Responses' shape, or Chat's
+    _offered(name, offered)
+    return "required", name, None
 
 
 def _offered(name: str | None, offered: set[str]) -> None:
@@ -299,8 +303,8 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
         function = tool["function"]
         tools.append(Tool(name=function["name"], description=str(function.get("description") or ""),
                           parameters=function.get("parameters") or {"type": "object", "properties": {}}))
-    choice, allowed = _tool_choice(body.get("tool_choice"), tools)
-    conv = Conversation(tools=tools, fault=fault, tool_choice=choice, allowed=allowed,
+    choice, forced, allowed = _tool_choice(body.get("tool_choice"), tools)
+    conv = Conversation(tools=tools, fault=fault, tool_choice=choice, forced=forced, allowed=allowed,
                         output_format=_chat_format(body.get("response_format")),
                         parallel_tool_calls=body.get("parallel_tool_calls") is not False)
     calls: dict[str, Call] = {}

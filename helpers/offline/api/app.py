@@ -30,14 +30,12 @@ from functools import partial
 
 from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
-from helpers.offline.body import load_request
-from helpers.offline.engine import decide
-from helpers.offline.errors import ApiError
-from helpers.offline.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
-from helpers.offline.knowledge import Vocabulary
-from helpers.offline.prompt_cache import PromptCache
-from helpers.offline.stream import SSE_HEADERS, chat_frames, response_frames
-from helpers.offline.wire import (
+from helpers.offline.api.body import load_request
+from helpers.offline.api.errors import ApiError
+from helpers.offline.api.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
+from helpers.offline.api.prompt_cache import PromptCache
+from helpers.offline.api.stream import SSE_HEADERS, chat_frames, response_frames
+from helpers.offline.api.wire import (
     OFFLINE_MODEL,
     model_object,
     models_list,
@@ -47,6 +45,8 @@ from helpers.offline.wire import (
     render_response,
     request_hash,
 )
+from helpers.offline.engine import decide
+from helpers.offline.knowledge import Vocabulary
 
 JSON_HEADERS = {"content-type": "application/json"}
 # The largest request body accepted. A long agent conversation with search tool outputs is well under 1 MiB;

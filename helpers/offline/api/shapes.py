@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from helpers.offline.body import shown
-from helpers.offline.errors import ApiError
+from helpers.offline.api.body import shown
+from helpers.offline.api.errors import ApiError
 
 TEXT_PARTS = ("text", "input_text", "output_text")  # content parts whose `text` the model reads
 RESPONSES_ROLES = ("user", "assistant", "system", "developer")
@@ -301,7 +301,7 @@ def check_responses(request: dict) -> None:
         >>> check_responses({"model": "m", "input": "Hi"})  # a good body: nothing to say
         >>> check_responses({"model": "m", "input": [{"role": "user", "content": 5}]})
         Traceback (most recent call last):
-        helpers.offline.errors.ApiError: Invalid type for 'input[0].content': expected one of a string or an
+        helpers.offline.api.errors.ApiError: Invalid type for 'input[0].content': expected one of a string or an
         array, but got an integer instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
@@ -387,7 +387,7 @@ def check_chat(request: dict) -> None:
     Example:
         >>> check_chat({"model": "m", "messages": [{"role": "assistant", "tool_calls": ["x"]}]})
         Traceback (most recent call last):
-        helpers.offline.errors.ApiError: Invalid type for 'messages[0].tool_calls[0]': expected an object, but
+        helpers.offline.api.errors.ApiError: Invalid type for 'messages[0].tool_calls[0]': expected an object, but
         got a string instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)

@@ -20,11 +20,16 @@ connection or an HTML page:
   reset before it has read the reply. Idle connections close after `read_timeout` seconds (the SDK's
   pool drops its own after 5 s, so it never sends on a connection the server is closing).
 
-Why the standard library's ThreadingHTTPServer, hardened, and not a server library (uvicorn, hypercorn):
-no new dependency for learners; every framing error can be answered in OpenAI's JSON (h11-based
-servers answer those themselves, in plain text); and streamed responses (server-sent events) fit it
-as they are: the handler thread writes the events as `Transfer-Encoding: chunked`, one event per chunk.
-One thread per connection is plenty for a local test double.
+Why the standard library's ThreadingHTTPServer, hardened, and not uvicorn + Starlette (in the lock via mcp):
+tried (uvicorn 0.54 with h11, an ASGI app calling the same `handle`), it meets "no 5xx" but drops or hangs
+connections this server answers. A client that half-closes after its request (netcat -N; the fuzz tests) gets
+no reply: H11Protocol.eof_received lets asyncio close the socket (test_offline_fuzz.py's
+test_server_answers_any_request_head: 30 of 300 heads dropped, a valid GET /v1/models too;
+test_a_body_cut_short_by_the_client_gets_400). Headers that stop arriving are never answered nor closed
+(test_headers_that_stop_arriving_get_408). h11's framing errors are a plain-text 400 (246 of the 300 heads;
+the Content-Length, chunked and request-line tests of test_offline_server.py). Fixing those means overriding
+three methods of H11Protocol, which uvicorn does not offer as an extension point. SSE fit this server as they
+are: the handler thread writes each event as one chunk of `Transfer-Encoding: chunked`.
 
 Streaming (`"stream": true`): the answer is a `text/event-stream` sent in chunks, one event per chunk,
 ended by the zero-length chunk; the connection then stays open for the next request (an HTTP/1.0 client
@@ -49,7 +54,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
 
-from helpers.offline.app import (
+from helpers.offline.api.app import (
     MAX_BODY_BYTES,
     body_too_large,
     error_response,
@@ -57,10 +62,10 @@ from helpers.offline.app import (
     is_stream,
     resolve_fault,
 )
-from helpers.offline.errors import ApiError
-from helpers.offline.faults import FaultPlan
+from helpers.offline.api.errors import ApiError
+from helpers.offline.api.faults import FaultPlan
+from helpers.offline.api.prompt_cache import PromptCache
 from helpers.offline.knowledge import Vocabulary
-from helpers.offline.prompt_cache import PromptCache
 
 DEFAULT_FAULT_DELAY = 30.0  # seconds the "timeout" fault keeps a request waiting (longer than most timeouts)
 READ_TIMEOUT = 10.0  # seconds without a byte from the client before the server gives up on a request

@@ -1,0 +1,14 @@
+"""The offline model's API side: HTTP and the OpenAI wire format, around the rules.
+
+A request comes in through the in-process httpx transport (transport.py) or the HTTP server (server.py),
+goes to `app.handle` (routes, faults, error answers), is read (body.py, shapes.py: bytes to a checked
+JSON object; wire.py: that object to a normalised `Conversation`, in either API's shape), decided by the
+rules through their one entry point, `engine.decide(conv, vocab)`, and rendered back (wire.py; stream.py
+for server-sent events), with `usage` counted as an API counts it (tokenizer.py, prompt_cache.py).
+
+The rules (engine.py and the modules it puts in order) never import from here: they see a `Conversation`
+with every wire detail already settled (tool_choice as a mode and a forced name, whichever API sent it),
+and answer a `Decision`. What it leaves out: every decision about what to say or call.
+
+Importing this package loads nothing: each module is imported where it is used.
+"""
