@@ -269,18 +269,19 @@ def parse_documents(output: str) -> list[dict]:
     return docs
 
 
-def all_documents(conv: Conversation) -> list[dict]:
-    """Every document in the turn's tool outputs, once each, with its rank in the output it came from.
+def all_documents(outputs: list[list[dict]]) -> list[dict]:
+    """Every document of the turn's tool outputs (each read by `parse_documents`), once each, with its
+    rank in the output it came from.
 
     Example:
         >>> found = '[{"id": "b-12", "question": "Is the rye bread vegan?", "answer": "Yes."}]'
-        >>> all_documents(Conversation(calls=[Call("search", '{"query": "rye"}', "c1", 0, output=found)]))
+        >>> all_documents([parse_documents(found), parse_documents(found)])
         [{'title': 'Is the rye bread vegan?', 'answer': 'Yes.', 'text': 'Is the rye bread vegan? Yes.', 'id':
         'b-12', 'rank': 0}]
     """
     docs, seen = [], set()
-    for call in conv.calls:
-        for rank, doc in enumerate(parse_documents(call.output or "")):
+    for output in outputs:
+        for rank, doc in enumerate(output):
             key = (doc["id"], doc["title"]) if doc["id"] else doc["text"]
             if key not in seen:
                 seen.add(key)

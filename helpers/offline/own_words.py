@@ -14,51 +14,51 @@ from __future__ import annotations
 
 from collections import Counter
 
-from helpers.offline.conversation import Conversation, all_documents
+from helpers.offline.conversation import Conversation
 from helpers.offline.instructions import split_context
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.text import words
 
 
-def request_texts(conv: Conversation) -> list[str]:
+def request_texts(conv: Conversation, documents: list[dict]) -> list[str]:
     """The texts a request brings besides its question: instructions, tool names and descriptions, the
-    documents in tool outputs and in material pasted into the prompt. Earlier user messages are left out:
-    they may hold the same typo as the question.
+    `documents` of its tool outputs (conversation.all_documents) and those of material pasted into the
+    prompt. Earlier user messages are left out: they may hold the same typo as the question.
 
     Example:
-        >>> request_texts(Conversation(instructions="Answer from the catalogue."))
+        >>> request_texts(Conversation(instructions="Answer from the catalogue."), [])
         ['Answer from the catalogue.']
     """
     texts = [conv.instructions] if conv.instructions.strip() else []
     texts += [f"{t.name.replace('_', ' ')} {t.description}" for t in conv.tools]
-    texts += [d["text"] for d in all_documents(conv)]
+    texts += [d["text"] for d in documents]
     pasted = split_context(conv.question)
     if pasted is not None:
         texts += [" ".join(str(v) for v in d.values()) for d in pasted[1]]
     return texts
 
 
-def request_vocabulary(conv: Conversation) -> Vocabulary:
+def request_vocabulary(texts: list[str]) -> Vocabulary:
     """The vocabulary of the request's own texts (`request_texts`), for a model handed no vocabulary.
 
     Example:
-        >>> request_vocabulary(Conversation(instructions="Only answer questions about rye bread.")).knows("rye")
+        >>> request_vocabulary(["Only answer questions about rye bread."]).knows("rye")
         True
     """
-    vocab = Vocabulary(request_texts(conv), seen_enough=1)
+    vocab = Vocabulary(texts, seen_enough=1)
     vocab.from_request = True
     return vocab
 
 
-def request_words(conv: Conversation) -> Counter:
+def request_words(texts: list[str]) -> Counter:
     """How many of the request's own texts (`request_texts`) hold each word: typo candidates, and words
     the request vouches for (never "repaired").
 
     Example:
-        >>> request_words(Conversation(instructions="Rye bread. Rye flour."))["rye"]
+        >>> request_words(["Rye bread. Rye flour."])["rye"]
         1
     """
     counts: Counter = Counter()
-    for text in request_texts(conv):
+    for text in texts:
         counts.update(set(words(text)))
     return counts
