@@ -83,7 +83,7 @@ from helpers.offline.text import words
 def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     """Decide the next step of the conversation: a text answer or tool calls. `vocab`: a vocabulary the
     caller handed in (for rarity, topic and typo repair); without one, the request's own texts are the
-    vocabulary (own_words.request_vocabulary). The request is read once, into a `Reading` (reading.py).
+    vocabulary. The request is read once, into a `Reading` (reading.py).
 
     Example:
         >>> search = Tool("search", "Search the bakery's notes.", {"type": "object",
@@ -195,9 +195,9 @@ def _in_form(reading: Reading, decision: Decision) -> Decision:
         ...          Decision(text="Knead it. Bake it. Eat it.")).text
         'Knead it. Bake it.'
     """
-    text, rule = decision.text, reading.labels
-    if text is None:
+    if decision.text is None:
         return decision
+    text, rule = decision.text, reading.labels
     if rule is not None:
         if text.strip() in rule.labels:
             return decision

@@ -1,13 +1,15 @@
 """One reading of a request: what the rules work on, made once per request by engine.decide.
 
 A `Reading` holds the conversation, the tools that may be called, and what the rules read from them,
-each worked out once, when a rule first asks: the vocabulary in use (the one handed in, or the request's
-own words), the instructions understood, the documents in the tool outputs, the request's own words,
-whether the question is about the vocabulary's topics, the question's terms (a follow-up borrows the
-previous question's rarest words), their typo repairs, and the best result for them. The rules
-(engine.py, search_policy.py, answers.py) take the Reading instead of working these out again.
+each worked out once, when a rule first asks: the instructions understood, the documents in the tool
+outputs, the request's own texts (instructions, tool descriptions, documents, pasted material) and their
+words, the vocabulary in use (the one handed in, else one of those texts), whether the question is about
+the vocabulary's topics, the question's terms (a follow-up borrows the previous question's rarest
+words), their typo repairs, and the best result for them. The rules (engine.py, search_policy.py,
+answers.py) take the Reading instead of working these out again.
 
-What it leaves out on purpose: every decision. It says what the request holds, never what to do.
+What it leaves out on purpose: every decision (it says what the request holds, never what to do), and
+earlier user messages among the request's own texts: they may hold the same typo as the question.
 """
 
 from __future__ import annotations
@@ -16,10 +18,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from helpers.offline.conversation import Conversation, Tool, all_documents, parse_documents
-from helpers.offline.instructions import Instructions, LabelRule, given_text, read_instructions, read_labels
+from helpers.offline.conversation import Conversation, Tool, parse_documents
+from helpers.offline.instructions import (
+    Instructions,
+    LabelRule,
+    given_text,
+    read_instructions,
+    read_labels,
+    split_context,
+)
 from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
-from helpers.offline.own_words import request_texts, request_vocabulary, request_words
 from helpers.offline.small_talk import small_talk
 from helpers.offline.text import content_words, stem, stems, word_list, words
 
@@ -67,23 +75,49 @@ class Reading:
 
     @cached_property
     def documents(self) -> list[dict]:
-        """Every document in the turn's tool outputs, once each (conversation.all_documents)."""
-        return all_documents(self.outputs)
+        """Every document in the turn's tool outputs, once each, with its rank in the output it came from."""
+        docs, seen = [], set()
+        for output in self.outputs:
+            for rank, doc in enumerate(output):
+                key = (doc["id"], doc["title"]) if doc["id"] else doc["text"]
+                if key not in seen:
+                    seen.add(key)
+                    docs.append({**doc, "rank": rank})
+        return docs
 
     @cached_property
     def texts(self) -> list[str]:
-        """The texts the request brings besides its question (own_words.request_texts)."""
-        return request_texts(self.conv, self.documents)
+        """The request's own texts besides its question: instructions, tool names and descriptions, the
+        documents in tool outputs and in material pasted into the prompt.
+
+        Example:
+            >>> Reading(Conversation(instructions="Answer from the catalogue.")).texts
+            ['Answer from the catalogue.']
+        """
+        conv = self.conv
+        texts = [conv.instructions] if conv.instructions.strip() else []
+        texts += [f"{t.name.replace('_', ' ')} {t.description}" for t in conv.tools]
+        texts += [d["text"] for d in self.documents]
+        pasted = split_context(conv.question)
+        if pasted is not None:
+            texts += [" ".join(str(v) for v in d.values()) for d in pasted[1]]
+        return texts
 
     @cached_property
     def vocab(self) -> Vocabulary:
-        """The vocabulary in use: the one handed in, else the request's own texts."""
-        return self.handed if self.handed is not None else request_vocabulary(self.texts)
+        """The vocabulary in use: the one handed in, else one of the request's own texts, which rates
+        words but never joins a topic (`Vocabulary.from_request`)."""
+        if self.handed is not None:
+            return self.handed
+        vocab = Vocabulary(self.texts, seen_enough=1)
+        vocab.from_request = True
+        return vocab
 
     @cached_property
     def own_words(self) -> Counter:
-        """In how many of the request's own texts each word stands (own_words.request_words)."""
-        return request_words(self.texts)
+        """In how many of the request's own texts each word stands: typo candidates, and words the request
+        vouches for (never "repaired")."""
+        return Counter(w for text in self.texts for w in set(words(text)))
 
     @cached_property
     def given(self) -> str:
