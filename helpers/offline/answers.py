@@ -24,31 +24,20 @@ from helpers.offline.conversation import (
     Conversation,
     Decision,
     first_string_arg,
-    parse_documents,
     read_output,
     to_json,
     tool_error,
 )
 from helpers.offline.instructions import (
     PASTED,
-    given_text,
     pasted_material,
-    read_instructions,
     read_labels,
     scope_of,
     split_context,
     wants_follow_up,
 )
-from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
-from helpers.offline.search_policy import (
-    RELEVANT,
-    best_result,
-    corrected_terms,
-    has_key_word,
-    keywords,
-    question_terms,
-)
-from helpers.offline.small_talk import small_talk
+from helpers.offline.reading import Reading
+from helpers.offline.search_policy import RELEVANT, has_key_word, keywords
 from helpers.offline.text import STOP_WORDS, stem, stems
 
 # After the searches, a weaker result still answers a question that is about the vocabulary's topics.
@@ -60,21 +49,20 @@ SUMMARY_CHARS = 200  # longest summary of one tool result: a line, not a dump
 SUMMARY_ITEMS = 5  # items of a list result summarised; the rest would only repeat the pattern
 
 
-def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
+def reply_without_tools(reading: Reading) -> Decision:
     """The answer when no tool is called: from earlier tool outputs if any, a label if asked for one, a
     small-talk or arithmetic reply, a refusal under scope instructions, or an honest "I am the offline
     stand-in, with no general knowledge". A Decision: the text, the documents it cites, whether it found
     an answer.
 
     Example:
-        >>> reply_without_tools(Conversation(question="Is the rye bread vegan?"), Vocabulary([])).found
+        >>> reply_without_tools(Reading(Conversation(question="Is the rye bread vegan?"))).found
         False
     """
+    conv, vocab = reading.conv, reading.vocab
     if conv.calls:
-        searchy_outputs = [c for c in conv.calls if parse_documents(c.output or "") and
-                           any(d["title"] for d in parse_documents(c.output or ""))]
-        if searchy_outputs:
-            return grounded_reply(conv, vocab)
+        if any(d["title"] for docs in reading.outputs for d in docs):  # search results
+            return grounded_reply(reading)
         return Decision(text=combine_results(conv))
     pasted = pasted_material(conv.question, conv.earlier)
     if pasted is not None:
@@ -86,43 +74,41 @@ def reply_without_tools(conv: Conversation, vocab: Vocabulary) -> Decision:
         at = conv.question.find(question)
         preamble = conv.question[:at] if at > 0 and split_context(conv.question[:at]) is None else ""
         instructions = f"{conv.instructions}\n{preamble}"
-        return grounded_reply(Conversation(instructions=instructions, question=question, calls=[as_results]),
-                              vocab)
-    read = read_instructions(conv.instructions)
-    rule = read.labels or read_labels(conv.question)
+        return grounded_reply(Reading(Conversation(instructions=instructions, question=question,
+                                                   calls=[as_results]), vocab))
+    read, rule = reading.instructions, reading.labels
     if rule:
         text = conv.question
         if read.labels is None:
             # The label instruction is inside the user's text: classify the rest of it.
             text = " ".join(s for s in re.split(r"(?<=[.!?\n])\s+", text) if not read_labels(s))
-        label = rule.verdict(text, vocab, given_text(conv))
+        label = rule.verdict(text, vocab, reading.given)
         return Decision(text=label, found=label == rule.positive)
-    small = small_talk(conv.question)
-    if small:
-        return Decision(text=small)
+    if reading.small_talk:
+        return Decision(text=reading.small_talk)
     if read.scope is not None:
-        if not read.scope.covers(conv.question, vocab, given_text(conv)):
+        if not read.scope.covers(conv.question, vocab, reading.given):
             return Decision(text=_refusal(conv), found=False)
         if read.scope.phrase:
-            return Decision(text=_in_scope_unanswered(conv, vocab), found=False)
-    return Decision(text=no_knowledge(conv.question, vocab), found=False)
+            return Decision(text=_in_scope_unanswered(reading), found=False)
+    return Decision(text=no_knowledge(reading), found=False)
 
 
-def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
+def no_knowledge(reading: Reading, searched: str = "") -> str:
     """The plain answer to a question that nothing given (no tool, no result, no material) answers: the
     offline model has no general knowledge, and a real model would answer from its training data, which
     can be wrong. A question about the vocabulary's topics gets the reason a real model would be unreliable
     on it.
 
     Example:
-        >>> print(no_knowledge("What does 'overcast' mean?", Vocabulary(["Baking rye bread", "Sourdough starter"])))
+        >>> print(no_knowledge(Reading(Conversation(question="What does 'overcast' mean?"))))
         I am the offline stand-in for a language model, with no general knowledge: I only follow rules over
         the text and tool results I am given, and nothing I was given answers "overcast mean". A real model
         would answer from its training data: often well for common knowledge, but possibly wrongly or out of
         date, and it sounds just as sure either way.
     """
-    topic = " ".join(keywords(question)[:TOPIC_WORDS_SHOWN]) or "that"
-    if vocab.topic_score(question) >= TOPIC_THRESHOLD:
+    topic = " ".join(keywords(reading.conv.question)[:TOPIC_WORDS_SHOWN]) or "that"
+    if reading.on_topic:
         real = ("A real model would answer from its training data, which may not hold the current facts of "
                 "this subject, so its answer could be a confident guess; giving it the documents (a search "
                 "tool) fixes that.")
@@ -134,7 +120,7 @@ def no_knowledge(question: str, vocab: Vocabulary, searched: str = "") -> str:
             f"\"{topic}\". {real}")
 
 
-def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
+def grounded_reply(reading: Reading) -> Decision:
     """The answer from search results (or pasted material): an extract of the best one, naming it by its
     own best name field, or a plain "found nothing relevant" (a refusal when the instructions limit the
     scope). A Decision: the text, the id and title of the document it quotes, and whether it found one
@@ -144,15 +130,15 @@ def grounded_reply(conv: Conversation, vocab: Vocabulary) -> Decision:
         >>> found = '[{"id": "b-12", "question": "Is the rye bread vegan?", "answer": "Yes, it is vegan."}]'
         >>> conv = Conversation(question="Is the rye bread vegan?",
         ...                     calls=[Call("search", '{"query": "rye bread vegan"}', "c1", 0, output=found)])
-        >>> grounded_reply(conv, Vocabulary([])).cited
+        >>> grounded_reply(Reading(conv)).cited
         ['b-12']
     """
-    terms, _ = corrected_terms(question_terms(conv, vocab), conv, vocab)
-    best, score = best_result(conv, terms, vocab)
+    conv, vocab = reading.conv, reading.vocab
+    terms, _ = reading.corrected(reading.terms)
+    best, score = reading.best(terms)
     if best is None or score < RELEVANT and (
-            score < ANSWERABLE or vocab.topic_score(conv.question) < TOPIC_THRESHOLD
-            or not has_key_word(conv, terms, vocab)):
-        return Decision(text=_nothing_found(conv, vocab), found=False)
+            score < ANSWERABLE or not reading.on_topic or not has_key_word(reading, terms)):
+        return Decision(text=_nothing_found(reading), found=False)
     own = terms[: len(keywords(conv.question))]
     # A follow-up that borrowed words from the previous question asks something new about the same
     # subject: quote what answers its own words, not the opening the previous answer already quoted.
@@ -179,27 +165,27 @@ def source_name(doc: dict) -> str:
     return f'According to "{doc["id"]}": ' if doc["id"] else ""
 
 
-def _nothing_found(conv: Conversation, vocab: Vocabulary) -> str:
+def _nothing_found(reading: Reading) -> str:
     """"Found nothing": a refusal under scope instructions, else what was tried and what to do."""
-    scope = read_instructions(conv.instructions).scope
-    if scope is not None and not scope.covers(conv.question, vocab, given_text(conv)):
+    conv, scope = reading.conv, reading.instructions.scope
+    if scope is not None and not scope.covers(conv.question, reading.vocab, reading.given):
         return _refusal(conv)
     if all(c.name == PASTED for c in conv.calls):
         return ("The material I was given doesn't answer your question, so I can't answer it from there. "
                 "It may need other documents.")
     queries = [q for c in conv.calls if (q := first_string_arg(c))]
     tried = ", ".join(f'"{q}"' for q in dict.fromkeys(queries)) or "your question"
-    if vocab.topic_score(conv.question) < TOPIC_THRESHOLD:
+    if not reading.on_topic:
         # Not about what the tool searches, and nothing limits the scope: a real model would answer
         # from what it knows. The stand-in knows nothing, and says so.
-        return no_knowledge(conv.question, vocab, f"I searched ({tried}) and found nothing relevant. ")
+        return no_knowledge(reading, f"I searched ({tried}) and found nothing relevant. ")
     return (f"I searched ({tried}) but found nothing relevant to your question, so I can't answer it from "
             f"the results. Try rephrasing it with other keywords.")
 
 
-def _in_scope_unanswered(conv: Conversation, vocab: Vocabulary) -> str:
+def _in_scope_unanswered(reading: Reading) -> str:
     """A question inside the scope that nothing given answers: said plainly, in the scope's words."""
-    return f"That is about {scope_of(conv.instructions)}, but {no_knowledge(conv.question, vocab)}"
+    return f"That is about {scope_of(reading.conv.instructions)}, but {no_knowledge(reading)}"
 
 
 def _refusal(conv: Conversation) -> str:

@@ -6,8 +6,8 @@
 - `parse_json` / `to_json`: the one JSON reader and the one writer the rules use.
 - `read_output`: a tool output as data: JSON, else a Python literal (the Agents SDK's `str()` of a
   list of dicts, read safely with `ast.literal_eval`), else the text itself;
-- `parse_documents` / `all_documents`: tool outputs read as documents (title, answer, id), whether they
-  are a list of records (JSON or Python literal), some other data, "key: value" text records, or
+- `parse_documents`: a tool output read as documents (title, answer, id), whether it
+  is a list of records (JSON or Python literal), some other data, "key: value" text records, or
   plain text. A document's title is its own best name field: title, question, filename, name.
 
 What it leaves out on purpose: the wire formats themselves (wire.py turns Responses and Chat
@@ -269,21 +269,3 @@ def parse_documents(output: str) -> list[dict]:
             docs.append({"title": "", "answer": item, "text": item, "id": ""})
     return docs
 
-
-def all_documents(conv: Conversation) -> list[dict]:
-    """Every document in the turn's tool outputs, once each, with its rank in the output it came from.
-
-    Example:
-        >>> found = '[{"id": "b-12", "question": "Is the rye bread vegan?", "answer": "Yes."}]'
-        >>> all_documents(Conversation(calls=[Call("search", '{"query": "rye"}', "c1", 0, output=found)]))
-        [{'title': 'Is the rye bread vegan?', 'answer': 'Yes.', 'text': 'Is the rye bread vegan? Yes.', 'id':
-        'b-12', 'rank': 0}]
-    """
-    docs, seen = [], set()
-    for call in conv.calls:
-        for rank, doc in enumerate(parse_documents(call.output or "")):
-            key = (doc["id"], doc["title"]) if doc["id"] else doc["text"]
-            if key not in seen:
-                seen.add(key)
-                docs.append({**doc, "rank": rank})
-    return docs

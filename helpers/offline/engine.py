@@ -33,6 +33,9 @@ person would read it, with simple rules:
 
 The rules live in one module per concern; this one only puts them in order:
 - conversation.py: `Conversation` (what the rules read), `Decision` (what they produce), JSON reading;
+- reading.py: `Reading`, the request read once (made here, in `decide`): the vocabulary in use, the
+  instructions understood, the documents, the question's terms and their typo repairs, the best result;
+  every rule below takes it instead of reading the request again;
 - instructions/: what the instructions ask for, read once by a grammar per form (labels, a scope, a
   search count, an output form, pasted material, a schema);
 - search_policy.py: queries, judging results, when to search again;
@@ -69,11 +72,10 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
-from helpers.offline.instructions import fit, given_text, read_instructions, read_labels, schema_in_text
+from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
-from helpers.offline.own_words import request_vocabulary
-from helpers.offline.search_policy import keyword_query, keywords, next_searches, question_terms
-from helpers.offline.small_talk import small_talk
+from helpers.offline.reading import Reading
+from helpers.offline.search_policy import keyword_query, keywords, next_searches
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
 from helpers.offline.text import words
 
@@ -81,7 +83,7 @@ from helpers.offline.text import words
 def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     """Decide the next step of the conversation: a text answer or tool calls. `vocab`: a vocabulary the
     caller handed in (for rarity, topic and typo repair); without one, the request's own texts are the
-    vocabulary (own_words.request_vocabulary).
+    vocabulary. The request is read once, into a `Reading` (reading.py).
 
     Example:
         >>> search = Tool("search", "Search the bakery's notes.", {"type": "object",
@@ -89,8 +91,6 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
         >>> decide(Conversation(question="Is the rye bread vegan?", tools=[search])).calls
         [('search', '{"query": "rye bread vegan"}')]
     """
-    if vocab is None:
-        vocab = request_vocabulary(conv)
     choice = conv.tool_choice
     callable_tools = [] if choice == "none" else list(conv.tools)
     if conv.allowed is not None:  # tool_choice "allowed_tools": only these may be called
@@ -99,32 +99,33 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
         callable_tools = [t for t in callable_tools if t.name == conv.forced]
     must_call = bool(callable_tools) and choice == "required"
 
-    decision = _in_form(conv, _decide(conv, callable_tools, must_call, vocab), vocab)
+    reading = Reading(conv, vocab, callable_tools, must_call)
+    decision = _in_form(reading, _decide(reading))
     reply_tools = [t for t in callable_tools if is_reply_tool(t)]
     if decision.text is not None and (must_call or reply_tools):
         # A call is forced on every turn, also after the tool results, and an offered tool that takes
         # the final answer is how the answer is given: the answer goes into a call.
-        decision = _forced_call(conv, decision, callable_tools if must_call else reply_tools, vocab)
+        decision = _forced_call(conv, decision, callable_tools if must_call else reply_tools)
     elif decision.text is not None:
-        decision = _formatted(conv, decision)
-    return _apply_fault(conv, decision, callable_tools, vocab)
+        decision = _formatted(reading, decision)
+    return _apply_fault(reading, decision)
 
 
-def _formatted(conv: Conversation, decision: Decision) -> Decision:
+def _formatted(reading: Reading, decision: Decision) -> Decision:
     """A text answer in the format asked for: JSON that fits the `text.format` / `response_format`
     schema, or that fits a JSON schema the instructions give ("respond with a JSON object compatible with
     this schema: ..."), which also shapes a plain `json_object` answer. Otherwise the text as it is.
 
     Example:
-        >>> _formatted(Conversation(output_format={"type": "json_object"}), Decision(text="Yes.")).text
+        >>> _formatted(Reading(Conversation(output_format={"type": "json_object"})), Decision(text="Yes.")).text
         '{"answer": "Yes."}'
     """
-    facts = _facts(decision)
+    conv, facts = reading.conv, _facts(decision)
     output_format = conv.output_format or {}
     kind = output_format.get("type")
     if kind == "json_schema":
         return replace(decision, text=structured_text(output_format, facts))
-    prompted = schema_in_text(conv.instructions) or read_instructions(conv.instructions).form.json_schema
+    prompted = schema_in_text(conv.instructions) or reading.instructions.form.json_schema
     if prompted is not None:
         # Only text in the prompt: a schema the filler can't meet leaves the answer as it is.
         try:
@@ -136,7 +137,7 @@ def _formatted(conv: Conversation, decision: Decision) -> Decision:
     return decision
 
 
-def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool], vocab: Vocabulary) -> Decision:
+def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool]) -> Decision:
     """The call to make when a call is forced but the rules would answer in text: the forced tool, or
     (for "required") the offered tool not yet used that best takes an answer, with arguments filled
     from the answer by the schema filler (structured.py). A search tool gets a keyword query instead.
@@ -144,8 +145,7 @@ def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool], vocab:
     Example:
         >>> final = Tool("final_result", "The answer.", {"type": "object", "properties": {"answer": {"type": "string"},
         ...              "source": {"type": "string"}}, "required": ["answer", "source"]})
-        >>> _forced_call(Conversation(question="Is rye vegan?"), Decision(text="Yes.", cited=["rye-01"]), [final],
-        ...              Vocabulary([])).calls
+        >>> _forced_call(Conversation(question="Is rye vegan?"), Decision(text="Yes.", cited=["rye-01"]), [final]).calls
         [('final_result', '{"answer": "Yes.", "source": "rye-01"}')]
     """
     used = {c.name for c in conv.calls}
@@ -182,39 +182,38 @@ def _search_args(conv: Conversation, tool: Tool) -> dict:
     return {required_string_params(tool)[0]: keyword_query(terms[rotation:] + terms[:rotation])}
 
 
-def _in_form(conv: Conversation, decision: Decision, vocab: Vocabulary) -> Decision:
+def _in_form(reading: Reading, decision: Decision) -> Decision:
     """A text answer in the form the instructions ask for (instructions/form.py): one of the labels
     they name, whatever path the answer took; else cut to their word and sentence limits, ending with a
     closing question if they ask for one. JSON comes after, in `_formatted`.
 
     Example:
-        >>> _in_form(Conversation(instructions="Answer in two sentences."), Decision(text="Knead it. Bake it. Eat it."),
-        ...          Vocabulary([])).text
+        >>> _in_form(Reading(Conversation(instructions="Answer in two sentences.")),
+        ...          Decision(text="Knead it. Bake it. Eat it.")).text
         'Knead it. Bake it.'
     """
-    text = decision.text
-    if text is None:
+    if decision.text is None:
         return decision
-    read = read_instructions(conv.instructions)
-    rule = read.labels or read_labels(conv.question)
+    text, rule = decision.text, reading.labels
     if rule is not None:
         if text.strip() in rule.labels:
             return decision
-        label = rule.verdict(conv.question, vocab, given_text(conv))
+        label = rule.verdict(reading.conv.question, reading.vocab, reading.given)
         return replace(decision, text=label, found=label == rule.positive)
     # replace, not a new Decision: the form changes the words, not what the answer rests on.
-    return replace(decision, text=fit(text, read.form))
+    return replace(decision, text=fit(text, reading.instructions.form))
 
 
-def _decide(conv: Conversation, tools: list[Tool], must_call: bool, vocab: Vocabulary) -> Decision:
+def _decide(reading: Reading) -> Decision:
+    conv, tools, must_call = reading.conv, reading.tools, reading.must_call
     question = conv.question
     used = {c.name for c in conv.calls}
     failed = failed_calls(conv)
     if failed:
         # The tools failed: say so. Searching again or repairing a typo would treat it as an empty result.
         return Decision(text=failure_answer(failed), found=False)
-    if not tools or (small_talk(question) and not must_call and not conv.calls):
-        return reply_without_tools(conv, vocab)
+    if not tools or (reading.small_talk and not must_call and not conv.calls):
+        return reply_without_tools(reading)
     # A tool that takes the final answer ("final_result") is not a source: it is called with the answer.
     sources = [t for t in tools if not is_reply_tool(t)]
     searchy = [t for t in sources if is_search_like(t)]
@@ -232,17 +231,17 @@ def _decide(conv: Conversation, tools: list[Tool], must_call: bool, vocab: Vocab
         return _entity_step(conv, other, must_call)
 
     search = next((t for t in searchy if t.name in used), searchy[0] if searchy else None)
-    if search is not None and (question_terms(conv, vocab) or must_call):
-        return _search_step(conv, search, vocab)
+    if search is not None and (reading.terms or must_call):
+        return _search_step(reading, search)
     if must_call and sources and entities_for(sources[0], question):
         return _entity_step(conv, sources[0], must_call=True)
-    return reply_without_tools(conv, vocab)  # a forced call gets this answer as its arguments (decide)
+    return reply_without_tools(reading)  # a forced call gets this answer as its arguments (decide)
 
 
-def _search_step(conv: Conversation, tool: Tool, vocab: Vocabulary) -> Decision:
+def _search_step(reading: Reading, tool: Tool) -> Decision:
     """Search (again), or answer from the results once the search policy has no query left to try."""
-    calls = next_searches(conv, tool, vocab)
-    return Decision(calls=calls) if calls else grounded_reply(conv, vocab)
+    calls = next_searches(reading, tool)
+    return Decision(calls=calls) if calls else grounded_reply(reading)
 
 
 def _entity_step(conv: Conversation, tool: Tool, must_call: bool = False) -> Decision:
@@ -253,9 +252,9 @@ def _entity_step(conv: Conversation, tool: Tool, must_call: bool = False) -> Dec
 
 # --- faults ------------------------------------------------------------------------------------------
 
-def _apply_fault(conv: Conversation, decision: Decision, tools: list[Tool], vocab: Vocabulary) -> Decision:
+def _apply_fault(reading: Reading, decision: Decision) -> Decision:
     """Turn a correct decision into a broken one, for the fault modes that live in the model itself."""
-    fault = conv.fault
+    conv, tools, fault = reading.conv, reading.tools, reading.conv.fault
     if fault not in ("bad_arguments", "unknown_tool", "never_stop") or not tools:
         return decision
     if not decision.calls:

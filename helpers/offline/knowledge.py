@@ -2,7 +2,7 @@
 
 What it does:
 - builds a vocabulary from documents: those the request brings (tool outputs, pasted material, the
-  instructions, the tool descriptions: own_words.request_vocabulary) or a larger set the caller hands in when it
+  instructions, the tool descriptions: reading.Reading.vocab) or a larger set the caller hands in when it
   makes the transport or server (`OfflineTransport(vocabulary=Vocabulary(texts, titles=...))`);
 - scores words by rarity (inverse document frequency, IDF): a name that turns up in few documents says more
   about a question than "run";
@@ -51,7 +51,7 @@ class Vocabulary:
         self.doc_freq: Counter[str] = Counter()
         self.stem_freq: Counter[str] = Counter()
         self.n_docs = 0
-        self.from_request = False  # True for the request's own words (own_words.request_vocabulary)
+        self.from_request = False  # True for the request's own words (reading.Reading.vocab)
         self.seen_enough = seen_enough
         for text in documents:
             self.n_docs += 1

@@ -1,10 +1,9 @@
 """The search policy: which queries to send, how to judge what came back, when to search again.
 
-- `question_terms`: the question's keywords; a follow-up that leans on the previous question ("How do I
-  run a different model?") borrows that question's rarest words.
+- `keywords`: the question's content words (reading.py's `Reading.terms` adds what a follow-up borrows).
 - `keyword_query` / `varied_queries`: queries from those keywords, with close word forms and synonyms.
-- `coverage` / `best_result` / `has_key_word`: how much of the question (weighted by rarity) the best
-  result contains, and whether it holds the question's subject word at all.
+- `has_key_word`: whether the results hold the question's subject word at all (how much of the question
+  the best result contains is reading.py's `Reading.best`).
 - `next_searches`: the policy itself. The first batch, then a typo repair ("sourdugh" -> "sourdough") or other
   keywords while results are poor, at most MAX_RETRY_SEARCHES more times.
 
@@ -17,17 +16,9 @@ from __future__ import annotations
 from collections import Counter
 
 from helpers.offline.arguments import required_string_params
-from helpers.offline.conversation import (
-    Call,
-    Conversation,
-    Tool,
-    all_documents,
-    parse_json,
-    to_json,
-)
-from helpers.offline.instructions import read_instructions
-from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
-from helpers.offline.own_words import request_words
+from helpers.offline.conversation import Call, Tool, parse_json, to_json
+from helpers.offline.knowledge import Vocabulary
+from helpers.offline.reading import Reading
 from helpers.offline.text import (
     STOP_WORDS,
     SYNONYMS,
@@ -35,20 +26,14 @@ from helpers.offline.text import (
     content_words,
     stem,
     stems,
-    word_list,
     words,
 )
 
 MAX_RETRY_SEARCHES = 2  # extra searches after the first batch, for typo repair or more variety
 RELEVANT = 0.5  # share of the question's (rarity-weighted) words a result must contain to stop searching
 KEY_WORD_MIN_DOCS = 5  # a subject word (a product's name) recurs across documents; a rare plain word doesn't
-FOLLOW_UP_WORDS = 2  # rare words a follow-up question borrows from the previous question
 MAX_ADDED_WORDS = 3  # close words added to a query: enough to catch other word forms, few enough to stay on topic
 FORCED_QUERY_WORDS = 5  # a forced search of a question with no keywords uses its first words
-# Ranking results: a match in a document's title (its name) outweighs the same match in its body,
-# and the search engine's own order breaks what is left of a tie. Both stay below one term's weight.
-TITLE_BONUS = 0.1
-RANK_PENALTY = 0.01
 
 
 
@@ -60,31 +45,6 @@ def keywords(question: str) -> list[str]:
         ['bake', 'sourdugh', 'home']
     """
     return content_words(question)
-
-
-_REFERRING = frozenset(word_list("it its this that these those there them they different another other else "
-                                 "same instead also"))
-
-
-def question_terms(conv: Conversation, vocab: Vocabulary) -> list[str]:
-    """The keywords to work with: the question's own, plus, for a follow-up that leans on an earlier
-    question ("And a different loaf?" after one about sourdough), the rarest words of the previous
-    question (typos repaired), as a person reading the whole conversation would.
-
-    Example:
-        >>> question_terms(Conversation(question="And on Windows?", earlier=["Install Postgres?"]),
-        ...                Vocabulary(["Install Postgres on Linux", "Install Postgres on Windows"]))
-        ['windows', 'install', 'postgres']
-    """
-    terms = keywords(conv.question)
-    if not conv.earlier:
-        return terms
-    refers = bool(set(words(conv.question)) & _REFERRING)
-    if not refers and vocab.topic_score(conv.question) >= TOPIC_THRESHOLD:
-        return terms  # a question that stands on its own keeps its own words
-    previous = [vocab.correct(t) or t for t in keywords(conv.earlier[-1])]
-    borrowed = [t for t in sorted(previous, key=lambda t: -vocab.idf(t)) if t not in terms and vocab.knows(t)]
-    return terms + borrowed[:FOLLOW_UP_WORDS]
 
 
 def keyword_query(terms: list[str], extra: bool = True) -> str:
@@ -132,39 +92,25 @@ def varied_queries(terms: list[str], n: int, vocab: Vocabulary) -> list[str]:
     return queries[:n]
 
 
-# --- judging the results ---------------------------------------------------------------------------
-
-def coverage(terms: list[str], text: str, vocab: Vocabulary) -> float:
-    """Share of the terms (weighted by rarity) that a text contains, as any word form.
-
-    Example:
-        >>> coverage(["install", "postgres"], "How to install Postgres?", Vocabulary([]))
-        1.0
-    """
-    if not terms:
-        return 0.0
-    have = stems(text)
-    total = sum(vocab.idf(t) for t in terms)
-    return sum(vocab.idf(t) for t in terms if stem(t) in have) / total
-
-
 # --- the policy: search, judge, search again or stop -----------------------------------------------
 
-def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tuple[str, str]]:
+def next_searches(reading: Reading, tool: Tool) -> list[tuple[str, str]]:
     """The next search calls: the first batch (several varied queries when the instructions ask for
     several), then at most MAX_RETRY_SEARCHES more while the results are poor (typo repair first, then
     other keywords) or more searches were asked for. An empty list: searching is done, time to answer.
 
     Example:
+        >>> from helpers.offline.conversation import Conversation
         >>> s = Tool("search", "Search the recipes.", {"type": "object", "properties": {"query": {"type": "string"}}})
-        >>> next_searches(Conversation(question="How do I bake rye locally?", tools=[s]), s, Vocabulary([]))
+        >>> next_searches(Reading(Conversation(question="How do I bake rye locally?", tools=[s])), s)
         [('search', '{"query": "bake rye locally local"}')]
     """
+    conv, vocab = reading.conv, reading.vocab
     param = required_string_params(tool)[0]
     # A forced search of a question with no keywords still needs a query.
-    terms = question_terms(conv, vocab) or words(conv.question)[:FORCED_QUERY_WORDS] or [conv.question.strip() or "?"]
+    terms = reading.terms or words(conv.question)[:FORCED_QUERY_WORDS] or [conv.question.strip() or "?"]
     mine = [c for c in conv.calls if c.name == tool.name]
-    plan = read_instructions(conv.instructions).searches
+    plan = reading.instructions.searches
     n_wanted = plan.count
 
     if not mine:
@@ -177,14 +123,14 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
     if plan.limit is not None and len(sent) >= plan.limit:
         return []  # an exact count, or "at most N", is reached: no retry past it
     if plan.sequential and batches < n_wanted:
-        query = _from_results(conv, terms, sent, vocab)
+        query = _from_results(reading, terms, sent)
         if query:
             return [(tool.name, to_json({param: query}))]
-    fixed_terms, corrections = corrected_terms(terms, conv, vocab)
+    fixed_terms, corrections = reading.corrected(terms)
     # Results are judged against what was asked: a correction counts once a query has used it.
     asked = {w for q in sent for w in words(q)}
     judged = [fixed if fixed in asked else term for term, fixed in zip(terms, fixed_terms, strict=True)]
-    _, score = best_result(conv, judged, vocab)
+    _, score = reading.best(judged)
     if batches <= MAX_RETRY_SEARCHES:
         next_query = None
         if score < RELEVANT and corrections:
@@ -202,23 +148,25 @@ def next_searches(conv: Conversation, tool: Tool, vocab: Vocabulary) -> list[tup
 RESULT_WORDS = 2  # new words a next round takes from the results: enough to steer, few enough to stay on topic
 
 
-def _from_results(conv: Conversation, terms: list[str], sent: list[str], vocab: Vocabulary) -> str | None:
+def _from_results(reading: Reading, terms: list[str], sent: list[str]) -> str | None:
     """The next round's query in research by rounds: the question's rarest word plus new words taken
     from the best result (its title first, then the words that recur most across the results), none
     already searched for. None when the results hold no new word.
 
     Example:
+        >>> from helpers.offline.conversation import Conversation
         >>> found = '[{"id": "s1", "question": "Sourdough starter", "answer": "Feed the levain daily."}]'
         >>> conv = Conversation(question="How do I keep a sourdough starter?",
         ...                     calls=[Call("search", '{"query": "sourdough starter"}', "c1", 0, output=found)])
-        >>> _from_results(conv, ["sourdough", "starter"], ["sourdough starter"], Vocabulary([]))
+        >>> _from_results(Reading(conv, Vocabulary([])), ["sourdough", "starter"], ["sourdough starter"])
         'sourdough feed levain'
     """
-    best, _ = best_result(conv, terms, vocab)
+    vocab = reading.vocab
+    best, _ = reading.best(terms)
     if best is None:
         return None
     used = {stem(w) for q in sent for w in words(q)} | {stem(t) for t in terms}
-    recurring = request_words(conv)  # the words the request's documents hold, and in how many
+    recurring = reading.own_words  # the words the request's documents hold, and in how many
     own = Counter(content_words_all(best["answer"] or best["text"]))
     title = content_words(best["title"])
     body = sorted(own, key=lambda w: (-own[w], -recurring[w], -vocab.idf(w)))
@@ -250,61 +198,21 @@ def _query_of(call: Call, param: str) -> str:
     return str(args.get(param, "")) if isinstance(args, dict) else ""
 
 
-def corrected_terms(terms: list[str], conv: Conversation, vocab: Vocabulary) -> tuple[list[str], dict[str, str]]:
-    """Terms with typos replaced by the closest word of the vocabulary or of the request's own texts (tool
-    outputs, instructions, tool descriptions), and the replacements made. A word those texts use is
-    never "repaired" (see Vocabulary.correct for the whole rule).
-
-    Example:
-        >>> found = '[{"id": "s1", "question": "Baking sourdough", "answer": "Bake it at 230 degrees."}]'
-        >>> conv = Conversation(question="How do I bake sourdugh?",
-        ...                     calls=[Call("search", '{"query": "bake sourdugh"}', "c1", 0, output=found)])
-        >>> corrected_terms(["bake", "sourdugh"], conv, Vocabulary([]))
-        (['bake', 'sourdough'], {'sourdugh': 'sourdough'})
-    """
-    seen = request_words(conv)
-    corrections = {}
-    for term in terms:
-        fixed = vocab.correct(term, seen)
-        if fixed:
-            corrections[term] = fixed
-    return [corrections.get(t, t) for t in terms], corrections
-
-
-def best_result(conv: Conversation, terms: list[str], vocab: Vocabulary) -> tuple[dict | None, float]:
-    """The document that covers most of the question, and its coverage. A match in the document's name
-    counts more than one in its body; the search engine's own rank breaks near-ties.
-
-    Example:
-        >>> found = '[{"id": "p1", "question": "How to install Postgres?", "answer": "Use the installer."}]'
-        >>> conv = Conversation(question="Install Postgres?",
-        ...                     calls=[Call("search", '{"query": "install postgres"}', "c1", 0, output=found)])
-        >>> best_result(conv, ["install", "postgres"], Vocabulary([]))
-        ({'title': 'How to install Postgres?', 'answer': 'Use the installer.', 'text': 'How to install
-        Postgres? Use the installer.', 'id': 'p1', 'rank': 0, 'score': 1.0}, 1.0)
-    """
-    best, best_key = None, None
-    for doc in all_documents(conv):
-        score = coverage(terms, doc["text"], vocab)
-        key = score + TITLE_BONUS * coverage(terms, doc["title"], vocab) - RANK_PENALTY * doc["rank"]
-        if best_key is None or key > best_key:
-            best, best_key = {**doc, "score": score}, key
-    return best, (best["score"] if best else 0.0)
-
-
-def has_key_word(conv: Conversation, terms: list[str], vocab: Vocabulary) -> bool:
+def has_key_word(reading: Reading, terms: list[str]) -> bool:
     """False when the question's subject (its rarest word that still recurs across the documents, like a
     product's name) is in none of the results: weak matches on common words are then not about the question.
 
     Example:
+        >>> from helpers.offline.conversation import Conversation
         >>> found = '[{"id": "w1", "question": "Wheat bread", "answer": "Wheat bread keeps for three days."}]'
         >>> conv = Conversation(question="How long does rye bread keep?",
         ...                     calls=[Call("search", '{"query": "rye bread"}', "c1", 0, output=found)])
-        >>> has_key_word(conv, ["rye", "bread"], Vocabulary(["Rye bread"] * 5 + ["Wheat bread", "Spelt flour"]))
+        >>> has_key_word(Reading(conv, Vocabulary(["Rye bread"] * 5 + ["Wheat bread", "Spelt flour"])), ["rye", "bread"])
         False
     """
+    vocab = reading.vocab
     subjects = [t for t in terms if vocab.stem_freq.get(stem(t), 0) >= KEY_WORD_MIN_DOCS]
     if not subjects:
         return True
     key = stem(max(subjects, key=vocab.idf))
-    return any(key in stems(doc["text"]) for doc in all_documents(conv))
+    return any(key in stems(doc["text"]) for doc in reading.documents)

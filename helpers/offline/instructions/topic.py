@@ -112,7 +112,7 @@ def covers(vocab: Vocabulary | None, topic: Topic) -> bool:
         >>> covers(Vocabulary(["bread dough oven", "bread flour"]), Topic.named("bread or films"))
         True
     """
-    # The request's own words (own_words.request_vocabulary) are no documents about anything: they rate
+    # The request's own words (reading.Reading.vocab) are no documents about anything: they rate
     # words, they never join a topic (else every prompt's topic would "cover" itself).
     if not (vocab is not None and vocab.n_docs and not vocab.from_request and (topic.own or topic.words)):
         return False

@@ -1,0 +1,208 @@
+"""One reading of a request: what the rules work on, made once per request by engine.decide.
+
+A `Reading` holds the conversation, the tools that may be called, and what the rules read from them,
+each worked out once, when a rule first asks: the instructions understood, the documents in the tool
+outputs, the request's own texts (instructions, tool descriptions, documents, pasted material) and their
+words, the vocabulary in use (the one handed in, else one of those texts), whether the question is about
+the vocabulary's topics, the question's terms (a follow-up borrows the previous question's rarest
+words), their typo repairs, and the best result for them. The rules (engine.py, search_policy.py,
+answers.py) take the Reading instead of working these out again.
+
+What it leaves out on purpose: every decision (it says what the request holds, never what to do), and
+earlier user messages among the request's own texts: they may hold the same typo as the question.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from helpers.offline.conversation import Conversation, Tool, parse_documents
+from helpers.offline.instructions import (
+    Instructions,
+    LabelRule,
+    given_text,
+    read_instructions,
+    read_labels,
+    split_context,
+)
+from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
+from helpers.offline.small_talk import small_talk
+from helpers.offline.text import content_words, stem, stems, word_list, words
+
+FOLLOW_UP_WORDS = 2  # rare words a follow-up question borrows from the previous question
+# Ranking results: a match in a document's title (its name) outweighs the same match in its body,
+# and the search engine's own order breaks what is left of a tie. Both stay below one term's weight.
+TITLE_BONUS = 0.1
+RANK_PENALTY = 0.01
+_REFERRING = frozenset(word_list("it its this that these those there them they different another other else "
+                                 "same instead also"))
+
+
+@dataclass
+class Reading:
+    """A request as the rules read it. `handed`: the vocabulary the caller handed in (None: the request's
+    own words are the vocabulary); `tools`: the tools that may be called (tool_choice applied);
+    `must_call`: tool_choice forces a call on every turn.
+
+    Example:
+        >>> reading = Reading(Conversation(question="How do I bake sourdugh?", instructions="Sourdough only."))
+        >>> reading.terms, reading.corrected(reading.terms)
+        (['bake', 'sourdugh'], (['bake', 'sourdough'], {'sourdugh': 'sourdough'}))
+    """
+
+    conv: Conversation
+    handed: Vocabulary | None = None
+    tools: list[Tool] = field(default_factory=list)
+    must_call: bool = False
+    _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # results per set of terms
+
+    @cached_property
+    def instructions(self) -> Instructions:
+        """The instructions understood (instructions.read_instructions)."""
+        return read_instructions(self.conv.instructions)
+
+    @cached_property
+    def labels(self) -> LabelRule | None:
+        """The labels to answer with: the instructions', else those the user's own message names."""
+        return self.instructions.labels or read_labels(self.conv.question)
+
+    @cached_property
+    def outputs(self) -> list[list[dict]]:
+        """Each tool output of the turn read as documents (conversation.parse_documents)."""
+        return [parse_documents(c.output or "") for c in self.conv.calls]
+
+    @cached_property
+    def documents(self) -> list[dict]:
+        """Every document in the turn's tool outputs, once each, with its rank in the output it came from."""
+        docs, seen = [], set()
+        for output in self.outputs:
+            for rank, doc in enumerate(output):
+                key = (doc["id"], doc["title"]) if doc["id"] else doc["text"]
+                if key not in seen:
+                    seen.add(key)
+                    docs.append({**doc, "rank": rank})
+        return docs
+
+    @cached_property
+    def texts(self) -> list[str]:
+        """The request's own texts besides its question: instructions, tool names and descriptions, the
+        documents in tool outputs and in material pasted into the prompt.
+
+        Example:
+            >>> Reading(Conversation(instructions="Answer from the catalogue.")).texts
+            ['Answer from the catalogue.']
+        """
+        conv = self.conv
+        texts = [conv.instructions] if conv.instructions.strip() else []
+        texts += [f"{t.name.replace('_', ' ')} {t.description}" for t in conv.tools]
+        texts += [d["text"] for d in self.documents]
+        pasted = split_context(conv.question)
+        if pasted is not None:
+            texts += [" ".join(str(v) for v in d.values()) for d in pasted[1]]
+        return texts
+
+    @cached_property
+    def vocab(self) -> Vocabulary:
+        """The vocabulary in use: the one handed in, else one of the request's own texts, which rates
+        words but never joins a topic (`Vocabulary.from_request`)."""
+        if self.handed is not None:
+            return self.handed
+        vocab = Vocabulary(self.texts, seen_enough=1)
+        vocab.from_request = True
+        return vocab
+
+    @cached_property
+    def own_words(self) -> Counter:
+        """In how many of the request's own texts each word stands: typo candidates, and words the request
+        vouches for (never "repaired")."""
+        return Counter(w for text in self.texts for w in set(words(text)))
+
+    @cached_property
+    def given(self) -> str:
+        """The tools' names and descriptions, whose words join every topic (instructions.given_text)."""
+        return given_text(self.conv)
+
+    @cached_property
+    def small_talk(self) -> str | None:
+        """The answer to a greeting, thanks or arithmetic (small_talk.py), or None."""
+        return small_talk(self.conv.question)
+
+    @cached_property
+    def on_topic(self) -> bool:
+        """True when the question is about the vocabulary's topics (Vocabulary.topic_score)."""
+        return self.vocab.topic_score(self.conv.question) >= TOPIC_THRESHOLD
+
+    @cached_property
+    def terms(self) -> list[str]:
+        """The keywords to work with: the question's own, plus, for a follow-up that leans on an earlier
+        question ("And a different loaf?" after one about sourdough), the rarest words of the previous
+        question (typos repaired), as a person reading the whole conversation would.
+
+        Example:
+            >>> Reading(Conversation(question="And on Windows?", earlier=["Install Postgres?"]),
+            ...         Vocabulary(["Install Postgres on Linux", "Install Postgres on Windows"])).terms
+            ['windows', 'install', 'postgres']
+        """
+        conv, vocab = self.conv, self.vocab
+        terms = content_words(conv.question)
+        if not conv.earlier:
+            return terms
+        refers = bool(set(words(conv.question)) & _REFERRING)
+        if not refers and self.on_topic:
+            return terms  # a question that stands on its own keeps its own words
+        previous = [vocab.correct(t) or t for t in content_words(conv.earlier[-1])]
+        borrowed = [t for t in sorted(previous, key=lambda t: -vocab.idf(t)) if t not in terms and vocab.knows(t)]
+        return terms + borrowed[:FOLLOW_UP_WORDS]
+
+    def corrected(self, terms: list[str]) -> tuple[list[str], dict[str, str]]:
+        """Terms with typos replaced by the closest word of the vocabulary or of the request's own texts
+        (tool outputs, instructions, tool descriptions), and the replacements made. A word those texts use
+        is never "repaired" (see Vocabulary.correct for the whole rule).
+
+        Example:
+            >>> Reading(Conversation(instructions="Baking sourdough.")).corrected(["bake", "sourdugh"])
+            (['bake', 'sourdough'], {'sourdugh': 'sourdough'})
+        """
+        key = ("corrected", *terms)
+        if key not in self._memo:
+            corrections = {t: fixed for t in terms if (fixed := self.vocab.correct(t, self.own_words))}
+            self._memo[key] = [corrections.get(t, t) for t in terms], corrections
+        return self._memo[key]
+
+    def best(self, terms: list[str]) -> tuple[dict | None, float]:
+        """The document that covers most of the terms, and its coverage. A match in the document's name
+        counts more than one in its body; the search engine's own rank breaks near-ties.
+
+        Example:
+            >>> from helpers.offline.conversation import Call
+            >>> found = '[{"id": "p1", "question": "How to install Postgres?", "answer": "Use the installer."}]'
+            >>> Reading(Conversation(calls=[Call("search", '{"query": "postgres"}', "c1", 0, output=found)]),
+            ...         Vocabulary([])).best(["install", "postgres"])
+            ({'title': 'How to install Postgres?', 'answer': 'Use the installer.', 'text': 'How to install
+            Postgres? Use the installer.', 'id': 'p1', 'rank': 0, 'score': 1.0}, 1.0)
+        """
+        key = ("best", *terms)
+        if key not in self._memo:
+            best, best_key = None, None
+            for doc in self.documents:
+                score = self.coverage(terms, doc["text"])
+                rank_key = score + TITLE_BONUS * self.coverage(terms, doc["title"]) - RANK_PENALTY * doc["rank"]
+                if best_key is None or rank_key > best_key:
+                    best, best_key = {**doc, "score": score}, rank_key
+            self._memo[key] = best, (best["score"] if best else 0.0)
+        return self._memo[key]
+
+    def coverage(self, terms: list[str], text: str) -> float:
+        """Share of the terms (weighted by rarity) that a text contains, as any word form.
+
+        Example:
+            >>> Reading(Conversation(), Vocabulary([])).coverage(["install", "postgres"], "How to install Postgres?")
+            1.0
+        """
+        if not terms:
+            return 0.0
+        have = stems(text)
+        total = sum(self.vocab.idf(t) for t in terms)
+        return sum(self.vocab.idf(t) for t in terms if stem(t) in have) / total
