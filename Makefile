@@ -50,7 +50,10 @@ $(BIN)/python:
 # pip alone. --compile-bytecode compiles every module once at install, as pip does: uv's default leaves it to
 # the first import, so each test worker and notebook kernel would compile the same modules, and where
 # PYTHONDONTWRITEBYTECODE is set every process compiles them again.
-UV_INSTALL = $(UV) pip install --python $(BIN)/python --compile-bytecode
+# UV_SYSTEM_CERTS: uv trusts the system's certificate store, as pip does, so an install behind a proxy or a
+# company's own certificate authority works without setting SSL_CERT_FILE. Should uv fail anyway, pip installs
+# the same lock (slower, same versions), saying so.
+UV_INSTALL = UV_SYSTEM_CERTS=1 $(UV) pip install --python $(BIN)/python --compile-bytecode
 UV_VERSION := $(shell sed -n 's/^uv==\([0-9][0-9.]*\).*/\1/p' requirements.txt)
 UV := $(or $(wildcard $(BIN)/uv),$(shell command -v uv 2>/dev/null),$(BIN)/uv)
 INSTALLER ?= uv
@@ -58,7 +61,8 @@ INSTALLER ?= uv
 $(STAMP): requirements.txt pyproject.toml | $(BIN)/python
 ifeq ($(INSTALLER),uv)
 	@test -x $(UV) || $(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	$(UV_INSTALL) -r requirements.txt
+	$(UV_INSTALL) -r requirements.txt || { echo "uv could not install the lock (its error is above): installing it with pip instead."; \
+		$(BIN)/python -m pip install -r requirements.txt; }
 else
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -r requirements.txt
