@@ -177,7 +177,7 @@ def _take_message(conv: Conversation, role: str, text: str) -> None:
         conv.said.append(text)
 
 
-def _cut(text: str, limit: object) -> tuple[str, int | None]:
+def _cut(text: str, limit: int | None) -> tuple[str, int | None]:
     """The text cut to a positive integer token limit, and the limit if it cut; else (text, None)."""
     cut = cut_to_tokens(text, limit) if isinstance(limit, int) and limit > 0 else None
     return (text, None) if cut is None else (cut, limit)
