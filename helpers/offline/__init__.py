@@ -54,11 +54,7 @@ def offline_client(faults=None, vocabulary=None, **kwargs):
 
     from helpers.offline.api.transport import OfflineTransport
 
-    kwargs.setdefault("api_key", "offline")
-    kwargs.setdefault("base_url", OFFLINE_BASE_URL)
-    http_client = httpx.Client(transport=OfflineTransport(faults, vocabulary))
-    # openai 3 annotates http_client as an httpx2.Client and accepts an httpx.Client too (openai/_httpx2.py).
-    return OpenAI(http_client=http_client, **kwargs)  # ty: ignore[invalid-argument-type]
+    return _client(OpenAI, httpx.Client(transport=OfflineTransport(faults, vocabulary)), kwargs)
 
 
 def async_offline_client(faults=None, vocabulary=None, **kwargs):
@@ -77,8 +73,11 @@ def async_offline_client(faults=None, vocabulary=None, **kwargs):
 
     from helpers.offline.api.transport import AsyncOfflineTransport
 
+    return _client(AsyncOpenAI, httpx.AsyncClient(transport=AsyncOfflineTransport(faults, vocabulary)), kwargs)
+
+
+def _client(client_class, http_client, kwargs: dict):
     kwargs.setdefault("api_key", "offline")
     kwargs.setdefault("base_url", OFFLINE_BASE_URL)
-    http_client = httpx.AsyncClient(transport=AsyncOfflineTransport(faults, vocabulary))
-    # openai 3 annotates http_client as an httpx2.AsyncClient and accepts an httpx.AsyncClient too.
-    return AsyncOpenAI(http_client=http_client, **kwargs)  # ty: ignore[invalid-argument-type]
+    # openai 3 annotates http_client as an httpx2 client and accepts an httpx one too (openai/_httpx2.py).
+    return client_class(http_client=http_client, **kwargs)

@@ -103,12 +103,12 @@ class _Handler(BaseHTTPRequestHandler):
             try:
                 body = self._read_body()
             except ApiError as error:  # a bad length or chunked framing: the rest of the stream is unknown
-                return self._reply(*error_response(error), close=True)
+                return self._fail(error)
             headers = {k.lower(): v for k, v in self.headers.items()}
             try:
                 fault = resolve_fault(self.server.faults, headers)
             except ApiError as error:
-                return self._reply(*error_response(error))
+                return self._fail(error, close=False)
             if fault == "timeout":
                 # Really wait, in small steps so that stopping the server is not held up.
                 self.server.stopping.wait(self.server.fault_delay)
@@ -116,16 +116,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._reply(*handle(self.command, self.path, headers, body, fault, self.server.cache,
                                 self.server.vocabulary))
         except TimeoutError:
-            self._reply(*error_response(ApiError(
-                408, f"The request body stopped arriving: nothing came for {self.server.read_timeout:g} s. Send "
-                     f"the whole body, and a Content-Length that matches it.", code="request_timeout")), close=True)
+            self._fail(ApiError(408, f"The request body stopped arriving: nothing came for {self.server.read_timeout:g}"
+                                     f" s. Send the whole body, and a Content-Length that matches it.",
+                                code="request_timeout"))
         except OSError:  # the client hung up: nobody to answer
             self.close_connection = True
         except Exception:  # a bug in this module (app.handle catches its own): still answer, then close
             log.exception("The offline server failed on %s %s", self.command, self.path)
-            self._reply(*error_response(ApiError(500, "The offline server failed on this request. This is a bug "
-                                                      "in the offline model; please report it.",
-                                                 type="server_error")), close=True)
+            self._fail(ApiError(500, "The offline server failed on this request. This is a bug in the offline model; "
+                                     "please report it.", type="server_error"))
 
     def _framing(self) -> int | None:
         """How the body is framed, from the headers alone: its Content-Length, or None for chunked. Raises
@@ -197,6 +196,9 @@ class _Handler(BaseHTTPRequestHandler):
                 raise bad("the trailer is cut off")
         raise bad("the trailer has too many lines")
 
+    def _fail(self, error: ApiError, close: bool = True) -> None:
+        self._reply(*error_response(error), close=close)
+
     def _reply(self, status: int, headers: dict, content: bytes | list[bytes], close: bool = False) -> None:
         try:
             self.send_response(status)
@@ -239,9 +241,8 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             return super().parse_request()
         except TimeoutError:  # the headers stopped arriving halfway
-            self._reply(*error_response(ApiError(
-                408, f"The request headers stopped arriving: nothing came for {self.server.read_timeout:g} s.",
-                code="request_timeout")), close=True)
+            self._fail(ApiError(408, f"The request headers stopped arriving: nothing came for "
+                                     f"{self.server.read_timeout:g} s.", code="request_timeout"))
             return False
 
     def handle_expect_100(self) -> bool:
@@ -250,7 +251,7 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self._framing()
         except ApiError as error:
-            self._reply(*error_response(error), close=True)
+            self._fail(error)
             return False
         return super().handle_expect_100()
 
@@ -263,7 +264,7 @@ class _Handler(BaseHTTPRequestHandler):
         text = f"{message or short}. {long}".rstrip(". ") + ". Check the request line and headers your client sends."
         # Its 5xx answers (505 for an HTTP version other than 1.x) are about a request it cannot read: the
         # client's error, so a 400 like every other malformed request.
-        self._reply(*error_response(ApiError(code if code < 500 else 400, text)), close=True)
+        self._fail(ApiError(code if code < 500 else 400, text))
 
     def finish(self) -> None:
         super().finish()
@@ -325,13 +326,8 @@ def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay
         >>> server.server_close()
     """
     server = _Server((host, port), _Handler)
-    server.faults = FaultPlan(faults)
-    server.cache = PromptCache()
-    server.vocabulary = vocabulary
-    server.fault_delay = fault_delay
-    server.read_timeout = read_timeout
-    server.verbose = verbose
-    server.stopping = threading.Event()
+    vars(server).update(faults=FaultPlan(faults), cache=PromptCache(), vocabulary=vocabulary, fault_delay=fault_delay,
+                        read_timeout=read_timeout, verbose=verbose, stopping=threading.Event())
     return server
 
 

@@ -13,9 +13,12 @@ Why hand-written and not a generic JSON-Schema validator: the official request s
 dozens of shapes (seven kinds of message, forty kinds of input item). A generic validator's error for
 one bad message lists why it fails every member of the union, and names no single field. Here each
 union is first narrowed by its discriminator (a message's `role`, an item's `type`), so the error names
-the one field at fault, in the words the real API uses.
+the one field at fault, in the words the real API uses. Nor pydantic's TypeAdapter over the openai SDK's
+request TypedDicts (tried with openai 3.57, pydantic 2.14): Chat's `messages` and `tool_calls` are typed
+`Iterable[...]`, which pydantic validates lazily, so `{"role": 1}` or a `tool_calls` item that is a string
+passes; and one bad `input[0].content` gives 110 errors, one per member of the 33-item union.
 
-Why one module of about 460 lines: both APIs' gates stand on the same elementary checks (types, texts,
+Why one module of about 450 lines: both APIs' gates stand on the same elementary checks (types, texts,
 tools, tool_choice, output formats); split by API, each half would import the other's.
 
 What it leaves out on purpose: fields the offline model neither reads nor echoes are checked for their
@@ -44,33 +47,21 @@ TOOL_CHOICES = ("none", "auto", "required")
 # A value from the request body is typed Any, not object: _expect checks its JSON kind at run time, before it
 # is read, and raises otherwise; a type checker cannot follow a check that raises instead of returning a bool.
 
+# A parsed JSON value is exactly one of these types (never a subclass): its kind is a lookup.
+_NAMES = {type(None): "null", bool: "a boolean", int: "an integer", float: "a decimal number", str: "a string",
+          list: "an array", dict: "an object"}
+_KINDS = {"string": (str, "a string"), "boolean": (bool, "a boolean"), "integer": (int, "an integer"),
+          "number": ((int, float), "a number"), "object": (dict, "an object"), "array": (list, "an array")}
+
+
 def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a decimal number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
-
-
-_KINDS = {
-    "string": (lambda v: isinstance(v, str), "a string"),
-    "boolean": (lambda v: isinstance(v, bool), "a boolean"),
-    "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
-    "number": (lambda v: isinstance(v, int | float) and not isinstance(v, bool), "a number"),
-    "object": (lambda v: isinstance(v, dict), "an object"),
-    "array": (lambda v: isinstance(v, list), "an array"),
-}
+    return _NAMES.get(type(value), "an object")
 
 
 def _expect(value: object, at: str, *kinds: str, nullable: bool = False) -> None:
     """Raise "Invalid type for '<at>'" unless the value has one of the JSON kinds (or is null, if allowed)."""
-    if (nullable and value is None) or any(_KINDS[k][0](value) for k in kinds):
+    if (nullable and value is None) or any(  # a boolean is an int to Python, never a number to JSON
+            isinstance(value, _KINDS[k][0]) and (k == "boolean" or not isinstance(value, bool)) for k in kinds):
         return
     names = [_KINDS[k][1] for k in kinds]
     expected = names[0] if len(names) == 1 else "one of " + ", ".join(names[:-1]) + " or " + names[-1]
@@ -78,9 +69,12 @@ def _expect(value: object, at: str, *kinds: str, nullable: bool = False) -> None
                    param=at, code="invalid_type")
 
 
-def _required(container: dict, key: str, at: str) -> Any:
+def _required(container: dict, key: str, at: str, *kinds: str) -> Any:
+    """The value of a required field (null counts as missing), of one of the JSON `kinds` if any are given."""
     if container.get(key) is None:
         raise ApiError(400, f"Missing required parameter: '{at}'.", param=at, code="missing_required_parameter")
+    if kinds:
+        _expect(container[key], at, *kinds)
     return container[key]
 
 
@@ -106,10 +100,12 @@ def _count(value: Any, at: str, low: int) -> None:
                             f"{shown(value)} instead.", param=at, code="integer_below_min_value")
 
 
-def _typed(request: dict, table: dict[str, tuple[str, ...]]) -> None:
-    for key, kinds in table.items():
-        if key in request:
-            _expect(request[key], key, *kinds, nullable=True)
+def _typed(request: dict, table: list[tuple[str, str]]) -> None:
+    """Type the fields of a table of (JSON kinds, field names), in its order."""
+    for kinds, keys in table:
+        for key in keys.split():
+            if key in request:
+                _expect(request[key], key, *kinds.split(), nullable=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -127,8 +123,7 @@ def _content(value: Any, at: str, required: bool = True) -> None:
 
 def _part(part: Any, at: str) -> None:
     _expect(part, at, "object")
-    kind = _required(part, "type", f"{at}.type")
-    _expect(kind, f"{at}.type", "string")
+    kind = _required(part, "type", f"{at}.type", "string")
     if kind in TEXT_PARTS:
         _text(part, "text", f"{at}.text", required=True)
     elif kind == "refusal":
@@ -194,8 +189,7 @@ def _tools(value: Any, check_one) -> None:
     _expect(value, "tools", "array", nullable=True)
     for i, tool in enumerate(value or []):
         _expect(tool, f"tools[{i}]", "object")
-        kind = _required(tool, "type", f"tools[{i}].type")
-        _expect(kind, f"tools[{i}].type", "string")
+        kind = _required(tool, "type", f"tools[{i}].type", "string")
         if kind == "function":
             check_one(tool, f"tools[{i}]")
         # other types (web_search, custom, ...) are refused in wire.py, which names what is supported
@@ -210,8 +204,7 @@ def _tool_choice(value: Any, named) -> None:
             raise ApiError(400, f"Invalid value for 'tool_choice': {shown(value)}. Use 'auto', 'none', 'required' or a "
                                 f"specific function.", param="tool_choice", code="invalid_value")
     elif isinstance(value, dict):
-        kind = _required(value, "type", "tool_choice.type")
-        _expect(kind, "tool_choice.type", "string")
+        kind = _required(value, "type", "tool_choice.type", "string")
         if kind == "allowed_tools":
             _allowed_tools(value, named)
             return
@@ -224,7 +217,7 @@ def _tool_choice(value: Any, named) -> None:
 
 def _allowed_tools(value: dict, named) -> None:
     """{"type": "allowed_tools", "mode": "auto" | "required", "tools": [...]} (Chat nests mode and tools
-    in an "allowed_tools" object); each tool is a function named the API's way, checked by `named`."""
+    in an "allowed_tools" object); each tool is a function named the API's way, checked by `named` at its place."""
     nested = named is _chat_named_choice
     at = "tool_choice.allowed_tools" if nested else "tool_choice"
     spec = _required(value, "allowed_tools", at) if nested else value
@@ -233,19 +226,13 @@ def _allowed_tools(value: dict, named) -> None:
     if mode not in ("auto", "required"):
         raise ApiError(400, f"Invalid value for '{at}.mode': {shown(mode)}. Use 'auto' or 'required'.",
                        param=f"{at}.mode", code="invalid_value")
-    tools = _required(spec, "tools", f"{at}.tools")
-    _expect(tools, f"{at}.tools", "array")
+    tools = _required(spec, "tools", f"{at}.tools", "array")
     for i, tool in enumerate(tools):
         _expect(tool, f"{at}.tools[{i}]", "object")
         if tool.get("type") != "function":
             raise ApiError(400, f"The offline model allows only function tools; '{at}.tools[{i}].type' is "
                                 f"{shown(tool.get('type'))}.", param=f"{at}.tools[{i}].type", code="unsupported_value")
-        try:
-            named(tool)
-        except ApiError as error:
-            raise ApiError(400, error.message.replace("tool_choice", f"{at}.tools[{i}]"),
-                           param=(error.param or "").replace("tool_choice", f"{at}.tools[{i}]"),
-                           code=error.code) from None
+        named(tool, f"{at}.tools[{i}]")
 
 
 _FORMAT_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -266,11 +253,9 @@ def _output_format(value: Any, at: str, nested: bool) -> None:
         return
     spec = value
     if nested:
-        spec = _required(value, "json_schema", f"{at}.json_schema")
-        _expect(spec, f"{at}.json_schema", "object")
+        spec = _required(value, "json_schema", f"{at}.json_schema", "object")
         at = f"{at}.json_schema"
-    name = _required(spec, "name", f"{at}.name")
-    _expect(name, f"{at}.name", "string")
+    name = _required(spec, "name", f"{at}.name", "string")
     if not _FORMAT_NAME.match(name):
         raise ApiError(400, f"Invalid '{at}.name': {shown(name)}. Use letters, digits, underscores and dashes, "
                             f"at most 64 characters.", param=f"{at}.name", code="invalid_value")
@@ -284,14 +269,12 @@ def _output_format(value: Any, at: str, nested: bool) -> None:
 # Responses API (POST /v1/responses)
 
 # Read nowhere, echoed nowhere: typed only, as in CreateResponse.
-_IGNORED_RESPONSES = {
-    "store": ("boolean",), "background": ("boolean",), "user": ("string",), "safety_identifier": ("string",),
-    "prompt_cache_key": ("string",), "prompt_cache_retention": ("string",), "service_tier": ("string",),
-    "truncation": ("string",), "top_logprobs": ("integer",), "max_tool_calls": ("integer",),
-    "reasoning": ("object",), "prompt": ("object",), "stream_options": ("object",),
-    "prompt_cache_options": ("object",), "moderation": ("object",), "include": ("array",),
-    "context_management": ("array",), "conversation": ("string", "object"),
-}
+_IGNORED_RESPONSES = [
+    ("boolean", "store background"),
+    ("string", "user safety_identifier prompt_cache_key prompt_cache_retention service_tier truncation"),
+    ("integer", "top_logprobs max_tool_calls"),
+    ("object", "reasoning prompt stream_options prompt_cache_options moderation"),
+    ("array", "include context_management"), ("string object", "conversation")]
 
 
 def check_responses(request: dict) -> None:
@@ -305,8 +288,7 @@ def check_responses(request: dict) -> None:
         array, but got an integer instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
-    raw_input = _required(request, "input", "input")
-    _expect(raw_input, "input", "string", "array")
+    raw_input = _required(request, "input", "input", "string", "array")
     for i, item in enumerate(raw_input if isinstance(raw_input, list) else []):
         _responses_item(item, f"input[{i}]")
     _text(request, "instructions", "instructions")
@@ -330,8 +312,7 @@ def _responses_item(item: Any, at: str) -> None:
                             f"'role'), a 'function_call' or a 'function_call_output'.", param=f"{at}.type",
                        code="missing_required_parameter")
     if not kind or kind == "message":
-        role = _required(item, "role", f"{at}.role")
-        _expect(role, f"{at}.role", "string")
+        role = _required(item, "role", f"{at}.role", "string")
         if role not in RESPONSES_ROLES:
             raise ApiError(400, f"Invalid value for '{at}.role': {shown(role)}. Use user, assistant, system or "
                                 f"developer.", param=f"{at}.role", code="invalid_value")
@@ -343,8 +324,7 @@ def _responses_item(item: Any, at: str) -> None:
         _text(item, "status", f"{at}.status")
     elif kind == "function_call_output":
         _text(item, "call_id", f"{at}.call_id", required=True)
-        output = _required(item, "output", f"{at}.output")
-        _expect(output, f"{at}.output", "string", "array")
+        output = _required(item, "output", f"{at}.output", "string", "array")
         _content(output, f"{at}.output")
         _text(item, "id", f"{at}.id")
     # "reasoning" items are skipped by the model; other types are refused in wire.py
@@ -359,26 +339,24 @@ def _responses_tool(tool: dict, at: str) -> None:
     _function_fields(tool, at)
 
 
-def _responses_named_choice(choice: dict) -> None:
+def _responses_named_choice(choice: dict, at: str = "tool_choice") -> None:
     if "function" in choice and "name" not in choice:
-        raise ApiError(400, "tool_choice is in the Chat Completions shape. The Responses API wants "
-                            "{'type': 'function', 'name': ...}.", param="tool_choice.name",
+        raise ApiError(400, f"{at} is in the Chat Completions shape. The Responses API wants "
+                            "{'type': 'function', 'name': ...}.", param=f"{at}.name",
                        code="missing_required_parameter")
-    _text(choice, "name", "tool_choice.name", required=True, non_empty=True)
+    _text(choice, "name", f"{at}.name", required=True, non_empty=True)
 
 
 # ---------------------------------------------------------------------------------------------------
 # Chat Completions API (POST /v1/chat/completions)
 
-_IGNORED_CHAT = {
-    "store": ("boolean",), "logprobs": ("boolean",), "user": ("string",), "safety_identifier": ("string",),
-    "prompt_cache_key": ("string",), "prompt_cache_retention": ("string",), "service_tier": ("string",),
-    "verbosity": ("string",), "reasoning_effort": ("string",), "top_logprobs": ("integer",),
-    "seed": ("integer",), "modalities": ("array",), "stop": ("string", "array"), "logit_bias": ("object",),
-    "web_search_options": ("object",), "audio": ("object",),
-    "prediction": ("object",), "stream_options": ("object",), "prompt_cache_options": ("object",),
-    "moderation": ("object",), "function_call": ("string", "object"), "functions": ("array",),
-}
+_IGNORED_CHAT = [
+    ("boolean", "store logprobs"),
+    ("string", "user safety_identifier prompt_cache_key prompt_cache_retention service_tier verbosity "
+               "reasoning_effort"),
+    ("integer", "top_logprobs seed"), ("array", "modalities"), ("string array", "stop"),
+    ("object", "logit_bias web_search_options audio prediction stream_options prompt_cache_options moderation"),
+    ("string object", "function_call"), ("array", "functions")]
 
 
 def check_chat(request: dict) -> None:
@@ -391,16 +369,14 @@ def check_chat(request: dict) -> None:
         got a string instead.
     """
     _text(request, "model", "model", required=True, non_empty=True)
-    messages = _required(request, "messages", "messages")
-    _expect(messages, "messages", "array")
+    messages = _required(request, "messages", "messages", "array")
     for i, message in enumerate(messages):
         _chat_message(message, f"messages[{i}]")
     _tools(request.get("tools"), _chat_tool)
     _tool_choice(request.get("tool_choice"), _chat_named_choice)
     _common(request)
-    _count(request.get("n"), "n", 1)
-    _count(request.get("max_tokens"), "max_tokens", 1)
-    _count(request.get("max_completion_tokens"), "max_completion_tokens", 1)
+    for name in ("n", "max_tokens", "max_completion_tokens"):
+        _count(request.get(name), name, 1)
     for name in ("frequency_penalty", "presence_penalty"):
         _in_range(request.get(name), name, -2, 2)
     _output_format(request.get("response_format"), "response_format", nested=True)
@@ -409,8 +385,7 @@ def check_chat(request: dict) -> None:
 
 def _chat_message(message: Any, at: str) -> None:
     _expect(message, at, "object")
-    role = _required(message, "role", f"{at}.role")
-    _expect(role, f"{at}.role", "string")
+    role = _required(message, "role", f"{at}.role", "string")
     if role not in CHAT_ROLES:
         raise ApiError(400, f"Invalid value: {shown(role)}. Supported values are: 'system', 'assistant', 'user', "
                             f"'tool', and 'developer'.", param=f"{at}.role", code="invalid_value")
@@ -430,13 +405,11 @@ def _chat_message(message: Any, at: str) -> None:
         here = f"{at}.tool_calls[{i}]"
         _expect(call, here, "object")
         _text(call, "id", f"{here}.id", required=True)
-        kind = _required(call, "type", f"{here}.type")
-        _expect(kind, f"{here}.type", "string")
+        kind = _required(call, "type", f"{here}.type", "string")
         if kind != "function":
             raise ApiError(400, f"The offline model supports only tool calls of type 'function'; {here} has type "
                                 f"{shown(kind)}.", param=f"{here}.type", code="unsupported_value")
-        function = _required(call, "function", f"{here}.function")
-        _expect(function, f"{here}.function", "object")
+        function = _required(call, "function", f"{here}.function", "object")
         _text(function, "name", f"{here}.function.name", required=True)
         _text(function, "arguments", f"{here}.function.arguments", required=True)
 
@@ -446,19 +419,17 @@ def _chat_tool(tool: dict, at: str) -> None:
         raise ApiError(400, f"{at} is in the Responses shape (name and parameters at the top level). Chat "
                             f"Completions tools look like {{'type': 'function', 'function': {{'name': ..., "
                             f"'parameters': ...}}}}.", param=f"{at}.function", code="missing_required_parameter")
-    function = _required(tool, "function", f"{at}.function")
-    _expect(function, f"{at}.function", "object")
+    function = _required(tool, "function", f"{at}.function", "object")
     _function_fields(function, f"{at}.function")
 
 
-def _chat_named_choice(choice: dict) -> None:
+def _chat_named_choice(choice: dict, at: str = "tool_choice") -> None:
     if "name" in choice and "function" not in choice:
-        raise ApiError(400, "tool_choice is in the Responses shape. Chat Completions wants {'type': 'function', "
-                            "'function': {'name': ...}}.", param="tool_choice.function",
+        raise ApiError(400, f"{at} is in the Responses shape. Chat Completions wants {{'type': 'function', "
+                            "'function': {'name': ...}}.", param=f"{at}.function",
                        code="missing_required_parameter")
-    function = _required(choice, "function", "tool_choice.function")
-    _expect(function, "tool_choice.function", "object")
-    _text(function, "name", "tool_choice.function.name", required=True, non_empty=True)
+    function = _required(choice, "function", f"{at}.function", "object")
+    _text(function, "name", f"{at}.function.name", required=True, non_empty=True)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -103,7 +103,11 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
     items: list = [{"type": "message", "role": "user", "content": raw_input}] if isinstance(raw_input, str) \
         else raw_input
 
-    tools, normalised = _responses_tools(body.get("tools") or [])
+    raw_tools = body.get("tools") or []
+    tools = _function_tools(raw_tools, lambda tool: tool)
+    normalised = [{"type": "function", "name": tool.name, "description": raw.get("description"),
+                   "parameters": tool.parameters, "strict": raw.get("strict")}
+                  for tool, raw in zip(tools, raw_tools, strict=True)]
     choice, forced, allowed = _tool_choice(body.get("tool_choice"), tools)
     output_format = (body.get("text") or {}).get("format")
     if output_format:
@@ -117,14 +121,8 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
     for index, item in enumerate(items):
         kind = item.get("type") or "message"  # shapes.py made sure a message without "type" has a "role"
         if kind == "message":
-            role, text = item["role"], content_text(item["content"])
-            if role == "user":
-                conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
-                conv.question, conv.calls, calls = text, [], {}
-            elif role in ("system", "developer"):
-                conv.instructions = f"{conv.instructions}\n{text}".strip()
-            elif role == "assistant" and text:
-                conv.said.append(text)
+            _take_message(conv, item["role"], content_text(item["content"]))
+            calls = {} if item["role"] == "user" else calls
         elif kind == "function_call":
             if previous_type != "function_call":
                 batch += 1
@@ -154,19 +152,35 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
     return conv, normalised
 
 
-def _responses_tools(raw: list) -> tuple[list[Tool], list[dict]]:
-    tools, normalised = [], []
+def _function_tools(raw: list, spec) -> list[Tool]:
+    """The function tools of either API (`spec` finds a tool's name, description and parameters); any other
+    type of tool gets a 400."""
+    tools = []
     for i, tool in enumerate(raw):
         if tool["type"] != "function":
             raise ApiError(400, f"The offline model supports only tools of type 'function'; tools[{i}] has "
                                 f"type {shown(tool['type'])}.", param=f"tools[{i}].type", code="unsupported_value")
-        name = tool["name"]
-        parameters = tool.get("parameters") or {"type": "object", "properties": {}}
-        tools.append(Tool(name=name, description=str(tool.get("description") or ""), parameters=parameters))
-        entry = {"type": "function", "name": name, "description": tool.get("description"),
-                 "parameters": parameters, "strict": tool.get("strict")}
-        normalised.append(entry)
-    return tools, normalised
+        function = spec(tool)
+        tools.append(Tool(name=function["name"], description=str(function.get("description") or ""),
+                          parameters=function.get("parameters") or {"type": "object", "properties": {}}))
+    return tools
+
+
+def _take_message(conv: Conversation, role: str, text: str) -> None:
+    """A message's text into the conversation (either API): a user message starts a new turn."""
+    if role == "user":
+        conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
+        conv.question, conv.calls = text, []
+    elif role in ("system", "developer"):
+        conv.instructions = f"{conv.instructions}\n{text}".strip()
+    elif role == "assistant" and text:
+        conv.said.append(text)
+
+
+def _cut(text: str, limit: int | None) -> tuple[str, int | None]:
+    """The text cut to a positive integer token limit, and the limit if it cut; else (text, None)."""
+    cut = cut_to_tokens(text, limit) if isinstance(limit, int) and limit > 0 else None
+    return (text, None) if cut is None else (cut, limit)
 
 
 def _tool_choice(choice: str | dict | None, tools: list[Tool]) -> tuple[str, str | None, list[str] | None]:
@@ -226,11 +240,9 @@ def render_response(body: dict, conv: Conversation, decision: Decision, tools: l
                            "arguments": arguments, "call_id": f"call_{_sub_id(seed, 'call', i)}", "name": name})
             produced.append(name + arguments)
     else:
-        text = decision.text or ""
-        limit = body.get("max_output_tokens")
-        cut = cut_to_tokens(text, limit) if isinstance(limit, int) and limit > 0 else None
-        if cut is not None:
-            text, status, incomplete, cut_at = cut, "incomplete", {"reason": "max_output_tokens"}, limit
+        text, cut_at = _cut(decision.text or "", body.get("max_output_tokens"))
+        if cut_at is not None:
+            status, incomplete = "incomplete", {"reason": "max_output_tokens"}
         output.append({"id": f"msg_{_sub_id(seed, 'msg')}", "type": "message", "status": status,
                        "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": text}],
                        "role": "assistant"})
@@ -294,15 +306,7 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
         raise ApiError(400, "The offline model supports `tools`, not the deprecated `functions` parameter: pass "
                             "tools=[{'type': 'function', 'function': {'name': ..., 'parameters': ...}}].",
                        param="functions", code="unsupported_parameter")
-    raw_tools = body.get("tools") or []
-    tools = []
-    for i, tool in enumerate(raw_tools):
-        if tool["type"] != "function":
-            raise ApiError(400, f"The offline model supports only tools of type 'function'; tools[{i}] has "
-                                f"type {shown(tool['type'])}.", param=f"tools[{i}].type", code="unsupported_value")
-        function = tool["function"]
-        tools.append(Tool(name=function["name"], description=str(function.get("description") or ""),
-                          parameters=function.get("parameters") or {"type": "object", "properties": {}}))
+    tools = _function_tools(body.get("tools") or [], lambda tool: tool["function"])
     choice, forced, allowed = _tool_choice(body.get("tool_choice"), tools)
     conv = Conversation(tools=tools, fault=fault, tool_choice=choice, forced=forced, allowed=allowed,
                         output_format=_chat_format(body.get("response_format")),
@@ -316,15 +320,10 @@ def parse_chat(body: dict, fault: str | None = None) -> Conversation:
         if role != "tool" and pending:
             _missing_tool_messages(pending, pending_index)
         text = content_text(message.get("content"))
-        if role in ("system", "developer"):
-            conv.instructions = f"{conv.instructions}\n{text}".strip()
-        elif role == "user":
-            conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
-            conv.question, conv.calls, calls = text, [], {}
-            pending = None
+        _take_message(conv, role, text)
+        if role == "user":
+            calls, pending = {}, None
         elif role == "assistant":
-            if text:
-                conv.said.append(text)
             tool_calls = message.get("tool_calls") or []
             fresh: set[str] = set()  # this message's calls, waiting for their outputs
             pending, pending_index = (fresh, index) if tool_calls else (None, -1)
@@ -389,11 +388,8 @@ def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | 
         produced = [name + arguments for name, arguments in decision.calls]
         finish = "tool_calls"
     else:
-        text = decision.text or ""
-        limit = body.get("max_completion_tokens") or body.get("max_tokens")
-        cut = cut_to_tokens(text, limit) if isinstance(limit, int) and limit > 0 else None
-        if cut is not None:
-            text, finish, cut_at = cut, "length", limit
+        text, cut_at = _cut(decision.text or "", body.get("max_completion_tokens") or body.get("max_tokens"))
+        finish = "stop" if cut_at is None else "length"
         message["content"] = text
         produced = [text]
     tokens_in, cached, tokens_out = usage_counts(chat_prompt(body), produced, cache, cut_at)
