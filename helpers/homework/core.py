@@ -3,8 +3,8 @@
 The checking API, which every hwNN module imports from here:
 - `@task_check(notebook, task)` turns a check body into a check that returns a `CheckResult` (PASS / FAIL /
   NOT DONE YET) and records it for the runner when HOMEWORK_RESULTS names a file;
-- inside a body, `raise CheckFailed(hint)` when the work misses the task's criterion, `raise NotDoneYet(hint)`
-  when it is still a stub, and return an optional note when it passes;
+- inside a body, `fail_if(condition, hint)` (or `raise CheckFailed(hint)`) when the work misses the task's
+  criterion, `raise NotDoneYet(hint)` when it is still a stub, and return an optional note when it passes;
 - `run_student_code(fn, *args)` calls student code with its prints hidden, so a stub becomes NotDoneYet and a
   crash becomes a CheckFailed hint instead of a traceback;
 - `read_field(obj, key)` reads a field of an SDK object or a dict alike (students build both).
@@ -108,6 +108,20 @@ class NotDoneYet(Exception):
         Traceback (most recent call last):
         helpers.homework.core.NotDoneYet: write your instructions in the string above.
     """
+
+
+def fail_if(condition, hint: str) -> None:
+    """Raise CheckFailed(hint) when `condition` holds: one criterion of a task, and what to say when it is missed.
+
+    The hint is built before the test, so it may only use values that exist whether or not the check fails.
+    Example:
+        >>> fail_if(3 != 3, "count only the course's entries.")
+        >>> fail_if(5 != 3, "count only the course's entries.")
+        Traceback (most recent call last):
+        helpers.homework.core.CheckFailed: count only the course's entries.
+    """
+    if condition:
+        raise CheckFailed(hint)
 
 
 def _task_title(notebook: str, task: str) -> str:
