@@ -66,15 +66,9 @@ class Provider:
 PROVIDERS: dict[str, Provider] = {
     p.name: p
     for p in [
-        Provider(
-            name="openai",
-            base_url="https://api.openai.com/v1",
-            key_env="OPENAI_API_KEY",
-            default_model="gpt-5.4-mini",
-            responses_api=True,
-            local=False,
-            key_help="create one at https://platform.openai.com/api-keys (needs a paid balance)",
-        ),
+        Provider(name="openai", base_url="https://api.openai.com/v1", key_env="OPENAI_API_KEY",
+                 default_model="gpt-5.4-mini", responses_api=True, local=False,
+                 key_help="create one at https://platform.openai.com/api-keys (needs a paid balance)"),
         Provider(
             name="groq",
             base_url="https://api.groq.com/openai/v1",
@@ -169,24 +163,12 @@ PROVIDERS: dict[str, Provider] = {
                      "https://github.com/ollama/ollama/issues/13595", "ollama/ollama issue 13595"),
             ),
         ),
-        Provider(
-            name="offline",
-            base_url=OFFLINE_BASE_URL,
-            key_env=None,
-            default_model=OFFLINE_MODEL,
-            responses_api=True,
-            local=True,
-            key_help="no key needed: a rule-based stand-in that runs inside Python",
-        ),
-        Provider(
-            name="replay",
-            base_url=REPLAY_BASE_URL,
-            key_env=None,
-            default_model="replay",
-            responses_api=True,
-            local=True,
-            key_help="no key needed: serves a cassette recorded earlier (set LLM_CASSETTE=path)",
-        ),
+        Provider(name="offline", base_url=OFFLINE_BASE_URL, key_env=None, default_model=OFFLINE_MODEL,
+                 responses_api=True, local=True,
+                 key_help="no key needed: a rule-based stand-in that runs inside Python"),
+        Provider(name="replay", base_url=REPLAY_BASE_URL, key_env=None, default_model="replay",
+                 responses_api=True, local=True,
+                 key_help="no key needed: serves a cassette recorded earlier (set LLM_CASSETTE=path)"),
     ]
 }
 
