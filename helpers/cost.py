@@ -267,22 +267,14 @@ class CostMeter:
 # ---------------------------------------------------------------------------------------------------------
 # Run report
 
-_METRICS = [
-    ("input tokens", "input_tokens", 1),
-    ("cached input tokens", "cached_input_tokens", 1),
-    ("output tokens", "output_tokens", 1),
-    ("reasoning tokens", "reasoning_tokens", 1),
-    ("total tokens", "total_tokens", 1),
-]
+_METRICS = [("input tokens", "input_tokens", 1), ("cached input tokens", "cached_input_tokens", 1),
+            ("output tokens", "output_tokens", 1), ("reasoning tokens", "reasoning_tokens", 1),
+            ("total tokens", "total_tokens", 1)]
 
 
 def _stats(values, digits):
-    return {
-        "min": round(min(values), digits),
-        "max": round(max(values), digits),
-        "mean": round(sum(values) / len(values), digits),
-        "sum": round(sum(values), digits),
-    }
+    stats = {"min": min(values), "max": max(values), "mean": sum(values) / len(values), "sum": sum(values)}
+    return {name: round(value, digits) for name, value in stats.items()}
 
 
 def run_report(records, latency=False):
@@ -368,11 +360,8 @@ def print_report(records, latency=False):
     if "unpriced calls" in df.index:
         print(f"unpriced calls: {df.loc['unpriced calls', 'count']} (register a price to include them)")
     for prefix, title in (("finish: ", "finish reasons"), ("model: ", "models")):
-        counts = [
-            f"{label[len(prefix) :]} {df.loc[label, 'count']}"
-            for label in df.index
-            if label.startswith(prefix)
-        ]
+        counts = [f"{label[len(prefix) :]} {df.loc[label, 'count']}" for label in df.index
+                  if label.startswith(prefix)]
         print(f"{title}: " + " · ".join(counts))
     notes = sorted({r.price_note for r in records if r.price_note})
     print("priced: " + "; ".join(notes))

@@ -69,11 +69,8 @@ def register_price(model, input_per_mtok, output_per_mtok, cached_input_per_mtok
             raise ValueError(f"register_price: {name} must be a number >= 0 (USD per million tokens), got "
                              f"{value!r}")
     cached = input_per_mtok if cached_input_per_mtok is None else cached_input_per_mtok
-    _CUSTOM_PRICES[model.lower()] = {
-        "input": float(input_per_mtok),
-        "cached_input": float(cached),
-        "output": float(output_per_mtok),
-    }
+    _CUSTOM_PRICES[model.lower()] = {"input": float(input_per_mtok), "cached_input": float(cached),
+                                     "output": float(output_per_mtok)}
 
 
 def _strip_vendor(model: str) -> str:
@@ -192,11 +189,8 @@ def price_per_mtok(model, provider=None, *, at=None):
     _, info = found
     prices = info.get_prices(when)
     cached = prices.cache_read_mtok if prices.cache_read_mtok is not None else prices.input_mtok
-    return {
-        "input": _as_float(prices.input_mtok),
-        "cached_input": _as_float(cached),
-        "output": _as_float(prices.output_mtok),
-    }
+    return {"input": _as_float(prices.input_mtok), "cached_input": _as_float(cached),
+            "output": _as_float(prices.output_mtok)}
 
 
 def price_tokens(model, input_tokens, output_tokens, cached_input_tokens=0, provider=None, *, at=None):

@@ -61,10 +61,8 @@ def redact(value):
         {'api_key': '[REDACTED]', 'q': 'hi'}
     """
     if isinstance(value, dict):
-        return {
-            k: (REDACTED if _is_secret_key(k) and v not in (None, "") else redact(v))
-            for k, v in value.items()
-        }
+        return {k: (REDACTED if _is_secret_key(k) and v not in (None, "") else redact(v))
+                for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [redact(v) for v in value]
     if isinstance(value, str):
@@ -130,11 +128,8 @@ class Trace:
             >>> event["kind"], event["iteration"], event["body"], trace.count
             ('stop', 3, {'reason': 'answered'}, 1)
         """
-        event = {
-            "kind": kind,
-            "iteration": iteration,
-            "time": datetime.now().isoformat(timespec="milliseconds"),
-        }
+        event = {"kind": kind, "iteration": iteration,
+                 "time": datetime.now().isoformat(timespec="milliseconds")}
         event.update(extra)
         event["body"] = to_jsonable(body)
         event = redact(event)

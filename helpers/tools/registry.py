@@ -141,9 +141,8 @@ class Tool:
             (got 3)
         """
         # In strict mode every field is required, so the model sends null for "use the default".
-        arguments = {
-            k: v for k, v in arguments.items() if not (v is None and self.defaults.get(k, None) is not None)
-        }
+        arguments = {k: v for k, v in arguments.items()
+                     if not (v is None and self.defaults.get(k) is not None)}
         try:
             checked = self.model.model_validate(arguments)
         except pydantic.ValidationError as e:
