@@ -30,37 +30,17 @@ HOMEWORK_DIR = ROOT / "notebooks" / "homework"
 
 # Every task of every homework notebook, in order: the runner lists a task even when its check never ran.
 TASKS = {
-    "01-search-and-rag": [
-        ("1.1", "Count a course's entries"),
-        ("1.2", "Find the biggest section"),
-        ("1.3", "Search within one section"),
-        ("1.4", "Build a RAG prompt"),
-        ("1.5", "One-call RAG"),
-    ],
-    "02-the-loop": [
-        ("2.1", "Run every function call"),
-        ("2.2", "A second tool: get_entry"),
-        ("2.3", "Give the agent both tools"),
-        ("2.4", "Your own agent loop"),
-        ("2.5", "Count the iterations"),
-    ],
-    "03-prompts-and-guardrails": [
-        ("3.1", "Instructions for several searches"),
-        ("3.2", "An input guardrail"),
-        ("3.3", "Measure the guardrail"),
-        ("3.4", "Guard the agent"),
-    ],
-    "04-cost-and-safety": [
-        ("4.1", "Price one call"),
-        ("4.2", "Price a whole run"),
-        ("4.3", "A token budget"),
-        ("4.4", "A tool call that never crashes"),
-    ],
-    "05-chat-and-tools": [
-        ("5.1", "A Chat Completions loop"),
-        ("5.2", "A tool from a typed function"),
-        ("5.3", "Continue the conversation"),
-    ],
+    "01-search-and-rag": [("1.1", "Count a course's entries"), ("1.2", "Find the biggest section"),
+        ("1.3", "Search within one section"), ("1.4", "Build a RAG prompt"), ("1.5", "One-call RAG")],
+    "02-the-loop": [("2.1", "Run every function call"), ("2.2", "A second tool: get_entry"),
+        ("2.3", "Give the agent both tools"), ("2.4", "Your own agent loop"),
+        ("2.5", "Count the iterations")],
+    "03-prompts-and-guardrails": [("3.1", "Instructions for several searches"),
+        ("3.2", "An input guardrail"), ("3.3", "Measure the guardrail"), ("3.4", "Guard the agent")],
+    "04-cost-and-safety": [("4.1", "Price one call"), ("4.2", "Price a whole run"),
+        ("4.3", "A token budget"), ("4.4", "A tool call that never crashes")],
+    "05-chat-and-tools": [("5.1", "A Chat Completions loop"), ("5.2", "A tool from a typed function"),
+        ("5.3", "Continue the conversation")],
 }
 
 
