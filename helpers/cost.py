@@ -97,10 +97,8 @@ def call_time(response) -> datetime | None:
         (datetime.datetime(2025, 11, 30, 0, 0, tzinfo=datetime.timezone.utc), None)
     """
     stamp = lookup(response, "created_at", default=lookup(response, "created"))  # Responses, else Chat
-    if stamp is None:
-        return None
     try:
-        return to_utc(stamp)
+        return to_utc(stamp)  # no stamp (None) is a TypeError too
     except (TypeError, ValueError):
         return None  # an unreadable stamp counts as none; record_call then says it used the current time
 
@@ -122,9 +120,8 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
     """
     provider_name = normalize_provider(provider) or "unknown"
     # A replayed cassette costs nothing now, but it shows what the recorded call cost: price it as recorded.
-    local = provider_name != "replay" and (
-        provider_name in LOCAL_PROVIDERS or bool(getattr(provider, "local", False))
-    )
+    local = provider_name != "replay" and (provider_name in LOCAL_PROVIDERS
+                                           or bool(getattr(provider, "local", False)))
     usage = usage_of(response)
     model = str(lookup(response, "model", default="unknown"))
     input_tokens, cached, output_tokens = usage.input_tokens, usage.cached_input_tokens, usage.output_tokens
