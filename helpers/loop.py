@@ -302,7 +302,8 @@ class AgentRun:
 
     def _stop_on_api_error(self, exc: openai.OpenAIError, timed_out_by_us: bool) -> None:
         """The try/except around the API call: stop with a message that says what failed and what to do."""
-        self._log_error(exc)
+        if self.hooks.trace is not None:
+            self.hooks.trace.log_error(self.iterations, exc)
         if isinstance(exc, openai.APITimeoutError) and timed_out_by_us:  # our max_seconds, not the client's timeout
             self._finish(self._last_text(), "time_limit",
                          f"A model call did not finish within the time left of max_seconds="
@@ -360,10 +361,6 @@ class AgentRun:
                 if text:
                     return text
         return ""
-
-    def _log_error(self, exc: Exception) -> None:
-        if self.hooks.trace is not None:
-            self.hooks.trace.log_error(self.iterations, exc)
 
 
 def agent_loop(client, model: str, question: str, tools, **options) -> LoopResult:
