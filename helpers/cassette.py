@@ -155,10 +155,7 @@ def recorded_model(path: str | os.PathLike) -> str | None:
 
 def _response_of(entry: dict, request: httpx.Request) -> httpx.Response:
     resp = entry["response"]
-    if "json" in resp:
-        content = json.dumps(resp["json"], ensure_ascii=False).encode("utf-8")
-    else:
-        content = resp.get("text", "").encode("utf-8")
+    content = (json.dumps(resp["json"], ensure_ascii=False) if "json" in resp else resp.get("text", "")).encode()
     headers = {"content-type": resp.get("content_type") or "application/json", "x-replayed": "true"}
     return httpx.Response(resp["status"], headers=headers, content=content, request=request)
 

@@ -198,10 +198,8 @@ class ChatSession:
         done = run.step()
         self.partial = ""
         # The tool calls of this step are in the transcript already (_on_tool); the answer, if any, comes now.
-        record = run.calls[-1] if len(run.calls) > calls_before else None
-        call_number = len(self.meter) if record is not None else 0
         if done:
-            self._finish_question(record, call_number)
+            self._finish_question(run.calls[-1] if len(run.calls) > calls_before else None)
         self._updated()
         return done
 
@@ -245,7 +243,7 @@ class ChatSession:
         if self.on_update is not None:
             self.on_update()
 
-    def _finish_question(self, record, call_number: int) -> None:
+    def _finish_question(self, record) -> None:
         result = self.run.result if self.run is not None else None
         assert result is not None, "called only once step() has finished the run"
         self.run = None
@@ -255,8 +253,8 @@ class ChatSession:
         if kind == "assistant" and not text:
             text = f"(no answer: the run stopped with {result.stop_reason})"
         self.transcript.append(Entry(
-            kind, text=text, iteration=result.iterations, stop_reason=result.stop_reason, call=call_number,
-            **_usage(record)))
+            kind, text=text, iteration=result.iterations, stop_reason=result.stop_reason,
+            call=len(self.meter) if record is not None else 0, **_usage(record)))
 
     # --- reading the state --------------------------------------------------------------------------
 

@@ -97,10 +97,8 @@ def call_time(response) -> datetime | None:
         (datetime.datetime(2025, 11, 30, 0, 0, tzinfo=datetime.timezone.utc), None)
     """
     stamp = lookup(response, "created_at", default=lookup(response, "created"))  # Responses, else Chat
-    if stamp is None:
-        return None
     try:
-        return to_utc(stamp)
+        return to_utc(stamp)  # no stamp (None) is a TypeError too
     except (TypeError, ValueError):
         return None  # an unreadable stamp counts as none; record_call then says it used the current time
 
@@ -122,9 +120,8 @@ def record_call(response, *, provider, latency_s, price_as=None, meter=None, at=
     """
     provider_name = normalize_provider(provider) or "unknown"
     # A replayed cassette costs nothing now, but it shows what the recorded call cost: price it as recorded.
-    local = provider_name != "replay" and (
-        provider_name in LOCAL_PROVIDERS or bool(getattr(provider, "local", False))
-    )
+    local = provider_name != "replay" and (provider_name in LOCAL_PROVIDERS
+                                           or bool(getattr(provider, "local", False)))
     usage = usage_of(response)
     model = str(lookup(response, "model", default="unknown"))
     input_tokens, cached, output_tokens = usage.input_tokens, usage.cached_input_tokens, usage.output_tokens
@@ -267,22 +264,14 @@ class CostMeter:
 # ---------------------------------------------------------------------------------------------------------
 # Run report
 
-_METRICS = [
-    ("input tokens", "input_tokens", 1),
-    ("cached input tokens", "cached_input_tokens", 1),
-    ("output tokens", "output_tokens", 1),
-    ("reasoning tokens", "reasoning_tokens", 1),
-    ("total tokens", "total_tokens", 1),
-]
+_METRICS = [("input tokens", "input_tokens", 1), ("cached input tokens", "cached_input_tokens", 1),
+            ("output tokens", "output_tokens", 1), ("reasoning tokens", "reasoning_tokens", 1),
+            ("total tokens", "total_tokens", 1)]
 
 
 def _stats(values, digits):
-    return {
-        "min": round(min(values), digits),
-        "max": round(max(values), digits),
-        "mean": round(sum(values) / len(values), digits),
-        "sum": round(sum(values), digits),
-    }
+    stats = {"min": min(values), "max": max(values), "mean": sum(values) / len(values), "sum": sum(values)}
+    return {name: round(value, digits) for name, value in stats.items()}
 
 
 def run_report(records, latency=False):
@@ -368,11 +357,8 @@ def print_report(records, latency=False):
     if "unpriced calls" in df.index:
         print(f"unpriced calls: {df.loc['unpriced calls', 'count']} (register a price to include them)")
     for prefix, title in (("finish: ", "finish reasons"), ("model: ", "models")):
-        counts = [
-            f"{label[len(prefix) :]} {df.loc[label, 'count']}"
-            for label in df.index
-            if label.startswith(prefix)
-        ]
+        counts = [f"{label[len(prefix) :]} {df.loc[label, 'count']}" for label in df.index
+                  if label.startswith(prefix)]
         print(f"{title}: " + " · ".join(counts))
     notes = sorted({r.price_note for r in records if r.price_note})
     print("priced: " + "; ".join(notes))

@@ -97,12 +97,15 @@ def doctor(env_file=None) -> list[Check]:
         >>> [(c.name, c.status) for c in doctor()][1:]
         [('provider', 'ok'), ('API key', 'ok'), ('reachable', 'ok'), ('model', 'ok'), ('openai SDK', 'ok')]
     """
+    return _setup_checks(env_file) + [_sdk_check()]  # the SDK check is last, whatever stopped the others
+
+
+def _setup_checks(env_file) -> list[Check]:
     checks = []
     try:
         env_path = llm.load_env(env_file)
     except llm.ProviderError as err:
-        return [Check(".env file", "fail", str(err).split(". ")[0] + ".", "copy .env.example to .env"),
-                _sdk_check()]
+        return [Check(".env file", "fail", str(err).split(". ")[0] + ".", "copy .env.example to .env")]
     if env_path:
         checks.append(Check(".env file", "ok", f"found at {env_path}"))
     else:
@@ -112,9 +115,8 @@ def doctor(env_file=None) -> list[Check]:
     try:
         s = llm.resolve(env_file=env_file, require_key=False)
     except llm.ProviderError as err:
-        checks.append(Check("provider", "fail", str(err).split(". ")[0] + ".",
-                            "set LLM_PROVIDER to one of: " + ", ".join(llm.PROVIDERS)))
-        return checks + [_sdk_check()]
+        return checks + [Check("provider", "fail", str(err).split(". ")[0] + ".",
+                               "set LLM_PROVIDER to one of: " + ", ".join(llm.PROVIDERS))]
     p = s.provider
     apis = "Responses API and Chat Completions" if p.responses_api else "Chat Completions only"
     checks.append(Check("provider", "ok", f"{p.name}, model {s.model} (chosen because {s.reason}); {apis}"))
@@ -131,34 +133,30 @@ def doctor(env_file=None) -> list[Check]:
         checks.append(Check("API key", "ok", f"{p.key_env} is set"))
     else:
         where = s.env_path or ".env (cp .env.example .env)"
-        checks.append(Check("API key", "fail", f"{p.key_env} is missing",
-                            f"{p.key_help}; then add {p.key_env}=... to {where}"))
-        return checks + [_sdk_check()]
+        return checks + [Check("API key", "fail", f"{p.key_env} is missing",
+                               f"{p.key_help}; then add {p.key_env}=... to {where}")]
 
     if p.name == "replay":
-        return checks + _replay_checks(s) + [_sdk_check()]
+        return checks + _replay_checks(s)
 
     try:
         client, model = llm.make_client(env_file=env_file, verbose=False)
         ids = _model_ids(client, p)
     except openai.AuthenticationError:
-        checks.append(Check("reachable", "fail", f"{s.base_url} refused the key in {p.key_env} (401)",
-                            f"the key is wrong or revoked: {p.key_help}"))
-        return checks + [_sdk_check()]
+        return checks + [Check("reachable", "fail", f"{s.base_url} refused the key in {p.key_env} (401)",
+                               f"the key is wrong or revoked: {p.key_help}")]
     except openai.APIStatusError as err:
-        checks.append(Check("reachable", "fail", f"{s.base_url} answered GET /models with HTTP "
-                            f"{err.status_code}", "check OPENAI_BASE_URL and the provider's status page; "
-                            "or set LLM_PROVIDER=offline"))
-        return checks + [_sdk_check()]
+        return checks + [Check("reachable", "fail", f"{s.base_url} answered GET /models with HTTP "
+                               f"{err.status_code}", "check OPENAI_BASE_URL and the provider's status page; "
+                               "or set LLM_PROVIDER=offline")]
     except llm.ProviderError as err:  # e.g. the offline model failed to load
-        checks.append(Check("reachable", "fail", str(err).split(". ")[0] + ".", str(err)))
-        return checks + [_sdk_check()]
+        return checks + [Check("reachable", "fail", str(err).split(". ")[0] + ".", str(err))]
     except openai.APIConnectionError as err:
         hint = ("start it with `ollama serve`" if p.name == "ollama"
                 else "check your internet connection, proxy and OPENAI_BASE_URL")
-        checks.append(Check("reachable", "fail", f"no answer from {s.base_url} within {PING_TIMEOUT_S:.0f}s "
-                            f"({type(err).__name__})", f"{hint}; or set LLM_PROVIDER=offline"))
-        return checks + [_sdk_check()]
+        return checks + [Check("reachable", "fail", f"no answer from {s.base_url} within "
+                               f"{PING_TIMEOUT_S:.0f}s ({type(err).__name__})",
+                               f"{hint}; or set LLM_PROVIDER=offline")]
     how = "in-process, no network" if p.name == "offline" else f"{len(ids)} models"
     checks.append(Check("reachable", "ok", f"{s.base_url} answered GET /models ({how})"))
     if model in ids:
@@ -169,7 +167,6 @@ def doctor(env_file=None) -> list[Check]:
         if p.name == "ollama":
             fix = f"run `ollama pull {model}`, or {fix}"
         checks.append(Check("model", "fail", f"{model} is not in the provider's model list", fix))
-    checks.append(_sdk_check())
     return checks
 
 

@@ -107,11 +107,9 @@ def parse_archive(path: Path, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
         helpers.ingest.FaqDataError: FAQ_ARCHIVE points to no-such.zip, which is not a file ...
     """
     if not path.is_file():
-        raise FaqDataError(
-            f"FAQ_ARCHIVE points to {path}, which is not a file (a relative path is taken from the repository "
-            f"root {ROOT}). Fix the path, or unset FAQ_ARCHIVE to use the cache in data/ (or download the "
-            f"pinned snapshot once)."
-        )
+        raise FaqDataError(f"FAQ_ARCHIVE points to {path}, which is not a file (a relative path is taken "
+                           f"from the repository root {ROOT}). Fix the path, or unset FAQ_ARCHIVE to use "
+                           "the cache in data/ (or download the pinned snapshot once).")
     return parse_archive_bytes(path.read_bytes(), str(path), commit=commit)
 
 
@@ -129,17 +127,14 @@ def parse_archive_bytes(data: bytes, name: str, *, commit: str | None = FAQ_COMM
         zf = zipfile.ZipFile(io.BytesIO(data))
         bad_member = zf.testzip()
     except (zipfile.BadZipFile, EOFError, ValueError) as exc:
-        raise FaqDataError(
-            f"{name} is not a readable zip ({exc}). It may be truncated or corrupt: "
-            f"download it again from {ARCHIVE_URL}, or delete it and let the course download it."
-        ) from exc
+        raise FaqDataError(f"{name} is not a readable zip ({exc}). It may be truncated or corrupt: "
+                           f"download it again from {ARCHIVE_URL}, or delete it and let the course "
+                           "download it.") from exc
     if bad_member:
         raise FaqDataError(f"{name} is corrupt: the member {bad_member} fails its checksum. Download it again.")
     if not any(_QUESTION_FILE.search(member) for member in zf.namelist()):
-        raise FaqDataError(
-            f"{name} holds no FAQ questions (no _questions/<course>/<section>/*.md files). "
-            f"Is it an archive of {FAQ_REPO}? The pinned one is {ARCHIVE_URL}"
-        )
+        raise FaqDataError(f"{name} holds no FAQ questions (no _questions/<course>/<section>/*.md files). "
+                           f"Is it an archive of {FAQ_REPO}? The pinned one is {ARCHIVE_URL}")
     if commit is not None:
         _check_commit(zf, name, commit)
 
@@ -198,11 +193,10 @@ def _check_commit(zf: zipfile.ZipFile, name: str, expected: str) -> None:
     else:
         what = ("does not say which commit it comes from (GitHub's archive names it in the zip comment and in "
                 "the top folder faq-<commit>/)")
-    raise FaqDataError(
-        f"{name} {what}, but the course is pinned to commit {expected}: its stored outputs and tests expect "
-        f"exactly that snapshot. Download https://github.com/{FAQ_REPO}/archive/{expected}.zip and point "
-        f"FAQ_ARCHIVE at it, or unset FAQ_ARCHIVE to use the cache in data/ (or download it once)."
-    )
+    raise FaqDataError(f"{name} {what}, but the course is pinned to commit {expected}: its stored outputs "
+                       "and tests expect exactly that snapshot. Download "
+                       f"https://github.com/{FAQ_REPO}/archive/{expected}.zip and point FAQ_ARCHIVE at it, "
+                       "or unset FAQ_ARCHIVE to use the cache in data/ (or download it once).")
 
 
 def _parse_metadata(data: bytes, where: str) -> dict[str, tuple[int, str]]:

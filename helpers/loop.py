@@ -302,16 +302,14 @@ class AgentRun:
 
     def _stop_on_api_error(self, exc: openai.OpenAIError, timed_out_by_us: bool) -> None:
         """The try/except around the API call: stop with a message that says what failed and what to do."""
-        self._log_error(exc)
-        if isinstance(exc, openai.APITimeoutError):
-            if timed_out_by_us:  # cut short by our max_seconds, not by the client's own timeout
-                self._finish(self._last_text(), "time_limit",
-                             f"A model call did not finish within the time left of max_seconds="
-                             f"{self.limits.max_seconds}. Raise max_seconds, or try again when the provider is faster.")
-            else:
-                self._finish(self._last_text(), "error", explain_api_error(exc))
-            return
-        self._finish(self._last_text(), "error", explain_api_error(exc, _preset_of(self.client)))
+        if self.hooks.trace is not None:
+            self.hooks.trace.log_error(self.iterations, exc)
+        if isinstance(exc, openai.APITimeoutError) and timed_out_by_us:  # our max_seconds, not the client's timeout
+            self._finish(self._last_text(), "time_limit",
+                         f"A model call did not finish within the time left of max_seconds="
+                         f"{self.limits.max_seconds}. Raise max_seconds, or try again when the provider is faster.")
+        else:  # (explain_api_error needs the preset only for a 404, never for a timeout)
+            self._finish(self._last_text(), "error", explain_api_error(exc, _preset_of(self.client)))
 
     def _client_for_time_left(self):
         """The client to call with, and whether its timeout is our time limit (not the client's own)."""
@@ -363,10 +361,6 @@ class AgentRun:
                 if text:
                     return text
         return ""
-
-    def _log_error(self, exc: Exception) -> None:
-        if self.hooks.trace is not None:
-            self.hooks.trace.log_error(self.iterations, exc)
 
 
 def agent_loop(client, model: str, question: str, tools, **options) -> LoopResult:
@@ -474,12 +468,8 @@ def _preset_of(client):
 
 
 def _provider_name(client) -> str:
-    try:
-        from helpers.llm import provider_of
-
-        return provider_of(client).name
-    except (ImportError, AttributeError):  # not a normal client (a test double): cost accounting cannot name it
-        return "unknown"
+    preset = _preset_of(client)  # None for a test double: cost accounting cannot name it
+    return preset.name if preset is not None else "unknown"
 
 
 def _message_text(message) -> str:

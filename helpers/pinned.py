@@ -82,24 +82,17 @@ class PinnedFile:
 
 # The expected hashes were computed from copies of these exact commits; any other version is refused, because
 # every figure in the course (hit rate, MRR, the conformance tests) was measured on these bytes.
-GROUND_TRUTH = PinnedFile(
-    label="LLM Zoomcamp ground truth",
-    repo="DataTalksClub/llm-zoomcamp",
-    commit="c85fa440791efd6c902f7f30ccedaae4483e3f9e",
-    path="04-evaluation/data/ground-truth-data.csv",
-    sha256="e479a62166ccae7f46f29b0c169a17dcfbff0101c471e37e2b12086df46c11f4",
-    env_var="GROUND_TRUTH_CSV",
-    cache_name="ground-truth-c85fa440791efd6c902f7f30ccedaae4483e3f9e.csv",
-)
-OPENAI_SPEC = PinnedFile(
-    label="OpenAI OpenAPI spec",
-    repo="openai/openai-openapi",
-    commit="f85dbe223d40e1a31cba812ab2d755c7e98a92a3",
-    path="openapi.yaml",
-    sha256="db5d7478feae10b4d331834c60d9765a8aa042e38419f9b1694288c11aa8ebc8",
-    env_var="OPENAI_SPEC",
-    cache_name="openai-openapi-f85dbe223d40e1a31cba812ab2d755c7e98a92a3.yaml",
-)
+GROUND_TRUTH = PinnedFile(label="LLM Zoomcamp ground truth", repo="DataTalksClub/llm-zoomcamp",
+                          commit="c85fa440791efd6c902f7f30ccedaae4483e3f9e",
+                          path="04-evaluation/data/ground-truth-data.csv",
+                          sha256="e479a62166ccae7f46f29b0c169a17dcfbff0101c471e37e2b12086df46c11f4",
+                          env_var="GROUND_TRUTH_CSV",
+                          cache_name="ground-truth-c85fa440791efd6c902f7f30ccedaae4483e3f9e.csv")
+OPENAI_SPEC = PinnedFile(label="OpenAI OpenAPI spec", repo="openai/openai-openapi",
+                         commit="f85dbe223d40e1a31cba812ab2d755c7e98a92a3", path="openapi.yaml",
+                         sha256="db5d7478feae10b4d331834c60d9765a8aa042e38419f9b1694288c11aa8ebc8",
+                         env_var="OPENAI_SPEC",
+                         cache_name="openai-openapi-f85dbe223d40e1a31cba812ab2d755c7e98a92a3.yaml")
 
 
 def fetch(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWNLOAD_TIMEOUT_S,
@@ -162,10 +155,9 @@ def download(pinned: PinnedFile, *, progress: bool = True, timeout: float = DOWN
         raise PinnedFileError(cannot_download(pinned.label, pinned.url, exc, pinned.cache_path,
                                               f"{pinned.env_var}=/path/to/that/file")) from exc
     except OSError as exc:  # the cache folder can't be made or written
-        raise PinnedFileError(
-            f"Could not save the {pinned.label} to {pinned.cache_path} ({exc}). Make {pinned.cache_path.parent} "
-            f"writable, or download {pinned.url} yourself and set {pinned.env_var}=/path/to/that/file in .env."
-        ) from exc
+        raise PinnedFileError(f"Could not save the {pinned.label} to {pinned.cache_path} ({exc}). Make "
+                              f"{pinned.cache_path.parent} writable, or download {pinned.url} yourself and "
+                              f"set {pinned.env_var}=/path/to/that/file in .env.") from exc
 
 
 def cannot_download(label: str, url: str, exc: Exception, cache: Path, setting_line: str) -> str:

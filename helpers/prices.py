@@ -66,15 +66,11 @@ def register_price(model, input_per_mtok, output_per_mtok, cached_input_per_mtok
     """
     for name, value in (("input_per_mtok", input_per_mtok), ("output_per_mtok", output_per_mtok)):
         if value is None or value < 0:
-            raise ValueError(
-                f"register_price: {name} must be a number >= 0 (USD per million tokens), got {value!r}"
-            )
+            raise ValueError(f"register_price: {name} must be a number >= 0 (USD per million tokens), got "
+                             f"{value!r}")
     cached = input_per_mtok if cached_input_per_mtok is None else cached_input_per_mtok
-    _CUSTOM_PRICES[model.lower()] = {
-        "input": float(input_per_mtok),
-        "cached_input": float(cached),
-        "output": float(output_per_mtok),
-    }
+    _CUSTOM_PRICES[model.lower()] = {"input": float(input_per_mtok), "cached_input": float(cached),
+                                     "output": float(output_per_mtok)}
 
 
 def _strip_vendor(model: str) -> str:
@@ -101,11 +97,9 @@ def _find_model(model: str, provider: str | None):
 
 def _unknown_price_message(model: str, provider: str | None) -> str:
     where = f" (provider {provider!r})" if provider else ""
-    return (
-        f"No price known for model {model!r}{where}: its cost is recorded as None, not $0. "
-        f"Fix: helpers.cost.register_price({model!r}, input_per_mtok=..., output_per_mtok=...) "
-        f"with the prices from your provider's pricing page, or price it as a known model with price_as=..."
-    )
+    return (f"No price known for model {model!r}{where}: its cost is recorded as None, not $0. Fix: "
+            f"helpers.cost.register_price({model!r}, input_per_mtok=..., output_per_mtok=...) with the "
+            "prices from your provider's pricing page, or price it as a known model with price_as=...")
 
 
 def _as_float(price) -> float:
@@ -166,11 +160,10 @@ _AT_FORMS = ("Pass a datetime, a date, a Unix timestamp (e.g. response.created_a
 
 def _require_at(function: str, model: str, at) -> datetime:
     if at is None:
-        raise TypeError(
-            f"{function}({model!r}) needs at=...: prices change on set dates, and some providers (DeepSeek) "
-            f"charge less at certain hours, so a price only exists for a moment. Pass the time of the call "
-            f"(at=response.created_at) or the moment you want, e.g. at='2026-11-17T20:00Z'."
-        )
+        raise TypeError(f"{function}({model!r}) needs at=...: prices change on set dates, and some "
+                        "providers (DeepSeek) charge less at certain hours, so a price only exists for a "
+                        "moment. Pass the time of the call (at=response.created_at) or the moment you "
+                        "want, e.g. at='2026-11-17T20:00Z'.")
     return to_utc(at)
 
 
@@ -196,11 +189,8 @@ def price_per_mtok(model, provider=None, *, at=None):
     _, info = found
     prices = info.get_prices(when)
     cached = prices.cache_read_mtok if prices.cache_read_mtok is not None else prices.input_mtok
-    return {
-        "input": _as_float(prices.input_mtok),
-        "cached_input": _as_float(cached),
-        "output": _as_float(prices.output_mtok),
-    }
+    return {"input": _as_float(prices.input_mtok), "cached_input": _as_float(cached),
+            "output": _as_float(prices.output_mtok)}
 
 
 def price_tokens(model, input_tokens, output_tokens, cached_input_tokens=0, provider=None, *, at=None):

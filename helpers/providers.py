@@ -66,22 +66,12 @@ class Provider:
 PROVIDERS: dict[str, Provider] = {
     p.name: p
     for p in [
+        Provider(name="openai", base_url="https://api.openai.com/v1", key_env="OPENAI_API_KEY",
+                 default_model="gpt-5.4-mini", responses_api=True, local=False,
+                 key_help="create one at https://platform.openai.com/api-keys (needs a paid balance)"),
         Provider(
-            name="openai",
-            base_url="https://api.openai.com/v1",
-            key_env="OPENAI_API_KEY",
-            default_model="gpt-5.4-mini",
-            responses_api=True,
-            local=False,
-            key_help="create one at https://platform.openai.com/api-keys (needs a paid balance)",
-        ),
-        Provider(
-            name="groq",
-            base_url="https://api.groq.com/openai/v1",
-            key_env="GROQ_API_KEY",
-            default_model="openai/gpt-oss-20b",
-            responses_api=True,
-            local=False,
+            name="groq", base_url="https://api.groq.com/openai/v1", key_env="GROQ_API_KEY",
+            default_model="openai/gpt-oss-20b", responses_api=True, local=False,
             key_help="create a free one at https://console.groq.com/keys",
             notes=("Responses API in beta, stateless (the lessons send the whole history anyway); free tier on "
                    "openai/gpt-oss-20b: 30 requests and 8K tokens a minute, 1K requests and 200K tokens a day, so "
@@ -96,13 +86,10 @@ PROVIDERS: dict[str, Provider] = {
             ),
         ),
         Provider(
-            name="deepseek",
-            base_url="https://api.deepseek.com",
-            key_env="DEEPSEEK_API_KEY",
+            name="deepseek", base_url="https://api.deepseek.com", key_env="DEEPSEEK_API_KEY",
             default_model="deepseek-flash",
             responses_api=True,  # stateless; the lessons send the whole history anyway
-            local=False,
-            key_help="create one at https://platform.deepseek.com/api_keys (needs a small top-up)",
+            local=False, key_help="create one at https://platform.deepseek.com/api_keys (needs a small top-up)",
             notes=("thinking mode is on by default: on Chat Completions an assistant message with tool_calls must "
                    "go back with its reasoning_content, or the next call fails with 400 (helpers.loop and lesson "
                    "08's loop keep it); deepseek-v4-flash and deepseek-chat are old names, and genai-prices still "
@@ -126,17 +113,11 @@ PROVIDERS: dict[str, Provider] = {
             ),
         ),
         Provider(
-            name="github",
-            base_url="https://models.github.ai/inference",
-            key_env="GITHUB_TOKEN",
-            default_model="openai/gpt-4.1-mini",
-            responses_api=False,
-            local=False,
-            key_help=(
-                "on GitHub open Settings > Developer settings > Personal access tokens > Fine-grained "
-                "tokens > Generate new token, and under Account permissions set 'Models' to Read-only "
-                "(https://github.com/settings/personal-access-tokens/new); free, with daily rate limits"
-            ),
+            name="github", base_url="https://models.github.ai/inference", key_env="GITHUB_TOKEN",
+            default_model="openai/gpt-4.1-mini", responses_api=False, local=False,
+            key_help=("on GitHub open Settings > Developer settings > Personal access tokens > Fine-grained "
+                      "tokens > Generate new token, and under Account permissions set 'Models' to Read-only "
+                      "(https://github.com/settings/personal-access-tokens/new); free, with daily rate limits"),
             models_url="https://models.github.ai/catalog/models",
             notes=("Chat Completions only: lessons 08 to 10 and homework 05's first two tasks run on it; lessons "
                    "02 to 07 need the Responses API. OpenAI's own API retires gpt-4.1-mini on 2027-01-14; GitHub "
@@ -152,10 +133,7 @@ PROVIDERS: dict[str, Provider] = {
             ),
         ),
         Provider(
-            name="ollama",
-            base_url="http://localhost:11434/v1",
-            key_env=None,
-            default_model="llama3.2",
+            name="ollama", base_url="http://localhost:11434/v1", key_env=None, default_model="llama3.2",
             # Ollama serves a stateless /v1/responses since v0.13.3; the lessons send the whole
             # conversation every turn, so stateless is all they need.
             responses_api=True,
@@ -169,24 +147,12 @@ PROVIDERS: dict[str, Provider] = {
                      "https://github.com/ollama/ollama/issues/13595", "ollama/ollama issue 13595"),
             ),
         ),
-        Provider(
-            name="offline",
-            base_url=OFFLINE_BASE_URL,
-            key_env=None,
-            default_model=OFFLINE_MODEL,
-            responses_api=True,
-            local=True,
-            key_help="no key needed: a rule-based stand-in that runs inside Python",
-        ),
-        Provider(
-            name="replay",
-            base_url=REPLAY_BASE_URL,
-            key_env=None,
-            default_model="replay",
-            responses_api=True,
-            local=True,
-            key_help="no key needed: serves a cassette recorded earlier (set LLM_CASSETTE=path)",
-        ),
+        Provider(name="offline", base_url=OFFLINE_BASE_URL, key_env=None, default_model=OFFLINE_MODEL,
+                 responses_api=True, local=True,
+                 key_help="no key needed: a rule-based stand-in that runs inside Python"),
+        Provider(name="replay", base_url=REPLAY_BASE_URL, key_env=None, default_model="replay",
+                 responses_api=True, local=True,
+                 key_help="no key needed: serves a cassette recorded earlier (set LLM_CASSETTE=path)"),
     ]
 }
 

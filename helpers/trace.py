@@ -34,9 +34,8 @@ TRACE_DIR = ROOT / "data" / "traces"
 # Redaction
 
 # Key names whose values are secrets. "token" alone is a secret (access tokens), "input_tokens" is a count.
-_SECRET_KEY = re.compile(
-    r"(api[_-]?key|authorization|secret|password|passwd|(^|[_-])token$|bearer|cookie)", re.IGNORECASE
-)
+_SECRET_KEY = re.compile(r"(api[_-]?key|authorization|secret|password|passwd|(^|[_-])token$|bearer|cookie)",
+                         re.IGNORECASE)
 # Strings shaped like provider keys, wherever they appear (headers, error messages, pasted text).
 _SECRET_TEXT = re.compile(
     r"(?<![A-Za-z0-9])("
@@ -62,10 +61,8 @@ def redact(value):
         {'api_key': '[REDACTED]', 'q': 'hi'}
     """
     if isinstance(value, dict):
-        return {
-            k: (REDACTED if _is_secret_key(k) and v not in (None, "") else redact(v))
-            for k, v in value.items()
-        }
+        return {k: (REDACTED if _is_secret_key(k) and v not in (None, "") else redact(v))
+                for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [redact(v) for v in value]
     if isinstance(value, str):
@@ -131,11 +128,8 @@ class Trace:
             >>> event["kind"], event["iteration"], event["body"], trace.count
             ('stop', 3, {'reason': 'answered'}, 1)
         """
-        event = {
-            "kind": kind,
-            "iteration": iteration,
-            "time": datetime.now().isoformat(timespec="milliseconds"),
-        }
+        event = {"kind": kind, "iteration": iteration,
+                 "time": datetime.now().isoformat(timespec="milliseconds")}
         event.update(extra)
         event["body"] = to_jsonable(body)
         event = redact(event)
@@ -216,9 +210,8 @@ def load_trace(path):
     """
     path = Path(getattr(path, "path", path))  # a Trace object works too
     if not path.is_file():
-        raise FileNotFoundError(
-            f"No trace file at {path}. Check the path, or list data/traces/ for the runs you have."
-        )
+        raise FileNotFoundError(f"No trace file at {path}. Check the path, or list data/traces/ for the "
+                                "runs you have.")
     events = []
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, start=1):
@@ -232,10 +225,8 @@ def load_trace(path):
             except json.JSONDecodeError as e:
                 problem = f"not valid JSON ({e.msg})"
             if problem:
-                raise ValueError(
-                    f"{path}, line {number}: {problem}. The run may have been cut off while writing it; "
-                    f"delete that line (or the file) and load again."
-                )
+                raise ValueError(f"{path}, line {number}: {problem}. The run may have been cut off while "
+                                 "writing it; delete that line (or the file) and load again.")
             events.append(event)
     return events
 

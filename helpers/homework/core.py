@@ -3,8 +3,8 @@
 The checking API, which every hwNN module imports from here:
 - `@task_check(notebook, task)` turns a check body into a check that returns a `CheckResult` (PASS / FAIL /
   NOT DONE YET) and records it for the runner when HOMEWORK_RESULTS names a file;
-- inside a body, `raise CheckFailed(hint)` when the work misses the task's criterion, `raise NotDoneYet(hint)`
-  when it is still a stub, and return an optional note when it passes;
+- inside a body, `fail_if(condition, hint)` (or `raise CheckFailed(hint)`) when the work misses the task's
+  criterion, `raise NotDoneYet(hint)` when it is still a stub, and return an optional note when it passes;
 - `run_student_code(fn, *args)` calls student code with its prints hidden, so a stub becomes NotDoneYet and a
   crash becomes a CheckFailed hint instead of a traceback;
 - `read_field(obj, key)` reads a field of an SDK object or a dict alike (students build both).
@@ -30,37 +30,17 @@ HOMEWORK_DIR = ROOT / "notebooks" / "homework"
 
 # Every task of every homework notebook, in order: the runner lists a task even when its check never ran.
 TASKS = {
-    "01-search-and-rag": [
-        ("1.1", "Count a course's entries"),
-        ("1.2", "Find the biggest section"),
-        ("1.3", "Search within one section"),
-        ("1.4", "Build a RAG prompt"),
-        ("1.5", "One-call RAG"),
-    ],
-    "02-the-loop": [
-        ("2.1", "Run every function call"),
-        ("2.2", "A second tool: get_entry"),
-        ("2.3", "Give the agent both tools"),
-        ("2.4", "Your own agent loop"),
-        ("2.5", "Count the iterations"),
-    ],
-    "03-prompts-and-guardrails": [
-        ("3.1", "Instructions for several searches"),
-        ("3.2", "An input guardrail"),
-        ("3.3", "Measure the guardrail"),
-        ("3.4", "Guard the agent"),
-    ],
-    "04-cost-and-safety": [
-        ("4.1", "Price one call"),
-        ("4.2", "Price a whole run"),
-        ("4.3", "A token budget"),
-        ("4.4", "A tool call that never crashes"),
-    ],
-    "05-chat-and-tools": [
-        ("5.1", "A Chat Completions loop"),
-        ("5.2", "A tool from a typed function"),
-        ("5.3", "Continue the conversation"),
-    ],
+    "01-search-and-rag": [("1.1", "Count a course's entries"), ("1.2", "Find the biggest section"),
+        ("1.3", "Search within one section"), ("1.4", "Build a RAG prompt"), ("1.5", "One-call RAG")],
+    "02-the-loop": [("2.1", "Run every function call"), ("2.2", "A second tool: get_entry"),
+        ("2.3", "Give the agent both tools"), ("2.4", "Your own agent loop"),
+        ("2.5", "Count the iterations")],
+    "03-prompts-and-guardrails": [("3.1", "Instructions for several searches"),
+        ("3.2", "An input guardrail"), ("3.3", "Measure the guardrail"), ("3.4", "Guard the agent")],
+    "04-cost-and-safety": [("4.1", "Price one call"), ("4.2", "Price a whole run"),
+        ("4.3", "A token budget"), ("4.4", "A tool call that never crashes")],
+    "05-chat-and-tools": [("5.1", "A Chat Completions loop"), ("5.2", "A tool from a typed function"),
+        ("5.3", "Continue the conversation")],
 }
 
 
@@ -108,6 +88,20 @@ class NotDoneYet(Exception):
         Traceback (most recent call last):
         helpers.homework.core.NotDoneYet: write your instructions in the string above.
     """
+
+
+def fail_if(condition, hint: str) -> None:
+    """Raise CheckFailed(hint) when `condition` holds: one criterion of a task, and what to say when it is missed.
+
+    The hint is built before the test, so it may only use values that exist whether or not the check fails.
+    Example:
+        >>> fail_if(3 != 3, "count only the course's entries.")
+        >>> fail_if(5 != 3, "count only the course's entries.")
+        Traceback (most recent call last):
+        helpers.homework.core.CheckFailed: count only the course's entries.
+    """
+    if condition:
+        raise CheckFailed(hint)
 
 
 def _task_title(notebook: str, task: str) -> str:

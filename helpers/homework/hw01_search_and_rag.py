@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from helpers.homework.core import CheckFailed, run_student_code, task_check
+from helpers.homework.core import CheckFailed, fail_if, run_student_code, task_check
 from helpers.homework.doubles import SpyClient, request_text
 from helpers.tools import preview
 
@@ -27,12 +27,10 @@ def check_count_entries(count_entries, documents):
     counts = Counter(d["course"] for d in documents)
     for course in ("llm-zoomcamp", "mlops-zoomcamp"):
         got = run_student_code(count_entries, documents, course)
-        if not isinstance(got, int):
-            raise CheckFailed(f"count_entries(documents, {course!r}) returned a {type(got).__name__}; return a whole "
-                        f"number (len(...) of a list gives one).")
-        if got == len(documents):
-            raise CheckFailed(f"count_entries(documents, {course!r}) counts every document in the FAQ; keep only "
-                        f"those whose 'course' field equals the course you were given.")
+        fail_if(not isinstance(got, int), f"count_entries(documents, {course!r}) returned a "
+                f"{type(got).__name__}; return a whole number (len(...) of a list gives one).")
+        fail_if(got == len(documents), f"count_entries(documents, {course!r}) counts every document in the "
+                "FAQ; keep only those whose 'course' field equals the course you were given.")
         if got != counts[course]:
             side = "high" if got > counts[course] else "low"
             raise CheckFailed(f"count_entries(documents, {course!r}) = {got} is too {side}. Compare each document's "
@@ -55,15 +53,13 @@ def check_biggest_section(biggest_section, documents):
     for course in ("llm-zoomcamp", "data-engineering-zoomcamp"):
         sizes = Counter(d["section"] for d in documents if d["course"] == course)
         got = run_student_code(biggest_section, documents, course)
-        if not isinstance(got, str):
-            raise CheckFailed(f"biggest_section(documents, {course!r}) returned a {type(got).__name__}; return the "
-                        f"section's name as a string (Counter.most_common(1) gives [(name, count)]).")
-        if got not in sizes:
-            raise CheckFailed(f"{preview(got)!r} is not a section of {course!r}: count sections only among that "
-                        f"course's entries.")
-        if sizes[got] != max(sizes.values()):
-            raise CheckFailed(f"in {course!r}, section {got!r} has {sizes[got]} entries, but another section has "
-                        f"more. Count every section before picking the largest.")
+        fail_if(not isinstance(got, str), f"biggest_section(documents, {course!r}) returned a "
+                f"{type(got).__name__}; return the section's name as a string (Counter.most_common(1) gives "
+                "[(name, count)]).")
+        fail_if(got not in sizes, f"{preview(got)!r} is not a section of {course!r}: count sections only "
+                "among that course's entries.")
+        fail_if(sizes[got] != max(sizes.values()), f"in {course!r}, section {got!r} has {sizes[got]} "
+                "entries, but another section has more. Count every section before picking the largest.")
     return "right for two courses."
 
 
@@ -86,12 +82,11 @@ def check_search_section(search_section, documents):
     cases = [("openai api key", "Module 1: Introduction"), ("run ollama", "Workshops: Agents")]
     for query, section in cases:
         got = run_student_code(search_section, query, section)
-        if not isinstance(got, list) or not all(isinstance(d, dict) for d in got):
-            raise CheckFailed(f"search_section({query!r}, {section!r}) must return a list of FAQ documents (dicts), "
-                        f"as index.search() does.")
-        if not got:
-            raise CheckFailed(f"search_section({query!r}, {section!r}) found nothing. Is 'section' one of the "
-                        f"index's keyword_fields, and spelled exactly like the documents' section names?")
+        fail_if(not isinstance(got, list) or not all(isinstance(d, dict) for d in got),
+                f"search_section({query!r}, {section!r}) must return a list of FAQ documents (dicts), as "
+                "index.search() does.")
+        fail_if(not got, f"search_section({query!r}, {section!r}) found nothing. Is 'section' one of the "
+                "index's keyword_fields, and spelled exactly like the documents' section names?")
         wrong = [d for d in got if d.get("section") != section or d.get("course") != DEFAULT_COURSE]
         if wrong:
             d = wrong[0]
@@ -103,12 +98,12 @@ def check_search_section(search_section, documents):
                                                   keyword_fields=["course", "section"]).fit(documents)
         expected = _SECTION_INDEX[id(documents)].search(query, filter_dict={"course": DEFAULT_COURSE, "section": section},
                                     boost_dict=ZOOMCAMP_BOOST, num_results=5)
-        if len(got) != len(expected):
-            raise CheckFailed(f"search_section({query!r}, {section!r}) returned {len(got)} results; return the top "
-                        f"5 (num_results=5), or all of them if the section has fewer matches.")
-        if [d["id"] for d in got] != [d["id"] for d in expected]:
-            raise CheckFailed("the right section, but a different ranking. Search the same text fields as lesson 01 "
-                        "(question, section, answer) with its boosts: question 3, section 0.5.")
+        fail_if(len(got) != len(expected), f"search_section({query!r}, {section!r}) returned {len(got)} "
+                "results; return the top 5 (num_results=5), or all of them if the section has fewer "
+                "matches.")
+        fail_if([d["id"] for d in got] != [d["id"] for d in expected], "the right section, but a different "
+                "ranking. Search the same text fields as lesson 01 (question, section, answer) with its "
+                "boosts: question 3, section 0.5.")
     return "filtered on course and section, ranked with the course's boosts."
 
 
@@ -126,20 +121,18 @@ def check_build_prompt(build_prompt):
     question = "How do I run Ollama locally?"
     results = search("Ollama", num_results=3)
     prompt = run_student_code(build_prompt, question, results)
-    if not isinstance(prompt, str):
-        raise CheckFailed(f"build_prompt returned a {type(prompt).__name__}; return one string the model can read.")
-    if question not in prompt:
-        raise CheckFailed("the prompt doesn't contain the student's question word for word; put it in.")
+    fail_if(not isinstance(prompt, str), f"build_prompt returned a {type(prompt).__name__}; return one "
+            "string the model can read.")
+    fail_if(question not in prompt, "the prompt doesn't contain the student's question word for word; put "
+            "it in.")
     for i, doc in enumerate(results, 1):
-        if doc["question"] not in prompt:
-            raise CheckFailed(f"result {i}'s FAQ question is missing from the prompt; include each entry's "
-                        f"'question' so the model knows what the answer is about.")
-        if doc["answer"].strip() not in prompt:
-            raise CheckFailed(f"result {i}'s answer is missing (or changed) in the prompt; include each entry's "
-                        f"'answer' text in full.")
+        fail_if(doc["question"] not in prompt, f"result {i}'s FAQ question is missing from the prompt; "
+                "include each entry's 'question' so the model knows what the answer is about.")
+        fail_if(doc["answer"].strip() not in prompt, f"result {i}'s answer is missing (or changed) in the "
+                "prompt; include each entry's 'answer' text in full.")
     no_results = run_student_code(build_prompt, question, [], what="build_prompt(question, [])")
-    if not isinstance(no_results, str) or question not in no_results:
-        raise CheckFailed("with no search results, build_prompt should still return a prompt containing the question.")
+    fail_if(not isinstance(no_results, str) or question not in no_results, "with no search results, "
+            "build_prompt should still return a prompt containing the question.")
     return "question and every result are in the prompt."
 
 
@@ -158,18 +151,15 @@ def check_rag(rag, client, model):
     question = "How do I install Ollama?"
     spy = SpyClient(client)
     answer = run_student_code(rag, spy, model, question)
-    if not spy.calls:
-        raise CheckFailed("rag() made no model call through the client it was given; use "
-                    "client.responses.create(model=model, input=...) with the `client` argument.")
-    if len(spy.calls) > 1:
-        raise CheckFailed(f"rag() made {len(spy.calls)} model calls; a fixed RAG pipeline makes exactly one.")
-    if not isinstance(answer, str) or not answer.strip():
-        raise CheckFailed("rag() must return the answer text (response.output_text), not the response object.")
+    fail_if(not spy.calls, "rag() made no model call through the client it was given; use "
+            "client.responses.create(model=model, input=...) with the `client` argument.")
+    fail_if(len(spy.calls) > 1, f"rag() made {len(spy.calls)} model calls; a fixed RAG pipeline makes "
+            "exactly one.")
+    fail_if(not isinstance(answer, str) or not answer.strip(), "rag() must return the answer text "
+            "(response.output_text), not the response object.")
     sent = request_text(spy.calls[0][0])
     top = search(question)[0]
-    if question not in sent:
-        raise CheckFailed("the request doesn't contain the question; build the prompt from it.")
-    if top["answer"].strip()[:60] not in sent:
-        raise CheckFailed("the request doesn't contain the best search result for the question: search with the "
-                    "question first, then put the results into the prompt.")
+    fail_if(question not in sent, "the request doesn't contain the question; build the prompt from it.")
+    fail_if(top["answer"].strip()[:60] not in sent, "the request doesn't contain the best search result "
+            "for the question: search with the question first, then put the results into the prompt.")
     return "one call, with the question and the search results in it."

@@ -7,7 +7,7 @@ response). Left out on purpose: a required number of searches, which depends on 
 
 from __future__ import annotations
 
-from helpers.homework.core import CheckFailed, NotDoneYet, read_field, run_student_code, task_check
+from helpers.homework.core import CheckFailed, NotDoneYet, fail_if, read_field, run_student_code, task_check
 from helpers.homework.doubles import (
     SCRIPTED_ANSWER,
     SpyClient,
@@ -44,30 +44,28 @@ def check_run_function_calls(run_function_calls):
     response = scripted_response(("search", {"query": "docker"}), ("search", {"query": "certificate"}),
                                  text="Let me look that up.")
     outputs = run_student_code(run_function_calls, response, tools)
-    if not isinstance(outputs, list):
-        raise CheckFailed(f"return a list of function_call_output items, not a {type(outputs).__name__}.")
-    if len(outputs) < 2:
-        raise CheckFailed(f"the response had 2 function calls; you returned {len(outputs)} output(s). Loop over "
-                    f"every item of response.output whose type is 'function_call'.")
-    if len(outputs) > 2:
-        raise CheckFailed(f"the response had 2 function calls but you returned {len(outputs)} items; skip output "
-                    f"items that are not function calls (e.g. a message).")
-    if len(seen) != 2:
-        raise CheckFailed(f"the tool ran {len(seen)} time(s) for 2 function calls; run each call's tool once.")
+    fail_if(not isinstance(outputs, list), "return a list of function_call_output items, not a "
+            f"{type(outputs).__name__}.")
+    fail_if(len(outputs) < 2, f"the response had 2 function calls; you returned {len(outputs)} output(s). "
+            "Loop over every item of response.output whose type is 'function_call'.")
+    fail_if(len(outputs) > 2, f"the response had 2 function calls but you returned {len(outputs)} items; "
+            "skip output items that are not function calls (e.g. a message).")
+    fail_if(len(seen) != 2, f"the tool ran {len(seen)} time(s) for 2 function calls; run each call's tool "
+            "once.")
     for item in outputs:
-        if read_field(item, "type") != "function_call_output":
-            raise CheckFailed("each item needs \"type\": \"function_call_output\".")
-        if not isinstance(read_field(item, "output"), str):
-            raise CheckFailed("an item's 'output' must be a string (serialize the tool result with json.dumps).")
+        fail_if(read_field(item, "type") != "function_call_output", "each item needs \"type\": "
+                "\"function_call_output\".")
+        fail_if(not isinstance(read_field(item, "output"), str), "an item's 'output' must be a string "
+                "(serialize the tool result with json.dumps).")
     got = _outputs_for(outputs, ["call_1_0", "call_1_1"])
-    if any(v is None for v in got.values()):
-        raise CheckFailed("an output's call_id doesn't match its function call; copy call.call_id into each output.")
-    if "docker" not in got["call_1_0"] or "certificate" not in got["call_1_1"]:
-        raise CheckFailed("the outputs are paired with the wrong calls: each output must carry the call_id of the "
-                    "call whose arguments produced it.")
+    fail_if(any(v is None for v in got.values()), "an output's call_id doesn't match its function call; "
+            "copy call.call_id into each output.")
+    fail_if("docker" not in got["call_1_0"] or "certificate" not in got["call_1_1"],
+            "the outputs are paired with the wrong calls: each output must carry the call_id of the call "
+            "whose arguments produced it.")
     empty = run_student_code(run_function_calls, scripted_response(text="Done.", n=2), tools, allow_none=True)
-    if empty not in ([], None) and list(empty) != []:
-        raise CheckFailed("for a response without function calls, return an empty list.")
+    fail_if(empty not in ([], None) and list(empty) != [], "for a response without function calls, return "
+            "an empty list.")
     return "both calls ran, each output carries its call_id."
 
 
@@ -83,36 +81,35 @@ def check_get_entry(get_entry, get_entry_tool, documents):
     """
     doc = next(d for d in documents if d["course"] == "llm-zoomcamp")
     got = run_student_code(get_entry, doc["id"])
-    if not isinstance(got, dict):
-        raise CheckFailed(f"get_entry returned a {type(got).__name__}; return the FAQ entry (a dict).")
-    if got.get("id") != doc["id"] or got.get("answer") != doc["answer"]:
-        raise CheckFailed("get_entry(an existing id) returned a different entry; look it up by its 'id' field.")
+    fail_if(not isinstance(got, dict), f"get_entry returned a {type(got).__name__}; return the FAQ entry (a "
+            "dict).")
+    fail_if(got.get("id") != doc["id"] or got.get("answer") != doc["answer"], "get_entry(an existing id) "
+            "returned a different entry; look it up by its 'id' field.")
     try:
         missing = run_student_code(get_entry, "no-such-id", what="get_entry('no-such-id')", allow_none=True)
     except CheckFailed as e:
         raise CheckFailed(f"{e} For an unknown id, return a dict with an 'error' key instead of raising.") from None
-    if not isinstance(missing, dict) or "error" not in missing:
-        raise CheckFailed("for an unknown id, return a dict with an 'error' key (saying what to do) instead of "
-                    "None or an exception: the model reads it and can try again.")
+    fail_if(not isinstance(missing, dict) or "error" not in missing, "for an unknown id, return a dict "
+            "with an 'error' key (saying what to do) instead of None or an exception: the model reads it "
+            "and can try again.")
     schema = get_entry_tool
     if schema is None:
         raise NotDoneYet("fill in GET_ENTRY_TOOL, the tool's JSON schema.")
-    if not isinstance(schema, dict) or schema.get("type") != "function":
-        raise CheckFailed("GET_ENTRY_TOOL must be a dict with \"type\": \"function\" (look at SEARCH_TOOL).")
-    if schema.get("name") != "get_entry":
-        raise CheckFailed(f"GET_ENTRY_TOOL's name is {schema.get('name')!r}; it must match the key in your tools "
-                    f"dict, 'get_entry'.")
-    if len(str(schema.get("description") or "")) < 15:
-        raise CheckFailed("give GET_ENTRY_TOOL a description that says when to use it: the model decides from it.")
+    fail_if(not isinstance(schema, dict) or schema.get("type") != "function", "GET_ENTRY_TOOL must be a "
+            "dict with \"type\": \"function\" (look at SEARCH_TOOL).")
+    fail_if(schema.get("name") != "get_entry", f"GET_ENTRY_TOOL's name is {schema.get('name')!r}; it must "
+            "match the key in your tools dict, 'get_entry'.")
+    fail_if(len(str(schema.get("description") or "")) < 15, "give GET_ENTRY_TOOL a description that says "
+            "when to use it: the model decides from it.")
     params = schema.get("parameters") or {}
     props = params.get("properties") or {}
-    if params.get("type") != "object" or "entry_id" not in props:
-        raise CheckFailed("GET_ENTRY_TOOL's parameters must be {\"type\": \"object\", \"properties\": {\"entry_id\": "
-                    "...}} so the arguments match get_entry(entry_id).")
-    if props["entry_id"].get("type") != "string":
-        raise CheckFailed("the entry_id parameter must have \"type\": \"string\".")
-    if params.get("required") != ["entry_id"]:
-        raise CheckFailed("list entry_id under \"required\", so the model always sends it.")
+    fail_if(params.get("type") != "object" or "entry_id" not in props, "GET_ENTRY_TOOL's parameters must "
+            "be {\"type\": \"object\", \"properties\": {\"entry_id\": ...}} so the arguments match "
+            "get_entry(entry_id).")
+    fail_if(props["entry_id"].get("type") != "string", "the entry_id parameter must have \"type\": "
+            "\"string\".")
+    fail_if(params.get("required") != ["entry_id"], "list entry_id under \"required\", so the model always "
+            "sends it.")
     return "the tool works, and its schema matches its signature."
 
 
@@ -131,25 +128,23 @@ def check_ask(ask, client, model, documents):
     question = f'Show me the full FAQ entry with the id "{entry["id"]}".'
     spy = SpyClient(client)
     result = run_student_code(ask, spy, model, question)
-    if not hasattr(result, "stop_reason") or not hasattr(result, "messages"):
-        raise CheckFailed("return what agent_loop returns (a LoopResult), not only the answer text.")
+    fail_if(not hasattr(result, "stop_reason") or not hasattr(result, "messages"),
+            "return what agent_loop returns (a LoopResult), not only the answer text.")
     offered = [read_field(t, "name") for kwargs, _ in spy.calls[:1] for t in kwargs.get("tools") or []]
-    if "get_entry" not in offered:
-        raise CheckFailed(f"the model was offered {offered or 'no tools'}; pass both tools (and both schemas) to "
-                    f"agent_loop.")
-    if "search" not in offered:
-        raise CheckFailed("the model was offered get_entry but not search any more: keep both tools.")
+    fail_if("get_entry" not in offered, f"the model was offered {offered or 'no tools'}; pass both tools "
+            "(and both schemas) to agent_loop.")
+    fail_if("search" not in offered, "the model was offered get_entry but not search any more: keep both "
+            "tools.")
     calls = [c for c in spy.function_calls() if read_field(c, "name") == "get_entry"]
-    if not calls:
-        raise CheckFailed("the model never called get_entry for a question naming an entry id. Make the "
-                    "description say it fetches one full FAQ entry by its id.")
+    fail_if(not calls, "the model never called get_entry for a question naming an entry id. Make the "
+            "description say it fetches one full FAQ entry by its id.")
     if result.stop_reason != "answered":
         raise CheckFailed(f"the run stopped with {result.stop_reason!r} instead of answering: {result.error or ''}")
     outputs = [m for m in result.messages if read_field(m, "type") == "function_call_output"
                and read_field(m, "call_id") in {read_field(c, "call_id") for c in calls}]
-    if not outputs or all('"error"' in str(read_field(m, "output")) for m in outputs):
-        raise CheckFailed("get_entry was called but only returned errors: is the tools dict key 'get_entry' bound "
-                    "to your function, and does it accept the argument name the schema declares?")
+    fail_if(not outputs or all('"error"' in str(read_field(m, "output")) for m in outputs),
+            "get_entry was called but only returned errors: is the tools dict key 'get_entry' bound to "
+            "your function, and does it accept the argument name the schema declares?")
     return "the model fetched the entry with your tool and answered."
 
 
@@ -167,39 +162,37 @@ def check_my_agent_loop(my_agent_loop, client, model):
 
     # 1. A scripted model that asks for two searches in one response, then answers.
     scripted, ran, answer, iterations = two_searches_then_answer(my_agent_loop, scripted_response, [SEARCH_TOOL])
-    if len(scripted.calls) == 1:
-        raise CheckFailed(f"your loop stopped after 1 iteration; the model asked for 2 tool calls in that response "
-                    f"(ran {len(ran)}). Keep calling the model until a response has no function call.")
-    if len(ran) < 2:
-        raise CheckFailed(f"your loop stopped after {len(scripted.calls)} iteration(s) but the tool ran {len(ran)} "
-                    f"time(s); the model asked for 2 tool calls in one response — did you run all of them?")
+    fail_if(len(scripted.calls) == 1, "your loop stopped after 1 iteration; the model asked for 2 tool "
+            f"calls in that response (ran {len(ran)}). Keep calling the model until a response has no "
+            "function call.")
+    fail_if(len(ran) < 2, f"your loop stopped after {len(scripted.calls)} iteration(s) but the tool ran "
+            f"{len(ran)} time(s); the model asked for 2 tool calls in one response — did you run all of "
+            "them?")
     second = request_items(scripted.calls[1][0])
     outs = _outputs_for(second, ["call_1_0", "call_1_1"])
-    if any(v is None for v in outs.values()):
-        raise CheckFailed("the second request lacks a function_call_output for each call (matching call_id); "
-                    "append one per call to the message list before calling the model again.")
-    if not any(read_field(i, "type") == "function_call" for i in second):
-        raise CheckFailed("the second request has tool outputs but not the function calls they answer; append "
-                    "response.output to the messages first (the model is stateless).")
-    if answer != SCRIPTED_ANSWER:
-        raise CheckFailed("the answer you returned is not the text of the last response; return response.output_text.")
-    if iterations != 2:
-        raise CheckFailed(f"you reported {iterations} iteration(s) for a run with 2 model calls; count one "
-                    f"iteration per model call.")
+    fail_if(any(v is None for v in outs.values()), "the second request lacks a function_call_output for "
+            "each call (matching call_id); append one per call to the message list before calling the "
+            "model again.")
+    fail_if(not any(read_field(i, "type") == "function_call" for i in second), "the second request has "
+            "tool outputs but not the function calls they answer; append response.output to the messages "
+            "first (the model is stateless).")
+    fail_if(answer != SCRIPTED_ANSWER, "the answer you returned is not the text of the last response; "
+            "return response.output_text.")
+    fail_if(iterations != 2, f"you reported {iterations} iteration(s) for a run with 2 model calls; count "
+            "one iteration per model call.")
 
     # 2. The real thing: the model the student uses, on the typo question of lesson 04.
     spy = SpyClient(client)
     answer, iterations = run_student_code(my_agent_loop, spy, model, "How do I run Olama locally?", {"search": search},
                               [SEARCH_TOOL])
-    if iterations != len(spy.calls):
-        raise CheckFailed(f"you reported {iterations} iteration(s) but the model was called {len(spy.calls)} "
-                    f"time(s); count model calls.")
+    fail_if(iterations != len(spy.calls), f"you reported {iterations} iteration(s) but the model was called "
+            f"{len(spy.calls)} time(s); count model calls.")
     last = spy.calls[-1][1] if spy.calls else None
-    if last is None or any(read_field(i, "type") == "function_call" for i in last.output):
-        raise CheckFailed("your loop returned while the model still wanted a tool; stop only on a response "
-                    "without function calls.")
-    if not isinstance(answer, str) or not answer.strip():
-        raise CheckFailed("the answer is empty; return the last response's output_text.")
+    fail_if(last is None or any(read_field(i, "type") == "function_call" for i in last.output),
+            "your loop returned while the model still wanted a tool; stop only on a response without "
+            "function calls.")
+    fail_if(not isinstance(answer, str) or not answer.strip(), "the answer is empty; return the last "
+            "response's output_text.")
     return f"ran every call, and answered the Olama question in {iterations} iteration(s)."
 
 
@@ -224,16 +217,13 @@ def check_count_iterations(count_iterations, client, model):
                 {"type": "function_call_output", "call_id": "b", "output": "[]"},
                 {"role": "assistant", "type": "message", "content": [{"type": "output_text", "text": "Yes."}]}]
     got = run_student_code(count_iterations, messages)
-    if not isinstance(got, int):
-        raise CheckFailed(f"return a whole number, not a {type(got).__name__}.")
-    if got != 2:
-        raise CheckFailed(f"you counted {got} for a run with 2 iterations (one response with two function calls, "
-                    f"then the answer): count model responses, not function calls or messages.")
+    fail_if(not isinstance(got, int), f"return a whole number, not a {type(got).__name__}.")
+    fail_if(got != 2, f"you counted {got} for a run with 2 iterations (one response with two function "
+            "calls, then the answer): count model responses, not function calls or messages.")
     for question in ["Can I still join the course?", "How do I run Olama locally?"]:
         result = agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
         got = run_student_code(count_iterations, result.messages)
-        if got != result.iterations:
-            raise CheckFailed(f"for {question!r} you counted {got}, but the loop made a different number of model "
-                        f"calls. A new iteration starts with each model output that follows a user message "
-                        f"or a tool output.")
+        fail_if(got != result.iterations, f"for {question!r} you counted {got}, but the loop made a "
+                "different number of model calls. A new iteration starts with each model output that "
+                "follows a user message or a tool output.")
     return "matches the loop's own count."

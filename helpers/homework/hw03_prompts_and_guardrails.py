@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 
-from helpers.homework.core import CheckFailed, NotDoneYet, run_student_code, task_check
+from helpers.homework.core import NotDoneYet, fail_if, run_student_code, task_check
 from helpers.homework.doubles import SpyClient, plain_data, request_items
 
 # Public: labelled questions (question, is it about the course FAQ?) for the student to try a guard on.
@@ -119,34 +119,29 @@ def check_multi_search_instructions(instructions, client, model):
 
     if instructions is None or (isinstance(instructions, str) and not instructions.strip()):
         raise NotDoneYet("write your instructions in the string above.")
-    if not isinstance(instructions, str):
-        raise CheckFailed("the instructions must be a string.")
-    if not reads_as_sentence(instructions):
-        # A real model reads a bare word list as context, not as a request: nothing asks it to search again.
-        raise CheckFailed("the instructions are a list of words, not a request. Write a sentence that asks the "
-                          "agent to search more than once, e.g. how many searches and with what kind of keywords.")
+    fail_if(not isinstance(instructions, str), "the instructions must be a string.")
+    fail_if(not reads_as_sentence(instructions), "the instructions are a list of words, not a request. "
+            "Write a sentence that asks the agent to search more than once, e.g. how many searches and "
+            "with what kind of keywords.")
     searches = []
     for question in SEARCH_QUESTIONS:
         result = agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
                             instructions=instructions, verbose=False)
-        if result.stop_reason != "answered":
-            raise CheckFailed(f"the run for {question!r} stopped with {result.stop_reason!r}; the instructions "
-                              f"should lead to an answer, not endless searching.")
+        fail_if(result.stop_reason != "answered", f"the run for {question!r} stopped with "
+                f"{result.stop_reason!r}; the instructions should lead to an answer, not endless searching.")
         # Different searches, as a real model given such a prompt makes: the same query twice finds nothing new.
         searches.append(_different_queries(result.tool_calls))
     several = sum(n >= 2 for n in searches)
-    if several < 2:
-        raise CheckFailed(f"only {several} of {len(SEARCH_QUESTIONS)} runs searched more than once with different "
-                          f"queries (different searches per run: {searches}). Ask for it plainly, e.g. how many "
-                          f"searches and with what kind of keywords.")
+    fail_if(several < 2, f"only {several} of {len(SEARCH_QUESTIONS)} runs searched more than once with "
+            f"different queries (different searches per run: {searches}). Ask for it plainly, e.g. how many "
+            "searches and with what kind of keywords.")
     return f"different searches per question: {searches}."
 
 
 def _guard_verdict(is_on_topic, client, model, question) -> bool:
     verdict = run_student_code(is_on_topic, client, model, question, what="is_on_topic(client, model, question)")
-    if not isinstance(verdict, bool):
-        raise CheckFailed(f"is_on_topic returned {type(verdict).__name__}; return True (allow) or False (block). "
-                          f"Turn the model's reply into a bool yourself.")
+    fail_if(not isinstance(verdict, bool), f"is_on_topic returned {type(verdict).__name__}; return True "
+            "(allow) or False (block). Turn the model's reply into a bool yourself.")
     return verdict
 
 
@@ -182,32 +177,26 @@ def check_is_on_topic(is_on_topic, client, model):
     for question, on_topic in GRADED_QUESTIONS:
         spy = SpyClient(client)
         verdict = _guard_verdict(is_on_topic, spy, model, question)
-        if not spy.calls:
-            raise CheckFailed("the guardrail made no model call. Words matched in Python only catch the wordings "
-                              "you thought of; ask the model, in one call, whether the question is on-topic.")
-        if len(spy.calls) > 1:
-            raise CheckFailed(f"the guardrail made {len(spy.calls)} model calls for one question; a guardrail should "
-                              f"be one cheap call.")
-        if spy.calls[0][0].get("tools"):
-            raise CheckFailed("the guardrail call offers tools; a classifier needs none, and each tool schema costs "
-                              "input tokens.")
+        fail_if(not spy.calls, "the guardrail made no model call. Words matched in Python only catch the "
+                "wordings you thought of; ask the model, in one call, whether the question is on-topic.")
+        fail_if(len(spy.calls) > 1, f"the guardrail made {len(spy.calls)} model calls for one question; a "
+                "guardrail should be one cheap call.")
+        fail_if(spy.calls[0][0].get("tools"), "the guardrail call offers tools; a classifier needs none, "
+                "and each tool schema costs input tokens.")
         prompts.append(prompt_without_question(spy.calls[0][0], question))
         if verdict != on_topic:
             (wrong_on if on_topic else wrong_off).append(question)
     n_on = sum(on for _, on in GRADED_QUESTIONS)
     n_off = len(GRADED_QUESTIONS) - n_on
-    if len(wrong_on) > MISSES_ALLOWED:
-        raise CheckFailed(f"it blocked {len(wrong_on)} of {n_on} on-topic questions (held-back questions, not the "
-                          f"ones printed above). Check that the prompt says what the course covers, and how you "
-                          f"read the model's reply (strip spaces, compare case-insensitively).")
-    if len(wrong_off) > MISSES_ALLOWED:
-        raise CheckFailed(f"it let through {len(wrong_off)} of {n_off} off-topic questions (held-back questions, "
-                          f"not the ones printed above). Say what the course covers and ask for exactly one word "
-                          f"as the reply.")
-    if not all(COURSE_WORDS.search(prompt) for prompt in prompts):
-        # A guard with no scope ("Reply ALLOW or BLOCK.") leaves the model to guess what is on-topic.
-        raise CheckFailed("the guardrail's prompt never says what is on-topic: name the course and what its FAQ "
-                          "covers, so the model knows what to let through.")
+    fail_if(len(wrong_on) > MISSES_ALLOWED, f"it blocked {len(wrong_on)} of {n_on} on-topic questions "
+            "(held-back questions, not the ones printed above). Check that the prompt says what the course "
+            "covers, and how you read the model's reply (strip spaces, compare case-insensitively).")
+    fail_if(len(wrong_off) > MISSES_ALLOWED, f"it let through {len(wrong_off)} of {n_off} off-topic "
+            "questions (held-back questions, not the ones printed above). Say what the course covers and "
+            "ask for exactly one word as the reply.")
+    fail_if(not all(COURSE_WORDS.search(prompt) for prompt in prompts), "the guardrail's prompt never says "
+            "what is on-topic: name the course and what its FAQ covers, so the model knows what to let "
+            "through.")
     return (f"{n_on - len(wrong_on)}/{n_on} on-topic allowed, {n_off - len(wrong_off)}/{n_off} off-topic blocked "
             f"(held-back questions).")
 
@@ -227,16 +216,14 @@ def check_measure_guardrail(measure_guardrail):
 
     labelled = LABELLED_QUESTIONS
     got = run_student_code(measure_guardrail, keyword_guard, labelled)
-    if not isinstance(got, dict) or set(got) != {"on_topic_allowed", "off_topic_blocked"}:
-        raise CheckFailed("return a dict with exactly two keys: 'on_topic_allowed' and 'off_topic_blocked'.")
+    fail_if(not isinstance(got, dict) or set(got) != {"on_topic_allowed", "off_topic_blocked"},
+            "return a dict with exactly two keys: 'on_topic_allowed' and 'off_topic_blocked'.")
     allowed = sum(keyword_guard(q) for q, on in labelled if on)
     blocked = sum(not keyword_guard(q) for q, on in labelled if not on)
-    if got["on_topic_allowed"] != allowed:
-        raise CheckFailed("on_topic_allowed is off for a simple keyword guard. Count the questions labelled True "
-                    "for which guard(question) is True.")
-    if got["off_topic_blocked"] != blocked:
-        raise CheckFailed("off_topic_blocked is off for a simple keyword guard. Count the questions labelled False "
-                    "for which guard(question) is False.")
+    fail_if(got["on_topic_allowed"] != allowed, "on_topic_allowed is off for a simple keyword guard. Count "
+            "the questions labelled True for which guard(question) is True.")
+    fail_if(got["off_topic_blocked"] != blocked, "off_topic_blocked is off for a simple keyword guard. "
+            "Count the questions labelled False for which guard(question) is False.")
     return "counts match for a test guard."
 
 
@@ -253,19 +240,17 @@ def check_guarded_answer(guarded_answer, client, model):
     off = "How do I win with the queen's gambit?"
     spy = SpyClient(client)
     answer = run_student_code(guarded_answer, spy, model, off)
-    if not isinstance(answer, str) or not answer.strip():
-        raise CheckFailed("for a blocked question, return a short polite refusal (a non-empty string).")
-    if spy.function_calls():
-        raise CheckFailed(f"for {off!r} the agent still searched the FAQ; run the guardrail first and return before "
-                    f"the loop when it says no.")
-    if len(spy.calls) > 1:
-        raise CheckFailed(f"a blocked question cost {len(spy.calls)} model calls; it should cost only the guardrail's.")
+    fail_if(not isinstance(answer, str) or not answer.strip(), "for a blocked question, return a short "
+            "polite refusal (a non-empty string).")
+    fail_if(spy.function_calls(), f"for {off!r} the agent still searched the FAQ; run the guardrail first "
+            "and return before the loop when it says no.")
+    fail_if(len(spy.calls) > 1, f"a blocked question cost {len(spy.calls)} model calls; it should cost only "
+            "the guardrail's.")
     on = "Can I still join the course after it has started?"
     spy = SpyClient(client)
     answer = run_student_code(guarded_answer, spy, model, on)
-    if not spy.function_calls():
-        raise CheckFailed(f"for the on-topic question {on!r} the agent never searched: when the guardrail allows it, "
-                    f"run agent_loop with the search tool.")
-    if not isinstance(answer, str) or not answer.strip():
-        raise CheckFailed("for an allowed question, return the loop's answer text (result.answer).")
+    fail_if(not spy.function_calls(), f"for the on-topic question {on!r} the agent never searched: when the "
+            "guardrail allows it, run agent_loop with the search tool.")
+    fail_if(not isinstance(answer, str) or not answer.strip(), "for an allowed question, return the loop's "
+            "answer text (result.answer).")
     return "blocked before the loop, answered with the loop."

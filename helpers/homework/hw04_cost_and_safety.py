@@ -8,7 +8,7 @@ Left out on purpose: live price lists (the prices are passed in).
 
 from __future__ import annotations
 
-from helpers.homework.core import CheckFailed, read_field, run_student_code, task_check
+from helpers.homework.core import CheckFailed, fail_if, read_field, run_student_code, task_check
 from helpers.homework.doubles import SpyClient, offline_client
 
 
@@ -29,21 +29,20 @@ def check_price_call(price_call):
     cases = [(1_000_000, 0, 0), (0, 0, 1_000_000), (2_000, 0, 300), (10_000, 8_000, 500)]
     for i, c, o in cases:
         got = run_student_code(price_call, i, c, o, prices)
-        if not isinstance(got, (int, float)):
-            raise CheckFailed(f"price_call returned a {type(got).__name__}; return dollars as a float.")
+        fail_if(not isinstance(got, (int, float)), f"price_call returned a {type(got).__name__}; return "
+                "dollars as a float.")
         want = _price(i, c, o, prices)
         if abs(got - want) <= 1e-9 + 1e-6 * want:
             continue
         label = f"price_call({i}, {c}, {o}, prices)"
-        if want and abs(got - want * 1_000_000) <= 1e-6 * want * 1_000_000:
-            raise CheckFailed(f"{label} is a million times too big: prices are per million tokens.")
-        if c and abs(got - _price(i, 0, o, prices)) < 1e-12:
-            raise CheckFailed(f"{label} charges the cached tokens at the full input price; they are part of "
-                        f"input_tokens and cost the cached rate.")
-        if c and abs(got - (_price(i, 0, o, prices) + c * prices["cached_input"] / 1e6)) < 1e-12:
-            raise CheckFailed(f"{label} charges the cached tokens twice: input_tokens already includes them.")
-        if o and abs(got - _price(i + o, c, 0, prices)) < 1e-12:
-            raise CheckFailed(f"{label} charges output tokens at the input price; output has its own, higher price.")
+        fail_if(want and abs(got - want * 1_000_000) <= 1e-6 * want * 1_000_000,
+                f"{label} is a million times too big: prices are per million tokens.")
+        fail_if(c and abs(got - _price(i, 0, o, prices)) < 1e-12, f"{label} charges the cached tokens at "
+                "the full input price; they are part of input_tokens and cost the cached rate.")
+        fail_if(c and abs(got - (_price(i, 0, o, prices) + c * prices["cached_input"] / 1e6)) < 1e-12,
+                f"{label} charges the cached tokens twice: input_tokens already includes them.")
+        fail_if(o and abs(got - _price(i + o, c, 0, prices)) < 1e-12, f"{label} charges output tokens at "
+                "the input price; output has its own, higher price.")
         raise CheckFailed(f"{label} is off. Cost = (uncached input × input price + cached × cached price + output × "
                     f"output price) / 1,000,000.")
     return "right for plain, output-only, mixed and cached calls."
@@ -66,17 +65,16 @@ def check_price_run(price_run, client, model):
     result = agent_loop(client, model, "How do I run Olama locally?", {"search": search}, schemas=[SEARCH_TOOL],
                         verbose=False)
     got = run_student_code(price_run, result, prices)
-    if not isinstance(got, (int, float)):
-        raise CheckFailed(f"price_run returned a {type(got).__name__}; return dollars as a float.")
+    fail_if(not isinstance(got, (int, float)), f"price_run returned a {type(got).__name__}; return dollars "
+            "as a float.")
     costs = [_price(c.input_tokens, c.cached_input_tokens, c.output_tokens, prices) for c in result.calls]
     want = sum(costs)
     if abs(got - want) <= 1e-12 + 1e-9 * want:
         return f"right for a run of {len(result.calls)} calls."
-    if len(costs) > 1 and any(abs(got - c) < 1e-12 for c in costs):
-        raise CheckFailed(f"your total equals the cost of one call, but this run made {len(costs)}; add up every "
-                    f"record in result.calls.")
-    if abs(got - _price(result.total_tokens, 0, 0, prices)) < 1e-12:
-        raise CheckFailed("you priced all tokens at the input price; input and output tokens have different prices.")
+    fail_if(len(costs) > 1 and any(abs(got - c) < 1e-12 for c in costs), "your total equals the cost of "
+            f"one call, but this run made {len(costs)}; add up every record in result.calls.")
+    fail_if(abs(got - _price(result.total_tokens, 0, 0, prices)) < 1e-12, "you priced all tokens at the "
+            "input price; input and output tokens have different prices.")
     raise CheckFailed("the total is off. Price each record in result.calls with its input_tokens, "
                 "cached_input_tokens and output_tokens, then sum.")
 
@@ -101,36 +99,31 @@ def check_run_with_budget(run_with_budget, client, model):
     tools, schemas = {"search": search}, [SEARCH_TOOL]
     spy = SpyClient(offline_client("never_stop"))  # a string: the fault applies to every request
     got = run_student_code(run_with_budget, spy, OFFLINE_MODEL, "How do I run Olama locally?", tools, schemas, budget)
-    if not isinstance(got, tuple) or len(got) != 3:
-        raise CheckFailed("return three things: (answer, stop_reason, tokens_used).")
+    fail_if(not isinstance(got, tuple) or len(got) != 3, "return three things: (answer, stop_reason, "
+            "tokens_used).")
     answer, reason, used = got
     calls = [r for _, r in spy.calls]
     spent = [read_field(read_field(r, "usage"), "total_tokens", 0) or 0 for r in calls]
-    if not calls:
-        raise CheckFailed("your function made no model call; keep the loop's client.responses.create(...).")
+    fail_if(not calls, "your function made no model call; keep the loop's client.responses.create(...).")
     if reason != "token_budget":
-        if len(calls) >= 50 or reason in ("iteration_limit", "answered"):
-            raise CheckFailed(f"with a model that never stops and a {budget:,}-token budget the run should stop with "
-                        f"stop_reason 'token_budget', not {reason!r}: add each response's tokens to a running "
-                        f"total, and stop once it reaches max_tokens.")
+        fail_if(len(calls) >= 50 or reason in ("iteration_limit", "answered"), "with a model that never "
+                f"stops and a {budget:,}-token budget the run should stop with stop_reason 'token_budget', "
+                f"not {reason!r}: add each response's tokens to a running total, and stop once it reaches "
+                "max_tokens.")
         raise CheckFailed(f"a run stopped by the budget should say so with stop_reason 'token_budget', not {reason!r}.")
-    if not isinstance(used, int) or used != sum(spent):
-        raise CheckFailed("tokens_used is not what the model calls used: add up response.usage.total_tokens of every "
-                    "call (input and output tokens both count).")
-    if sum(spent) < budget:
-        raise CheckFailed(f"the run stopped before its calls had used the {budget:,}-token budget; stop only once "
-                    f"the total has reached max_tokens.")
-    if sum(spent[:-1]) >= budget:
-        raise CheckFailed("the run made another call after the budget was already used up; compare the total with "
-                    "max_tokens before each call.")
-    if not isinstance(answer, str):
-        raise CheckFailed("return the text gathered so far as the answer (a string, maybe empty).")
+    fail_if(not isinstance(used, int) or used != sum(spent), "tokens_used is not what the model calls "
+            "used: add up response.usage.total_tokens of every call (input and output tokens both count).")
+    fail_if(sum(spent) < budget, f"the run stopped before its calls had used the {budget:,}-token budget; "
+            "stop only once the total has reached max_tokens.")
+    fail_if(sum(spent[:-1]) >= budget, "the run made another call after the budget was already used up; "
+            "compare the total with max_tokens before each call.")
+    fail_if(not isinstance(answer, str), "return the text gathered so far as the answer (a string, maybe "
+            "empty).")
     got = run_student_code(run_with_budget, SpyClient(client), model, "Can I still join the course?", tools, schemas, 1_000_000)
-    if not isinstance(got, tuple) or len(got) != 3:
-        raise CheckFailed("return three things: (answer, stop_reason, tokens_used), also when the model answers.")
-    if got[1] != "answered" or not got[0]:
-        raise CheckFailed(f"with a huge budget and a normal question the run should end 'answered' with the model's "
-                    f"text, not {got[1]!r}.")
+    fail_if(not isinstance(got, tuple) or len(got) != 3, "return three things: (answer, stop_reason, "
+            "tokens_used), also when the model answers.")
+    fail_if(got[1] != "answered" or not got[0], "with a huge budget and a normal question the run should "
+            f"end 'answered' with the model's text, not {got[1]!r}.")
     return f"stopped after {len(calls)} calls with a model that never stops, and answered a normal question."
 
 
@@ -159,15 +152,13 @@ def check_safe_make_call(safe_make_call):
     for n, (label, name, arguments, is_error) in enumerate(cases):
         call = {"type": "function_call", "call_id": f"call_{n}", "name": name, "arguments": arguments}
         out = run_student_code(safe_make_call, call, tools, what=f"safe_make_call with {label}")
-        if read_field(out, "type") != "function_call_output" or read_field(out, "call_id") != f"call_{n}":
-            raise CheckFailed(f"for {label}, return a function_call_output item with the call's own call_id, so the "
-                        f"model can pair the result with its call.")
+        fail_if(read_field(out, "type") != "function_call_output" or read_field(out, "call_id") != f"call_{n}",
+                f"for {label}, return a function_call_output item with the call's own call_id, so the model "
+                "can pair the result with its call.")
         text = read_field(out, "output")
-        if not isinstance(text, str):
-            raise CheckFailed(f"for {label}, 'output' must be a string.")
-        if is_error and "error" not in text.lower():
-            raise CheckFailed(f"for {label}, the output should say 'error' and what went wrong, so the model can fix "
-                        f"its next call.")
-        if not is_error and ("error" in text.lower() or "docker" not in text):
-            raise CheckFailed("a working call should return the tool's result, serialized as JSON.")
+        fail_if(not isinstance(text, str), f"for {label}, 'output' must be a string.")
+        fail_if(is_error and "error" not in text.lower(), f"for {label}, the output should say 'error' and "
+                "what went wrong, so the model can fix its next call.")
+        fail_if(not is_error and ("error" in text.lower() or "docker" not in text),
+                "a working call should return the tool's result, serialized as JSON.")
     return "every failure became an error output the model can read."

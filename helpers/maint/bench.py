@@ -418,23 +418,16 @@ def main(argv=None) -> dict:
     index = build_index(documents)
     rows = answerable(load_ground_truth(), documents)[: args.limit]
     single = techniques()
-    base = run_technique(single[0], rows, index)
-    results = {single[0].name: summarize(base, base)}
-    table = [(single[0], results[single[0].name])]
-    for technique in single[1:]:
-        results[technique.name] = summarize(run_technique(technique, rows, index), base)
-        table.append((technique, results[technique.name]))
+    base = run_technique(single[0], rows, index)  # each technique is compared with this one
+    table = [(t, summarize(base if t is single[0] else run_technique(t, rows, index), base)) for t in single]
+    results = {t.name: summary for t, summary in table}
     output = {"single": results}
     if not args.no_conversations:
         multi = conversation_techniques()
         multi_base = run_conversations(multi[0], rows, index)
-        output["conversations"] = {}
-        multi_table = []
-        for technique in multi:
-            measured = multi_base if technique is multi[0] else run_conversations(technique, rows, index)
-            summary = summarize(measured, multi_base)
-            output["conversations"][f"{technique.name.strip()} ({technique.what})"] = summary
-            multi_table.append((technique, summary))
+        multi_table = [(t, summarize(multi_base if t is multi[0] else run_conversations(t, rows, index),
+                                     multi_base)) for t in multi]
+        output["conversations"] = {f"{t.name.strip()} ({t.what})": summary for t, summary in multi_table}
     if args.json:
         print(json.dumps(output, indent=2))
         return output

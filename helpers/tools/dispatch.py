@@ -89,10 +89,8 @@ def run_tool(name: str, arguments, tools) -> str:
     try:
         return serialize(fn(**kwargs))
     except Exception as e:  # noqa: BLE001 -- a broken tool is news for the model, not a reason to stop the loop
-        return ToolError(
-            f"tool {name!r} failed: {type(e).__name__}: {e}",
-            "Check the arguments and try again with different values; if it keeps failing, answer without it.",
-        ).payload()
+        return ToolError(f"tool {name!r} failed: {type(e).__name__}: {e}", "Check the arguments and try again "
+                         "with different values; if it keeps failing, answer without it.").payload()
 
 
 def serialize(result, fields: list[str] | None = None, indent: int | None = None) -> str:
@@ -166,16 +164,12 @@ def _parse_arguments(name: str, fn: Callable, arguments) -> dict:
         return arguments
     try:
         parsed = json.loads(arguments)
+        problem = "" if isinstance(parsed, dict) else f"must be a JSON object, got {type(parsed).__name__}"
     except (json.JSONDecodeError, TypeError) as e:
-        raise ToolError(
-            f"arguments for {name!r} are not valid JSON ({e})",
-            f"Call {name} again with one JSON object of arguments for {signature_text(name, fn)}.",
-        ) from None
-    if not isinstance(parsed, dict):
-        raise ToolError(
-            f"arguments for {name!r} must be a JSON object, got {type(parsed).__name__}",
-            f"Call {name} again with one JSON object of arguments for {signature_text(name, fn)}.",
-        )
+        parsed, problem = {}, f"are not valid JSON ({e})"
+    if problem:  # one hint for both problems, worded only when there is one
+        raise ToolError(f"arguments for {name!r} {problem}",
+                        f"Call {name} again with one JSON object of arguments for {signature_text(name, fn)}.")
     return parsed
 
 
@@ -189,10 +183,8 @@ def _check_arguments(name: str, fn: Callable, kwargs: dict) -> dict:
     try:
         signature.bind(**kwargs)  # plain functions: at least the right names
     except TypeError as e:
-        raise ToolError(
-            f"arguments don't fit {name!r}: {e}",
-            f"Call {name} again with arguments for {signature_text(name, fn)}.",
-        ) from None
+        raise ToolError(f"arguments don't fit {name!r}: {e}",
+                        f"Call {name} again with arguments for {signature_text(name, fn)}.") from None
     return kwargs
 
 

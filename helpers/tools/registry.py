@@ -141,9 +141,8 @@ class Tool:
             (got 3)
         """
         # In strict mode every field is required, so the model sends null for "use the default".
-        arguments = {
-            k: v for k, v in arguments.items() if not (v is None and self.defaults.get(k, None) is not None)
-        }
+        arguments = {k: v for k, v in arguments.items()
+                     if not (v is None and self.defaults.get(k) is not None)}
         try:
             checked = self.model.model_validate(arguments)
         except pydantic.ValidationError as e:
@@ -210,10 +209,9 @@ class Tools:
         else:
             t = Tool(fn, name=name)
         if t.name in self._tools:
-            raise ToolDefinitionError(
-                f"a tool named {t.name!r} is already registered; the model could not tell them apart. "
-                "Rename one of the functions or pass name=... to add()."
-            )
+            raise ToolDefinitionError(f"a tool named {t.name!r} is already registered; the model could not "
+                                      "tell them apart. Rename one of the functions or pass name=... to "
+                                      "add().")
         self._tools[t.name] = t
         return t
 
@@ -292,10 +290,9 @@ class Tools:
 def _read_docstring(name: str, fn: Callable) -> tuple[str, dict[str, str]]:
     doc = docstring_parser.parse(inspect.getdoc(fn) or "")
     if not doc.short_description:
-        raise ToolDefinitionError(
-            f"tool {name!r} has no docstring; the model reads it to decide when to call the tool. "
-            "Add one: a first line saying what the tool does, then an Args: section describing each parameter."
-        )
+        raise ToolDefinitionError(f"tool {name!r} has no docstring; the model reads it to decide when to "
+                                  "call the tool. Add one: a first line saying what the tool does, then "
+                                  "an Args: section describing each parameter.")
     description = doc.short_description
     if doc.long_description:
         description += "\n\n" + doc.long_description
@@ -309,10 +306,9 @@ def _build_model(name: str, fn: Callable, param_docs: dict[str, str],
     params = inspect.signature(fn).parameters
     unknown = sorted(set(param_docs) - set(params))
     if unknown:
-        raise ToolDefinitionError(
-            f"tool {name!r} documents parameter(s) {', '.join(unknown)} that the function does not have. "
-            "Fix the Args: section of the docstring so it matches the signature."
-        )
+        raise ToolDefinitionError(f"tool {name!r} documents parameter(s) {', '.join(unknown)} that the "
+                                  "function does not have. Fix the Args: section of the docstring so it "
+                                  "matches the signature.")
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
     except Exception as e:
@@ -322,15 +318,12 @@ def _build_model(name: str, fn: Callable, param_docs: dict[str, str],
     fields: dict[str, typing.Any] = {}  # parameter -> (type, pydantic.Field)
     for p in params.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
-            raise ToolDefinitionError(
-                f"tool {name!r}: parameter {p} can't be described by a JSON schema; the model sends named "
-                "arguments only. Replace it with named, typed parameters."
-            )
+            raise ToolDefinitionError(f"tool {name!r}: parameter {p} can't be described by a JSON schema; "
+                                      "the model sends named arguments only. Replace it with named, typed "
+                                      "parameters.")
         if p.name not in hints:
-            raise ToolDefinitionError(
-                f"tool {name!r}: parameter {p.name!r} has no type hint, so the schema can't say what to send. "
-                f"Annotate it, e.g. `{p.name}: str`."
-            )
+            raise ToolDefinitionError(f"tool {name!r}: parameter {p.name!r} has no type hint, so the "
+                                      f"schema can't say what to send. Annotate it, e.g. `{p.name}: str`.")
         default = ... if p.default is p.empty else p.default
         if default is not ...:
             defaults[p.name] = default
@@ -338,29 +331,18 @@ def _build_model(name: str, fn: Callable, param_docs: dict[str, str],
     try:
         with warnings.catch_warnings():  # a parameter named like a BaseModel method only triggers a warning
             warnings.simplefilter("ignore")
-            model = pydantic.create_model(
-                f"{name}_arguments", __config__=pydantic.ConfigDict(extra="forbid"), **fields
-            )
+            model = pydantic.create_model(f"{name}_arguments",
+                                          __config__=pydantic.ConfigDict(extra="forbid"), **fields)
             model.model_json_schema()  # fail now, at definition time, if a type has no JSON schema
     except (pydantic.PydanticUserError, pydantic.PydanticSchemaGenerationError, NameError, TypeError) as e:
-        raise ToolDefinitionError(
-            f"tool {name!r}: pydantic can't build a schema from its parameters ({str(e).splitlines()[0]}) "
-            "Use JSON-friendly types: str, int, float, bool, list[...], Literal[...], Enum or a pydantic model."
-        ) from e
+        raise ToolDefinitionError(f"tool {name!r}: pydantic can't build a schema from its parameters "
+                                  f"({str(e).splitlines()[0]}) Use JSON-friendly types: str, int, float, "
+                                  "bool, list[...], Literal[...], Enum or a pydantic model.") from e
     return model
 
 
 # Key order for printed schemas: what a reader looks for first comes first.
-_KEY_ORDER = [
-    "type",
-    "enum",
-    "items",
-    "properties",
-    "required",
-    "additionalProperties",
-    "anyOf",
-    "description",
-]
+_KEY_ORDER = ["type", "enum", "items", "properties", "required", "additionalProperties", "anyOf", "description"]
 
 
 def _clean_schema(name: str, schema: dict) -> dict:
@@ -375,9 +357,8 @@ def _clean_schema(name: str, schema: dict) -> dict:
         if "$ref" in node:
             ref = node["$ref"].split("/")[-1]
             if ref in seen:
-                raise ToolDefinitionError(
-                    f"tool {name!r}: recursive type {ref!r} can't be inlined into a schema."
-                )
+                raise ToolDefinitionError(f"tool {name!r}: recursive type {ref!r} can't be inlined into a "
+                                          "schema.")
             merged = {**defs[ref], **{k: v for k, v in node.items() if k != "$ref"}}
             return clean(merged, (*seen, ref))
         out = {}
