@@ -434,3 +434,20 @@ def test_never_stop_fault(kind, server):
     # With tools switched off it still answers, so a loop's final "answer now" call works.
     final = client.responses.create(model=OFFLINE_MODEL, input=items, tools=[SEARCH], tool_choice="none")
     assert "Can I still join?" in final.output_text
+
+
+def test_a_call_forced_by_name_ends_with_stop_as_openai_answers():
+    # OpenAI's Chat Completions say finish_reason "stop" when tool_choice names the function; "tool_calls"
+    # only when the model chose to call. Code must read message.tool_calls (lesson 08).
+    from helpers.offline import offline_client
+
+    tool = {"type": "function", "function": {"name": "find_train", "description": "Find a train by its number.",
+                                             "parameters": {"type": "object", "properties": {
+                                                 "number": {"type": "string"}}, "required": ["number"]}}}
+    client = offline_client()
+    messages = [{"role": "user", "content": "Where is train IC 572 now?"}]
+    forced = client.chat.completions.create(model="m", messages=messages, tools=[tool],
+                                            tool_choice={"type": "function", "function": {"name": "find_train"}})
+    chosen = client.chat.completions.create(model="m", messages=messages, tools=[tool], tool_choice="required")
+    assert forced.choices[0].message.tool_calls and forced.choices[0].finish_reason == "stop"
+    assert chosen.choices[0].message.tool_calls and chosen.choices[0].finish_reason == "tool_calls"

@@ -386,7 +386,10 @@ def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | 
              "function": {"name": name, "arguments": arguments}}
             for i, (name, arguments) in enumerate(decision.calls)]
         produced = [name + arguments for name, arguments in decision.calls]
-        finish = "tool_calls"
+        # As OpenAI does: a call the request forced by naming the function ends with "stop", not
+        # "tool_calls", so code that trusts finish_reason alone misses it (read message.tool_calls).
+        forced = isinstance(body.get("tool_choice"), dict) and body["tool_choice"].get("type") == "function"
+        finish = "stop" if forced else "tool_calls"
     else:
         text, cut_at = _cut(decision.text or "", body.get("max_completion_tokens") or body.get("max_tokens"))
         finish = "stop" if cut_at is None else "length"
