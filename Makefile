@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/homework/*.ipynb)) \
-             $(sort $(wildcard notebooks/homework/solutions/*.ipynb))
+             $(sort $(wildcard notebooks/homework/solutions/*.ipynb)) $(sort $(wildcard notebooks/solutions/*.ipynb))
 # make test and make notebooks always use the offline model: a real key in .env costs nothing here,
 # and stored outputs stay comparable. (make_client never lets .env override a variable already set.)
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=

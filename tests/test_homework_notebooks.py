@@ -21,14 +21,21 @@ PAIRS = gen.pairs()
 
 
 def test_every_homework_has_a_solution():
-    assert [s.name for s, _ in PAIRS] == sorted(p.name for p in gen.STUDENT_DIR.glob("*.ipynb"))
-    assert len(PAIRS) == 5
+    homework = [s.name for s, student in PAIRS if student.parent == gen.STUDENT_DIR]
+    assert homework == sorted(p.name for p in gen.STUDENT_DIR.glob("*.ipynb"))
+    assert len(homework) == 5
+
+
+def test_every_lesson_solution_has_its_lesson():
+    for solution, student in PAIRS:
+        if solution.parent == gen.LESSON_SOLUTION_DIR:
+            assert student.parent == gen.LESSON_DIR and student.exists(), f"{solution.name} has no lesson"
 
 
 @pytest.mark.parametrize(("solution", "student"), PAIRS, ids=lambda p: p.name)
 def test_committed_student_notebook_is_what_the_generator_makes(solution, student):
     committed = json.loads(student.read_text(encoding="utf-8"))
-    made = gen.student_notebook(solution)
+    made = gen.student_notebook(solution, student.parent)
     assert gen.shape(committed) == gen.shape(made), "run `make homework-notebooks` and commit the result"
     assert committed["metadata"] == made["metadata"]
 

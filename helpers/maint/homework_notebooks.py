@@ -45,6 +45,10 @@ from helpers.maint.nbtidy import tidy
 
 STUDENT_DIR = ROOT / "notebooks" / "homework"
 SOLUTION_DIR = STUDENT_DIR / "solutions"
+# The lessons' exercises work the same way: notebooks/solutions/NN-topic.ipynb is the source of the lesson
+# notebooks/NN-topic.ipynb, with the exercise's solution in marked regions.
+LESSON_DIR = ROOT / "notebooks"
+LESSON_SOLUTION_DIR = LESSON_DIR / "solutions"
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB, NO_STUB = "### STUB:", "### NO STUB"
@@ -156,7 +160,7 @@ def rebase_links(markdown: str, source_dir: Path = SOLUTION_DIR, target_dir: Pat
     return _LINK.sub(rebase, markdown)
 
 
-def student_notebook(solution: Path) -> dict:
+def student_notebook(solution: Path, student_dir: Path = STUDENT_DIR) -> dict:
     """The student notebook made from one solution notebook, without outputs (nbrun adds them).
 
     Example:
@@ -173,7 +177,7 @@ def student_notebook(solution: Path) -> dict:
             source = strip_code_regions(cell.source, where=where)
             new = nbformat.v4.new_code_cell(source)
         else:
-            source = rebase_links(strip_markdown_regions(cell.source, where=where))
+            source = rebase_links(strip_markdown_regions(cell.source, where=where), solution.parent, student_dir)
             make = nbformat.v4.new_markdown_cell if cell.cell_type == "markdown" else nbformat.v4.new_raw_cell
             new = make(source)
         if not source.strip():
@@ -198,13 +202,15 @@ def shape(nb: dict) -> list[tuple[str, str, str | None]]:
 
 
 def pairs() -> list[tuple[Path, Path]]:
-    """Each solution notebook and the student notebook made from it.
+    """Each solution notebook and the student notebook made from it: the homework's, then the lessons'.
 
     Example:
         >>> [path.relative_to(ROOT).as_posix() for path in pairs()[0]]
         ['notebooks/homework/solutions/01-search-and-rag.ipynb', 'notebooks/homework/01-search-and-rag.ipynb']
     """
-    return [(path, STUDENT_DIR / path.name) for path in sorted(SOLUTION_DIR.glob("*.ipynb"))]
+    return [(path, target / path.name) for source, target in ((SOLUTION_DIR, STUDENT_DIR),
+                                                              (LESSON_SOLUTION_DIR, LESSON_DIR))
+            for path in sorted(source.glob("*.ipynb"))]
 
 
 def _needs_run(nb: dict) -> bool:
@@ -221,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     stale, to_run = [], []
     for solution, student in pairs():
         try:
-            made = student_notebook(solution)
+            made = student_notebook(solution, student.parent)
         except MarkerError as err:
             print(f"{err} Fix the markers in {solution}.", file=sys.stderr)
             return 2
