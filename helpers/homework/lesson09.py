@@ -18,26 +18,32 @@ import inspect
 from helpers.homework.core import NotDoneYet, fail_if, run_student_code, task_check
 
 
-def book_room(room: str, nights: int, breakfast: bool = False, note: str | None = None) -> str:
-    """Book a hotel room for a number of nights.
+def fresh_cases() -> list[tuple]:
+    """The functions the check decorates, made anew for every check (a decorator may set attributes on them):
+    each with a call and its result, the JSON type of each typed parameter, and the parameters a model must
+    always send.
 
-    The room is held for 24 hours; a note goes to the front desk.
+    Example:
+        >>> [(fn.__name__, sorted(required)) for fn, _, _, required in fresh_cases()]
+        [('book_room', ['nights', 'room']), ('scale', ['values'])]
     """
-    return f"{room} x{nights}{' +breakfast' if breakfast else ''}"
 
+    def book_room(room: str, nights: int, breakfast: bool = False, note: str | None = None) -> str:
+        """Book a hotel room for a number of nights.
 
-def scale(values: list[float], factor: float = 2.0) -> list[float]:
-    """Multiply every value by the same factor."""
-    return [v * factor for v in values]
+        The room is held for 24 hours; a note goes to the front desk.
+        """
+        return f"{room} x{nights}{' +breakfast' if breakfast else ''}"
 
+    def scale(values: list[float], factor: float = 2.0) -> list[float]:
+        """Multiply every value by the same factor."""
+        return [v * factor for v in values]
 
-# What each of the functions above must give: its call and result, the JSON type of each typed parameter,
-# and the parameters a model must always send.
-CASES = [
-    (book_room, (("101", 2), {"breakfast": True}), {"room": "string", "nights": "integer", "breakfast": "boolean"},
-     {"room", "nights"}),
-    (scale, (([1.0, 2.5],), {}), {"values": "array", "factor": "number"}, {"values"}),
-]
+    return [
+        (book_room, (("101", 2), {"breakfast": True}),
+         {"room": "string", "nights": "integer", "breakfast": "boolean"}, {"room", "nights"}),
+        (scale, (([1.0, 2.5],), {}), {"values": "array", "factor": "number"}, {"values"}),
+    ]
 
 
 def _first_line(fn) -> str:
@@ -56,7 +62,7 @@ def check_my_tool(my_tool):
     """
     if my_tool is None:
         raise NotDoneYet("define my_tool in the cell above, then run this cell again.")
-    for fn, (args, kwargs), types, required in CASES:
+    for fn, (args, kwargs), types, required in fresh_cases():
         name = fn.__name__
         decorated = run_student_code(my_tool, fn, what="my_tool")
         fail_if(isinstance(decorated, dict), f"my_tool({name}) returned a dict: the decorated function can no "
