@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 
-from helpers.homework.core import NotDoneYet, fail_if, run_student_code, task_check
+from helpers.homework.core import CheckFailed, NotDoneYet, fail_if, run_student_code, task_check
 
 
 def fresh_cases() -> list[tuple]:
@@ -47,7 +47,7 @@ def fresh_cases() -> list[tuple]:
 
 
 def _first_line(fn) -> str:
-    return inspect.getdoc(fn).splitlines()[0]
+    return (inspect.getdoc(fn) or "").splitlines()[0]
 
 
 @task_check("09-tool-registry", "E09", title="Write your own @tool")
@@ -73,8 +73,9 @@ def check_my_tool(my_tool):
         fail_if(got != fn(*args, **kwargs), f"the decorated {name} returns something else than {name} itself; "
                 "leave the function's behaviour alone and only attach the schema.")
         schema = getattr(decorated, "schema", None)
-        fail_if(not isinstance(schema, dict), f"the decorated {name} has no `.schema` dict (found "
-                f"{type(schema).__name__}); attach the tool schema to the function as an attribute.")
+        if not isinstance(schema, dict):  # a raise, not fail_if, so the type checker knows it is a dict below
+            raise CheckFailed(f"the decorated {name} has no `.schema` dict (found {type(schema).__name__}); "
+                              "attach the tool schema to the function as an attribute.")
         fail_if(schema.get("type") != "function", f"{name}.schema['type'] is {schema.get('type')!r}; a "
                 "Responses API function tool has the type 'function'.")
         fail_if(schema.get("name") != name, f"{name}.schema['name'] is {schema.get('name')!r}; the tool's "
@@ -94,7 +95,7 @@ def check_my_tool(my_tool):
             fail_if(properties[param].get("type") != json_type, f"in {name}'s schema, {param!r} has the type "
                     f"{properties[param].get('type')!r}, which doesn't match its type hint. Build the schema "
                     "from the type hints (typing.get_type_hints), not one type for everything.")
-        listed = parameters.get("required")
+        listed = parameters.get("required") or []
         fail_if(not listed, f"{name}.schema['parameters'] has no 'required' list, so the model may leave every "
                 "argument out. A parameter without a default must be required (pydantic: `...` as the default).")
         fail_if(set(listed) - required, f"{name}'s schema requires a parameter that has a default; a parameter "
