@@ -47,7 +47,6 @@ def test_the_right_loop_passes():
 
 def test_the_stub_is_not_done_yet():
     def stub(client, model, question, tools, tool_schemas):
-        messages = [{"role": "user", "content": question}]  # noqa: F841 -- the lesson's stub starts like this
         # your code here
         raise NotImplementedError
 

@@ -35,17 +35,23 @@ def _output_ids(items) -> set:
     return {read_field(item, "call_id") for item in items if read_field(item, "type") == "function_call_output"}
 
 
-class _CappedResponses:
-    """Stands in for a spy's `responses`: passes calls through until MAX_CALLS, then fails the check."""
+class _Capped:
+    """Wraps a client (under the SpyClient): passes Responses API calls through until MAX_CALLS, then fails
+    the check, so a loop that never stops ends with a hint instead of running up a bill."""
 
-    def __init__(self, spy: SpyClient):
-        self._spy, self._create = spy, spy.responses.create
+    def __init__(self, client):
+        self._client, self._count = client, 0
+        self.responses = self  # `client.responses.create(...)` lands on create below
 
     def create(self, **kwargs):
-        if len(self._spy.calls) >= MAX_CALLS:
+        self._count += 1
+        if self._count > MAX_CALLS:
             raise CheckFailed(f"your loop called the model {MAX_CALLS} times on a question it answers in a few "
                               "steps; stop as soon as a response asks for no tool.")
-        return self._create(**kwargs)
+        return self._client.responses.create(**kwargs)
+
+    def __getattr__(self, name):  # anything else (chat, with_options, base_url) is the client's own
+        return getattr(self._client, name)
 
 
 def _check_history(calls: list, what: str) -> None:
@@ -103,8 +109,7 @@ def check_run_agent(run_agent, client, model):
             "of the response that asked for no tool.")
 
     # 2. The student's own model, on the lesson's typo question: any trajectory, the same rules.
-    spy = SpyClient(client)
-    spy.responses = _CappedResponses(spy)
+    spy = SpyClient(_Capped(client))
     answer = run_student_code(run_agent, spy, model, "How do I run Olama locally?", {"search": search},
                               [SEARCH_TOOL], what="run_agent on your model")
     fail_if(not spy.calls, "your loop never called the model.")
