@@ -52,9 +52,31 @@ def test_count_entries(documents):
     assert_todo(hw.check_count_entries(stub, documents))
     assert_todo(hw.check_count_entries(lambda docs, course: None, documents))
     counts = Counter(d["course"] for d in documents)
+    secrets = counts["llm-zoomcamp"], counts["mlops-zoomcamp"]
     result = hw.check_count_entries(lambda docs, course: len(docs), documents)
-    assert_fails(result, counts["llm-zoomcamp"], counts["mlops-zoomcamp"])
+    assert_fails(result, *secrets)
     assert "every document" in result.hint
+
+    def the_entries(docs, course):  # the list itself, not how many
+        return [d for d in docs if d["course"] == course]
+
+    result = hw.check_count_entries(the_entries, documents)
+    assert_fails(result, *secrets)
+    assert "whole number" in result.hint
+
+    def one_course_only(docs, course):  # the course of the lesson, whatever the argument says
+        return sum(d["course"] == "llm-zoomcamp" for d in docs)
+
+    result = hw.check_count_entries(one_course_only, documents)
+    assert_fails(result, counts["mlops-zoomcamp"])
+    assert "same count for every course" in result.hint
+
+    def counts_sections(docs, course):
+        return len({d["section"] for d in docs if d["course"] == course})
+
+    result = hw.check_count_entries(counts_sections, documents)
+    assert_fails(result, *secrets)
+    assert "too low" in result.hint
 
 
 def test_biggest_section(documents):
@@ -64,12 +86,28 @@ def test_biggest_section(documents):
     def smallest(docs, course):
         return Counter(d["section"] for d in docs if d["course"] == course).most_common()[-1][0]
 
+    def most_common_pair(docs, course):  # most_common(1) as it comes: [(name, count)]
+        return Counter(d["section"] for d in docs if d["course"] == course).most_common(1)
+
+    def first_section(docs, course):
+        return next(d["section"] for d in docs if d["course"] == course)
+
+    def every_course(docs, course):  # counts sections across all courses
+        return Counter(d["section"] for d in docs).most_common(1)[0][0]
+
     assert hw.check_biggest_section(right, documents).passed
     assert_todo(hw.check_biggest_section(stub, documents))
     biggest = right(documents, "llm-zoomcamp")
     result = hw.check_biggest_section(smallest, documents)
     assert_fails(result, biggest)
     assert "another section has more" in result.hint
+    result = hw.check_biggest_section(most_common_pair, documents)
+    assert_fails(result, biggest)
+    assert "string" in result.hint
+    assert_fails(hw.check_biggest_section(first_section, documents), biggest)
+    result = hw.check_biggest_section(every_course, documents)
+    assert_fails(result, biggest)
+    assert "not a section of" in result.hint
 
 
 def test_search_section(documents):
@@ -88,27 +126,95 @@ def test_search_section(documents):
     def no_boost(query, section):
         return index.search(query, filter_dict={"course": "llm-zoomcamp", "section": section}, num_results=5)
 
+    def section_in_query(query, section):  # the section's name searched as words, not filtered on
+        return index.search(f"{query} {section}", filter_dict={"course": "llm-zoomcamp"}, boost_dict=ZOOMCAMP_BOOST,
+                            num_results=5)
+
+    def default_count(query, section):  # index.search's default num_results (10)
+        return index.search(query, filter_dict={"course": "llm-zoomcamp", "section": section}, boost_dict=ZOOMCAMP_BOOST)
+
     assert hw.check_search_section(right, documents).passed
     assert_todo(hw.check_search_section(stub, documents))
     expected_ids = [d["id"] for d in right("openai api key", "Module 1: Introduction")]
     result = hw.check_search_section(no_section_filter, documents)
     assert_fails(result, *expected_ids)
     assert "filter_dict" in result.hint
-    assert_fails(hw.check_search_section(no_boost, documents), *expected_ids)
+    result = hw.check_search_section(no_boost, documents)
+    assert_fails(result, *expected_ids)
+    assert "boosts" in result.hint
+    assert_fails(hw.check_search_section(section_in_query, documents), *expected_ids)
+    result = hw.check_search_section(default_count, documents)
+    assert_fails(result, *expected_ids)
+    assert "num_results=5" in result.hint
+
+
+GROUNDING = "Answer the student's question using only these FAQ entries."
+
+
+def prompt_with(sentence, question, results, fields=("question", "answer")):
+    entries = "\n\n".join("\n".join(f"{field.upper()}: {d[field]}" for field in fields) for d in results)
+    return f"{sentence}\n\nQUESTION: {question}\n\nFAQ ENTRIES:\n{entries}"
+
+
+# Plain wordings of "answer only from these entries": each must pass.
+GROUNDED_WORDINGS = [
+    GROUNDING,
+    "Answer only from the entries below.",
+    "You're a course teaching assistant. Use only the context to answer.",
+    "If the context doesn't contain the answer, say so.",
+    "Base your answer solely on the FAQ entries; don't use outside knowledge.",
+    "If you can't find the answer in the entries, say you don't know.",
+]
+
+
+@pytest.mark.parametrize("sentence", GROUNDED_WORDINGS)
+def test_build_prompt_passes_a_plain_grounding_sentence(sentence):
+    result = hw.check_build_prompt(lambda question, results: prompt_with(sentence, question, results))
+    assert result.passed, result
 
 
 def test_build_prompt():
     def right(question, results):
-        return question + "\n" + "\n".join(f"{d['question']}\n{d['answer']}" for d in results)
+        return prompt_with(GROUNDING, question, results)
 
     def questions_only(question, results):
-        return question + "\n" + "\n".join(d["question"] for d in results)
+        return prompt_with(GROUNDING, question, results, fields=("question",))
+
+    def answers_only(question, results):
+        return prompt_with(GROUNDING, question, results, fields=("answer",))
+
+    def first_result_only(question, results):
+        return prompt_with(GROUNDING, question, results[:1])
+
+    def no_question(question, results):
+        return prompt_with(GROUNDING, "the student's question", results)
 
     assert hw.check_build_prompt(right).passed
     assert_todo(hw.check_build_prompt(stub))
     result = hw.check_build_prompt(questions_only)
     assert_fails(result)
     assert "answer" in result.hint
+    result = hw.check_build_prompt(answers_only)
+    assert_fails(result)
+    assert "FAQ question is missing" in result.hint
+    result = hw.check_build_prompt(first_result_only)
+    assert_fails(result)
+    assert "result 2" in result.hint
+    result = hw.check_build_prompt(no_question)
+    assert_fails(result)
+    assert "word for word" in result.hint
+
+
+@pytest.mark.parametrize("sentence", [
+    "",  # the question and the entries, no instruction at all
+    "You're a course teaching assistant. Answer the QUESTION based on the CONTEXT from the FAQ database.",
+    "Use the FAQ entries below to answer.",  # uses them, but not only them
+    "Answer in only one sentence, using these entries.",  # "only" limits the length, not the sources
+])
+def test_build_prompt_fails_without_answer_only_from_the_entries(sentence):
+    result = hw.check_build_prompt(lambda question, results: prompt_with(sentence, question, results))
+    assert_fails(result, *GROUNDED_WORDINGS)
+    assert "answer only from these entries" in result.hint
 
 
 def test_rag(offline):
@@ -128,11 +234,21 @@ def test_rag(offline):
     def returns_response(client, model, question):
         return client.responses.create(model=model, input=question + "\n" + search(question)[0]["answer"])
 
+    def global_client(_client, _model, question):  # the notebook's client, not the one passed in
+        return right(client, model, question)
+
     assert hw.check_rag(right, client, model).passed
     assert_todo(hw.check_rag(stub, client, model))
-    assert "search" in hw.check_rag(no_search, client, model).hint
+    result = hw.check_rag(no_search, client, model)
+    assert_fails(result)
+    assert "search" in result.hint
     assert_fails(hw.check_rag(two_calls, client, model))
-    assert "output_text" in hw.check_rag(returns_response, client, model).hint
+    result = hw.check_rag(returns_response, client, model)
+    assert_fails(result)
+    assert "output_text" in result.hint
+    result = hw.check_rag(global_client, client, model)
+    assert_fails(result)
+    assert "`client` argument" in result.hint
 
 
 # --- 02 · The loop -------------------------------------------------------------------------------------
