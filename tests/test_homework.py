@@ -265,17 +265,60 @@ def test_run_function_calls():
         outputs = right(response, tools)
         return [{**out, "call_id": outputs[0]["call_id"]} for out in outputs]
 
+    def not_serialized(response, tools):  # the tool's list as it is, not json.dumps of it
+        return [{"type": "function_call_output", "call_id": item.call_id,
+                 "output": tools[item.name](**json.loads(item.arguments))}
+                for item in response.output if item.type == "function_call"]
+
+    def item_id(response, tools):  # the item's own id ("fc_..."), not the call_id it answers
+        return [{**make_call(item, tools), "call_id": item.id} for item in response.output if item.type == "function_call"]
+
+    def every_item(response, tools):  # the message item answered too
+        return [make_call(item, tools) if item.type == "function_call" else
+                {"type": "function_call_output", "call_id": "", "output": "[]"} for item in response.output]
+
     assert hw.check_run_function_calls(right).passed
     assert_todo(hw.check_run_function_calls(stub))
     result = hw.check_run_function_calls(first_only)
     assert_fails(result)
     assert "2 function calls" in result.hint and "returned 1" in result.hint
-    assert "call_id" in hw.check_run_function_calls(same_call_id).hint
+    result = hw.check_run_function_calls(same_call_id)
+    assert_fails(result)
+    assert "call_id" in result.hint
+    result = hw.check_run_function_calls(not_serialized)
+    assert_fails(result)
+    assert "json.dumps" in result.hint
+    result = hw.check_run_function_calls(item_id)
+    assert_fails(result)
+    assert "call.call_id" in result.hint
+    result = hw.check_run_function_calls(every_item)
+    assert_fails(result)
+    assert "not function calls" in result.hint
 
 
 GOOD_SCHEMA = {"type": "function", "name": "get_entry", "description": "Fetch one full FAQ entry by its id.",
                "parameters": {"type": "object", "properties": {"entry_id": {"type": "string"}},
                               "required": ["entry_id"], "additionalProperties": False}}
+
+# Descriptions of get_entry a student might write: each says what it returns and what it takes.
+GOOD_DESCRIPTIONS = [
+    GOOD_SCHEMA["description"],
+    "Get an entry by id",
+    "Returns the complete question and answer of a FAQ record, given its identifier.",
+    "Look up a single document of the course FAQ using an id from the search results.",
+    "Use this when a search result is cut short: it gives the whole FAQ entry for that entry_id.",
+]
+# Descriptions that don't describe get_entry: someone else's tool, none, search's own.
+WRONG_DESCRIPTIONS = {
+    "weather": "Get the current weather for a city.",
+    "empty": "",
+    "search's": SEARCH_TOOL["description"],
+    "vague": "A helpful tool for the agent to use.",
+}
+
+
+def described(description, schema=GOOD_SCHEMA):
+    return {**schema, "description": description}
 
 
 def make_get_entry(documents):
@@ -287,37 +330,110 @@ def make_get_entry(documents):
     return get_entry
 
 
+@pytest.mark.parametrize("description", GOOD_DESCRIPTIONS)
+def test_get_entry_passes_a_description_that_fits(documents, description):
+    result = hw.check_get_entry(make_get_entry(documents), described(description), documents)
+    assert result.passed, result
+
+
+@pytest.mark.parametrize("kind", WRONG_DESCRIPTIONS)
+def test_get_entry_fails_a_description_of_something_else(documents, kind):
+    result = hw.check_get_entry(make_get_entry(documents), described(WRONG_DESCRIPTIONS[kind]), documents)
+    assert_fails(result, *GOOD_DESCRIPTIONS)
+    assert "description" in result.hint
+
+
 def test_get_entry(documents):
     get_entry = make_get_entry(documents)
     by_id = {d["id"]: d for d in documents}
     assert hw.check_get_entry(get_entry, GOOD_SCHEMA, documents).passed
     assert_todo(hw.check_get_entry(stub, GOOD_SCHEMA, documents))
     assert_todo(hw.check_get_entry(get_entry, None, documents))
-    assert "error" in hw.check_get_entry(lambda entry_id: by_id[entry_id], GOOD_SCHEMA, documents).hint
+    raises = hw.check_get_entry(lambda entry_id: by_id[entry_id], GOOD_SCHEMA, documents)
+    assert_fails(raises)
+    assert "error" in raises.hint
+    returns_none = hw.check_get_entry(lambda entry_id: by_id.get(entry_id), GOOD_SCHEMA, documents)
+    assert_fails(returns_none)
+    assert "'error' key" in returns_none.hint
+    first_match = hw.check_get_entry(lambda entry_id: documents[0], GOOD_SCHEMA, documents)
+    assert_fails(first_match)
+    assert "'id' field" in first_match.hint
     misnamed = {**GOOD_SCHEMA, "name": "entry"}
     assert_fails(hw.check_get_entry(get_entry, misnamed, documents))
     no_required = {**GOOD_SCHEMA, "parameters": {**GOOD_SCHEMA["parameters"], "required": []}}
-    assert "required" in hw.check_get_entry(get_entry, no_required, documents).hint
+    result = hw.check_get_entry(get_entry, no_required, documents)
+    assert_fails(result)
+    assert "required" in result.hint
+    id_param = {**GOOD_SCHEMA, "parameters": {**GOOD_SCHEMA["parameters"], "properties": {"id": {"type": "string"}},
+                                              "required": ["id"]}}
+    result = hw.check_get_entry(get_entry, id_param, documents)
+    assert_fails(result)
+    assert "get_entry(entry_id)" in result.hint
 
 
 def test_ask(documents, offline):
     client, model = offline
     get_entry = make_get_entry(documents)
 
-    def right(client, model, question):
-        return agent_loop(client, model, question, {"search": search, "get_entry": get_entry},
-                          schemas=[SEARCH_TOOL, GOOD_SCHEMA], verbose=False)
+    def agent(tools, schemas):
+        def ask(client, model, question):
+            return agent_loop(client, model, question, tools, schemas=schemas, verbose=False)
 
-    def search_only(client, model, question):
-        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
+        return ask
+
+    both = {"search": search, "get_entry": get_entry}
+    right = agent(both, [SEARCH_TOOL, GOOD_SCHEMA])
 
     def answer_only(client, model, question):
         return right(client, model, question).answer
 
+    assert right(client, model, "Can I join late?").stop_reason == "answered"
     assert hw.check_ask(right, client, model, documents).passed
     assert_todo(hw.check_ask(stub, client, model, documents))
-    assert "both tools" in hw.check_ask(search_only, client, model, documents).hint
-    assert "LoopResult" in hw.check_ask(answer_only, client, model, documents).hint
+    result = hw.check_ask(agent({"search": search}, [SEARCH_TOOL]), client, model, documents)
+    assert_fails(result)
+    assert "both tools" in result.hint
+    result = hw.check_ask(answer_only, client, model, documents)
+    assert_fails(result)
+    assert "LoopResult" in result.hint
+    result = hw.check_ask(agent({"get_entry": get_entry}, [GOOD_SCHEMA]), client, model, documents)
+    assert_fails(result)
+    assert "keep both" in result.hint
+    result = hw.check_ask(agent({"search": search, "entry": get_entry}, [SEARCH_TOOL, GOOD_SCHEMA]), client, model,
+                          documents)  # the dict key doesn't match the schema's name
+    assert_fails(result)
+    assert "only returned errors" in result.hint
+
+
+@pytest.mark.parametrize("description", GOOD_DESCRIPTIONS)
+def test_ask_passes_a_get_entry_description_that_fits(documents, offline, description):
+    client, model = offline
+    tools = {"search": search, "get_entry": make_get_entry(documents)}
+
+    def ask(client, model, question):
+        return agent_loop(client, model, question, tools, schemas=[SEARCH_TOOL, described(description)], verbose=False)
+
+    result = hw.check_ask(ask, client, model, documents)
+    assert result.passed, result
+
+
+@pytest.mark.parametrize("tool, kind", [("get_entry", kind) for kind in WRONG_DESCRIPTIONS] + [
+    ("search", "weather"), ("search", "empty")])
+def test_ask_fails_a_tool_described_as_something_else(documents, offline, tool, kind):
+    client, model = offline
+    tools = {"search": search, "get_entry": make_get_entry(documents)}
+    search_schema, entry_schema = SEARCH_TOOL, GOOD_SCHEMA
+    if tool == "search":
+        search_schema = described(WRONG_DESCRIPTIONS[kind], SEARCH_TOOL)
+    else:
+        entry_schema = described(WRONG_DESCRIPTIONS[kind])
+
+    def ask(client, model, question):
+        return agent_loop(client, model, question, tools, schemas=[search_schema, entry_schema], verbose=False)
+
+    result = hw.check_ask(ask, client, model, documents)
+    assert_fails(result, *GOOD_DESCRIPTIONS)
+    assert f"{tool} has no description" in result.hint or f"{tool}'s description" in result.hint
 
 
 def _loop(client, model, question, tools, schemas, first_only=False):
