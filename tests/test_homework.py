@@ -470,7 +470,23 @@ def test_my_agent_loop(offline):
     first_only = hw.check_my_agent_loop(lambda *a: _loop(*a, first_only=True), client, model)
     assert_fails(first_only)
     assert "did you run all of them" in first_only.hint
-    assert "iteration" in hw.check_my_agent_loop(counts_calls, client, model).hint
+    result = hw.check_my_agent_loop(counts_calls, client, model)
+    assert_fails(result)
+    assert "iteration" in result.hint
+
+    def outputs_only(client, model, question, tools, schemas):  # forgets to append response.output
+        messages = [{"role": "user", "content": question}]
+        for iteration in range(1, 11):
+            response = client.responses.create(model=model, input=messages, tools=schemas)
+            calls = [item for item in response.output if item.type == "function_call"]
+            if not calls:
+                return response.output_text, iteration
+            messages.extend(make_call(call, tools) for call in calls)
+        return response.output_text, 10
+
+    result = hw.check_my_agent_loop(outputs_only, client, model)
+    assert_fails(result)
+    assert "append response.output" in result.hint
 
 
 def test_count_iterations(offline):
@@ -487,11 +503,21 @@ def test_count_iterations(offline):
     def counts_calls(messages):
         return sum(item.get("type") == "function_call" for item in messages) + 1
 
+    def counts_messages(messages):
+        return len(messages)
+
+    def counts_answers(messages):  # only the final text messages, not the responses that asked for tools
+        return sum(item.get("role") == "assistant" for item in messages)
+
+    def counts_outputs(messages):  # tool outputs, plus one for the answer
+        return sum(item.get("type") == "function_call_output" for item in messages) + 1
+
     assert hw.check_count_iterations(right, client, model).passed
     assert_todo(hw.check_count_iterations(stub, client, model))
-    result = hw.check_count_iterations(counts_calls, client, model)
-    assert_fails(result)
-    assert "not function calls" in result.hint
+    for wrong in (counts_calls, counts_messages, counts_answers, counts_outputs):
+        result = hw.check_count_iterations(wrong, client, model)
+        assert_fails(result)
+        assert "count model responses" in result.hint, wrong.__name__
 
 
 # --- 03 · Prompts and guardrails -----------------------------------------------------------------------
@@ -641,10 +667,27 @@ def test_measure_guardrail():
         counts = right(guard, labelled)
         return {"on_topic_allowed": counts["off_topic_blocked"], "off_topic_blocked": counts["on_topic_allowed"]}
 
+    def every_allowed(guard, labelled):  # counts what the guard allowed, whatever the label
+        return {"on_topic_allowed": sum(guard(q) for q, _ in labelled),
+                "off_topic_blocked": sum(not guard(q) for q, _ in labelled)}
+
+    def labels_only(guard, labelled):  # counts the labels and never asks the guard
+        return {"on_topic_allowed": sum(on for _, on in labelled),
+                "off_topic_blocked": sum(not on for _, on in labelled)}
+
+    def mistakes(guard, labelled):  # the misses instead of the hits
+        return {"on_topic_allowed": sum(on and not guard(q) for q, on in labelled),
+                "off_topic_blocked": sum(not on and guard(q) for q, on in labelled)}
+
     assert hw.check_measure_guardrail(right).passed
     assert_todo(hw.check_measure_guardrail(stub))
-    assert_fails(hw.check_measure_guardrail(swapped))
-    assert_fails(hw.check_measure_guardrail(lambda g, labelled: {"allowed": 1}))
+    for wrong in (swapped, every_allowed, labels_only, mistakes):
+        result = hw.check_measure_guardrail(wrong)
+        assert_fails(result)
+        assert "keyword guard" in result.hint, wrong.__name__
+    result = hw.check_measure_guardrail(lambda g, labelled: {"allowed": 1})
+    assert_fails(result)
+    assert "two keys" in result.hint
 
 
 def test_guarded_answer(offline):
@@ -658,11 +701,33 @@ def test_guarded_answer(offline):
     def unguarded(client, model, question):
         return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False).answer
 
+    def guard_ignored(client, model, question):  # asks the guard, then runs the loop anyway
+        guard(client, model, question)
+        return unguarded(client, model, question)
+
+    def loop_first(client, model, question):  # the guard only hides an answer already paid for
+        answer = unguarded(client, model, question)
+        return answer if guard(client, model, question) else "Sorry, I only answer questions about the course."
+
+    def always_refuses(client, model, question):
+        guard(client, model, question)
+        return "Sorry, I only answer questions about the course."
+
+    def empty_refusal(client, model, question):
+        return right(client, model, question) if guard(client, model, question) else ""
+
     assert hw.check_guarded_answer(right, client, model).passed
     assert_todo(hw.check_guarded_answer(stub, client, model))
-    result = hw.check_guarded_answer(unguarded, client, model)
+    for wrong in (unguarded, guard_ignored, loop_first):
+        result = hw.check_guarded_answer(wrong, client, model)
+        assert_fails(result)
+        assert "guardrail first" in result.hint, wrong.__name__
+    result = hw.check_guarded_answer(always_refuses, client, model)
     assert_fails(result)
-    assert "guardrail first" in result.hint
+    assert "never searched" in result.hint
+    result = hw.check_guarded_answer(empty_refusal, client, model)
+    assert_fails(result)
+    assert "polite refusal" in result.hint
 
 
 # --- 04 · Cost and safety ------------------------------------------------------------------------------
