@@ -746,7 +746,12 @@ def test_price_call():
     full_price = hw.check_price_call(lambda i, c, o, p: price_call(i, 0, o, p))
     assert_fails(full_price, price_call(10_000, 8_000, 500, {"input": 0.75, "cached_input": 0.075, "output": 4.5}))
     assert "cached" in full_price.hint
-    assert "twice" in hw.check_price_call(lambda i, c, o, p: price_call(i, 0, o, p) + c * p["cached_input"] / 1e6).hint
+    twice = hw.check_price_call(lambda i, c, o, p: price_call(i, 0, o, p) + c * p["cached_input"] / 1e6)
+    assert_fails(twice)
+    assert "twice" in twice.hint
+    output_as_input = hw.check_price_call(lambda i, c, o, p: price_call(i + o, c, 0, p))
+    assert_fails(output_as_input)
+    assert "output has its own" in output_as_input.hint
 
 
 def test_price_run(offline):
@@ -759,11 +764,30 @@ def test_price_run(offline):
         c = result.calls[-1]
         return price_call(c.input_tokens, c.cached_input_tokens, c.output_tokens, prices)
 
+    def first_only(result, prices):
+        c = result.calls[0]
+        return price_call(c.input_tokens, c.cached_input_tokens, c.output_tokens, prices)
+
+    def all_at_input_price(result, prices):
+        return result.total_tokens * prices["input"] / 1_000_000
+
+    def per_token_prices(result, prices):  # forgets that prices are per million tokens
+        return right(result, prices) * 1_000_000
+
+    def average(result, prices):
+        return right(result, prices) / len(result.calls)
+
     assert hw.check_price_run(right, client, model).passed
     assert_todo(hw.check_price_run(stub, client, model))
-    result = hw.check_price_run(last_only, client, model)
+    for wrong in (last_only, first_only):
+        result = hw.check_price_run(wrong, client, model)
+        assert_fails(result)
+        assert "every record" in result.hint, wrong.__name__
+    result = hw.check_price_run(all_at_input_price, client, model)
     assert_fails(result)
-    assert "every record" in result.hint
+    assert "different prices" in result.hint
+    for wrong in (per_token_prices, average):
+        assert_fails(hw.check_price_run(wrong, client, model))
 
 
 def _homework02_loop(run_function_calls, *, budget="before", count=lambda usage: usage.total_tokens):
@@ -847,23 +871,56 @@ def test_safe_make_call():
     result = hw.check_safe_make_call(unsafe)
     assert_fails(result)
     assert "raised KeyError" in result.hint
-    assert "'error'" in hw.check_safe_make_call(silent).hint
+    result = hw.check_safe_make_call(silent)
+    assert_fails(result)
+    assert "'error'" in result.hint
+
+    def json_errors_only(call, tools):  # catches bad JSON, but not an unknown tool or a crashing one
+        try:
+            arguments = json.loads(call["arguments"])
+        except json.JSONDecodeError as e:
+            return {"type": "function_call_output", "call_id": call["call_id"], "output": json.dumps({"error": str(e)})}
+        return {"type": "function_call_output", "call_id": call["call_id"],
+                "output": json.dumps(tools[call["name"]](**arguments))}
+
+    result = hw.check_safe_make_call(json_errors_only)
+    assert_fails(result)
+    assert "an unknown tool raised KeyError" in result.hint
+
+    def error_as_dict(call, tools):  # the error object itself as output, not a JSON string
+        out = make_call(call, tools)
+        return {**out, "output": json.loads(out["output"])} if "error" in out["output"] else out
+
+    result = hw.check_safe_make_call(error_as_dict)
+    assert_fails(result)
+    assert "must be a string" in result.hint
+
+    def bare_error(call, tools):  # what went wrong, but not as an output item the model can pair with its call
+        out = make_call(call, tools)
+        return {"error": out["output"]} if "error" in out["output"] else out
+
+    result = hw.check_safe_make_call(bare_error)
+    assert_fails(result)
+    assert "call_id" in result.hint
 
 
 # --- 05 · Chat Completions and tools -------------------------------------------------------------------
 
 
-def _chat_loop(client, model, question, functions, schemas, skip_assistant=False):
+def _chat_loop(client, model, question, functions, schemas, skip_assistant=False, first_only=False,
+               count_tool_calls=False):
     from helpers.tools import make_chat_call
 
-    messages = [{"role": "user", "content": question}]
+    messages, tool_calls = [{"role": "user", "content": question}], 0
     for iteration in range(1, 11):
         message = client.chat.completions.create(model=model, messages=messages, tools=schemas).choices[0].message
         if not skip_assistant:
             messages.append(message.model_dump(exclude_none=True))
         if not message.tool_calls:
-            return message.content, iteration
-        messages.extend(make_chat_call(call, functions) for call in message.tool_calls)
+            return message.content, tool_calls + 1 if count_tool_calls else iteration
+        tool_calls += len(message.tool_calls)
+        calls = message.tool_calls[:1] if first_only else message.tool_calls
+        messages.extend(make_chat_call(call, functions) for call in calls)
     return message.content, 10
 
 
@@ -874,6 +931,23 @@ def test_my_chat_loop(offline):
     result = hw.check_my_chat_loop(lambda *a: _chat_loop(*a, skip_assistant=True), client, model)
     assert_fails(result)
     assert "assistant message" in result.hint
+    result = hw.check_my_chat_loop(lambda *a: _chat_loop(*a, first_only=True), client, model)
+    assert_fails(result)
+    assert "did you run all of them" in result.hint
+
+    def one_shot(client, model, question, functions, schemas):
+        message = client.chat.completions.create(model=model, messages=[{"role": "user", "content": question}],
+                                                 tools=schemas).choices[0].message
+        return message.content, 1
+
+    result = hw.check_my_chat_loop(one_shot, client, model)
+    assert_fails(result)
+    assert "stopped after 1 iteration" in result.hint
+
+    # One iteration per tool call (plus the answer) instead of one per model call.
+    result = hw.check_my_chat_loop(lambda *a: _chat_loop(*a, count_tool_calls=True), client, model)
+    assert_fails(result)
+    assert "count model calls" in result.hint
 
 
 def test_count_tool(documents):
@@ -903,12 +977,40 @@ def test_count_tool(documents):
 
     assert hw.check_count_tool(tool(count), documents).passed
     assert_todo(hw.check_count_tool(stub, documents))
-    assert "@tool" in hw.check_count_tool(count, documents).hint
+    result = hw.check_count_tool(count, documents)
+    assert_fails(result)
+    assert "@tool" in result.hint
     result = hw.check_count_tool(tool(undocumented), documents)
     assert_fails(result)
     assert "Args:" in result.hint
     total = Counter(d["course"] for d in documents)["llm-zoomcamp"]
     assert_fails(hw.check_count_tool(tool(counts_everything), documents), total)
+
+    def section_required(course: str, section: str) -> int:
+        """Count the FAQ entries of one section of a course.
+
+        Args:
+            course: The course id, e.g. "llm-zoomcamp".
+            section: A section name, e.g. "Workshops: Agents".
+        """
+        return count(course, section)
+
+    result = hw.check_count_tool(tool(section_required), documents)
+    assert_fails(result)  # count(course=...) alone: a TypeError, reported as a hint
+    assert "raised TypeError" in result.hint
+
+    def ignores_section(course: str, section: str | None = None) -> int:
+        """Count the FAQ entries of a course, or of one section of it.
+
+        Args:
+            course: The course id, e.g. "llm-zoomcamp".
+            section: A section name; leave it out to count the whole course.
+        """
+        return count(course)
+
+    result = hw.check_count_tool(tool(ignores_section), documents)
+    assert_fails(result, Counter(d["section"] for d in documents if d["course"] == "llm-zoomcamp")["Workshops: Agents"])
+    assert "only that section" in result.hint
 
 
 def test_follow_up(offline):
@@ -926,6 +1028,28 @@ def test_follow_up(offline):
     result = hw.check_follow_up(forgets, client, model)
     assert_fails(result)
     assert "messages=result.messages" in result.hint
+
+    def answer_only(client, model, result, question):
+        return right(client, model, result, question).answer
+
+    result = hw.check_follow_up(answer_only, client, model)
+    assert_fails(result)
+    assert "LoopResult" in result.hint
+
+    def pastes_the_answer(client, model, result, question):  # the first answer, without the conversation
+        return agent_loop(client, model, f"{result.answer}\n{question}", {"search": search}, schemas=[SEARCH_TOOL],
+                          verbose=False)
+
+    result = hw.check_follow_up(pastes_the_answer, client, model)
+    assert_fails(result)
+    assert "messages=result.messages" in result.hint
+
+    def reuses_the_first(client, model, result, question):  # no second turn at all
+        return result
+
+    result = hw.check_follow_up(reuses_the_first, client, model)
+    assert_fails(result)
+    assert "no model call" in result.hint
 
 
 # --- plumbing ------------------------------------------------------------------------------------------
