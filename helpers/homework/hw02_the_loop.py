@@ -20,7 +20,6 @@ from helpers.homework.doubles import (
     two_searches_then_answer,
 )
 
-
 # What each tool's description must name, in any of the words a student uses for it.
 _FAQ_THING = re.compile(r"\b(?:entr(?:y|ies)|faqs?|records?|documents?|articles?|questions?|answers?|"
                         r"knowledge[ -]?base)\b", re.IGNORECASE)
@@ -120,6 +119,8 @@ def check_get_entry(get_entry, get_entry_tool, documents):
         [NOT DONE YET] Task 2.2 · A second tool: get_entry: define the function in the cell above, then run
         this cell again.
     """
+    from helpers.search import SEARCH_TOOL
+
     doc = next(d for d in documents if d["course"] == "llm-zoomcamp")
     got = run_student_code(get_entry, doc["id"])
     fail_if(not isinstance(got, dict), f"get_entry returned a {type(got).__name__}; return the FAQ entry (a "
@@ -140,9 +141,7 @@ def check_get_entry(get_entry, get_entry_tool, documents):
             "dict with \"type\": \"function\" (look at SEARCH_TOOL).")
     fail_if(schema.get("name") != "get_entry", f"GET_ENTRY_TOOL's name is {schema.get('name')!r}; it must "
             "match the key in your tools dict, 'get_entry'.")
-    from helpers.search import SEARCH_TOOL
-
-    problem = description_problem("get_entry", schema.get("description"), SEARCH_TOOL["description"])
+    problem = description_problem("get_entry", schema.get("description"), str(SEARCH_TOOL["description"]))
     fail_if(problem is not None, f"GET_ENTRY_TOOL: {problem}")
     params = schema.get("parameters") or {}
     props = params.get("properties") or {}
