@@ -1,11 +1,14 @@
 """Homework 01 · Search and RAG: the checks of tasks 1.1-1.5 (lessons 01 and 02).
 
-Plain Python over the FAQ data, a search index with a section filter, a RAG prompt, and the one model call of
-a fixed pipeline (watched through SpyClient). Left out on purpose: judging the answer's wording.
+Plain Python over the FAQ data, a search index with a section filter, a RAG prompt that keeps the model to the
+entries it gives, and the one model call of a fixed pipeline (watched through SpyClient).
+Left out on purpose: judging the answer's wording, and reading a prompt by meaning: `asks_for_grounding` reads
+the common plain-English ways of saying "answer only from these entries", not every possible one.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from helpers.homework.core import CheckFailed, fail_if, run_student_code, task_check
@@ -25,12 +28,16 @@ def check_count_entries(count_entries, documents):
         [PASS] Task 1.1 · Count a course's entries: right for llm-zoomcamp and mlops-zoomcamp.
     """
     counts = Counter(d["course"] for d in documents)
+    seen = []
     for course in ("llm-zoomcamp", "mlops-zoomcamp"):
         got = run_student_code(count_entries, documents, course)
         fail_if(not isinstance(got, int), f"count_entries(documents, {course!r}) returned a "
                 f"{type(got).__name__}; return a whole number (len(...) of a list gives one).")
         fail_if(got == len(documents), f"count_entries(documents, {course!r}) counts every document in the "
                 "FAQ; keep only those whose 'course' field equals the course you were given.")
+        fail_if(got in seen, "count_entries gives the same count for every course; compare each document's "
+                "'course' with the `course` argument, not with a fixed name.")
+        seen.append(got)
         if got != counts[course]:
             side = "high" if got > counts[course] else "low"
             raise CheckFailed(f"count_entries(documents, {course!r}) = {got} is too {side}. Compare each document's "
@@ -107,9 +114,48 @@ def check_search_section(search_section, documents):
     return "filtered on course and section, ranked with the course's boosts."
 
 
+# What a RAG prompt hands the model: the words a student uses for the entries pasted into it.
+_MATERIAL = (r"(?:entr(?:y|ies)|context|faqs?|results?|documents?|information|facts?|sources?|material|provided|"
+             r"given|above|below|these|records?|snippets?|passages?)")
+_NEGATION = r"(?:\bnot|n't|\bnever|\bno)"
+_NOT_A_COUNT = r"(?!\s+(?:one|two|three|a few|\d))"  # "in only one sentence" limits the length, not the sources
+# Each alternative is one plain way of keeping the model to the material; all within one sentence.
+GROUNDING = re.compile(
+    # "Answer only from the entries below", "Use only the context", "based solely on these FAQ entries";
+    rf"\b(?:only|solely|exclusively|strictly|just|nothing but)\b{_NOT_A_COUNT}[^.!?\n,;]{{0,50}}?\b{_MATERIAL}\b"
+    # "Use the context alone", "the entries and nothing else"
+    rf"|\b{_MATERIAL}\b[^.!?\n,;]{{0,30}}?\b(?:alone|only|nothing else)\b{_NOT_A_COUNT}"
+    # "Don't use outside knowledge", "without using your own knowledge"
+    rf"|(?:{_NEGATION}|\bwithout)\b[^.!?\n]{{0,30}}?\b(?:outside|other|own|prior|general|external|additional|"
+    r"background)\s+(?:knowledge|information|sources?|facts)"
+    # "If the answer is not in the entries, say so"
+    rf"|{_NEGATION}\s+(?:in|from|covered by|contained in|found in|part of|mentioned in|answered by)\b"
+    rf"[^.!?\n]{{0,20}}?\b{_MATERIAL}\b"
+    # "If you can't find the answer in the entries, say you don't know"
+    rf"|{_NEGATION}\s+(?:find|see|know)\b[^.!?\n]{{0,30}}?\b(?:in|from)\s+(?:the\s+|these\s+)?{_MATERIAL}\b"
+    # "If the context doesn't contain the answer, say so"
+    rf"|\b{_MATERIAL}\b[^.!?\n]{{0,30}}?{_NEGATION}\s+(?:contain|include|cover|answer|have|mention|say|hold|give)",
+    re.IGNORECASE)
+
+
+def asks_for_grounding(text: str) -> bool:
+    """True when a prompt tells the model, in a plain sentence, to answer only from the material it gives.
+
+    Example:
+        >>> asks_for_grounding("Answer only from the entries below."), asks_for_grounding("Use only the context")
+        (True, True)
+        >>> asks_for_grounding("If the context doesn't contain the answer, say so.")
+        True
+        >>> asks_for_grounding("Answer the question using the entries below, in only one sentence.")
+        False
+    """
+    return bool(GROUNDING.search(text))
+
+
 @task_check("01-search-and-rag", "1.4")
 def check_build_prompt(build_prompt):
-    """Check `build_prompt(question, results) -> str`: the question plus every result's question and answer.
+    """Check `build_prompt(question, results) -> str`: the question, every result's question and answer, and a
+    sentence telling the model to answer only from those entries.
 
     Example:
         >>> check_build_prompt(None)
@@ -130,10 +176,16 @@ def check_build_prompt(build_prompt):
                 "include each entry's 'question' so the model knows what the answer is about.")
         fail_if(doc["answer"].strip() not in prompt, f"result {i}'s answer is missing (or changed) in the "
                 "prompt; include each entry's 'answer' text in full.")
+    # The student's own words: what the prompt says besides the question and the entries it pastes in.
+    own = prompt
+    for text in [question] + [str(doc[key]).strip() for doc in results for key in ("question", "answer")]:
+        own = own.replace(text, "\n")
+    fail_if(not asks_for_grounding(own), "the prompt never tells the model to answer only from these entries; "
+            "without that sentence it fills gaps from its own memory. Add one, in your own words.")
     no_results = run_student_code(build_prompt, question, [], what="build_prompt(question, [])")
     fail_if(not isinstance(no_results, str) or question not in no_results, "with no search results, "
             "build_prompt should still return a prompt containing the question.")
-    return "question and every result are in the prompt."
+    return "question and every result are in the prompt, with a sentence keeping the model to them."
 
 
 @task_check("01-search-and-rag", "1.5")

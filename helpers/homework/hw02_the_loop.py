@@ -2,10 +2,14 @@
 
 Running every function call of a response, a second tool with its schema, an agent with both tools, the
 student's own loop and an iteration counter. Scripted clients set up the exact cases (two calls in one
-response). Left out on purpose: a required number of searches, which depends on the model.
+response). A tool's description must say what that tool does (`description_problem`), in any words.
+Left out on purpose: a required number of searches, which depends on the model, and reading a description by
+meaning: it must name what the tool works on in one of the common words for it.
 """
 
 from __future__ import annotations
+
+import re
 
 from helpers.homework.core import CheckFailed, NotDoneYet, fail_if, read_field, run_student_code, task_check
 from helpers.homework.doubles import (
@@ -15,6 +19,42 @@ from helpers.homework.doubles import (
     scripted_response,
     two_searches_then_answer,
 )
+
+# What each tool's description must name, in any of the words a student uses for it.
+_FAQ_THING = re.compile(r"\b(?:entr(?:y|ies)|faqs?|records?|documents?|articles?|questions?|answers?|"
+                        r"knowledge[ -]?base)\b", re.IGNORECASE)
+_BY_ID = re.compile(r"\b(?:ids?|identifiers?|entry_id|key)\b", re.IGNORECASE)
+_SEARCHES = re.compile(r"\b(?:search(?:es|ing)?|find|finds|look(?:s|ing)? ?up|lookup|quer(?:y|ies)|keywords?|"
+                       r"retrieves?|matching)\b", re.IGNORECASE)
+
+
+def description_problem(name: str, description, search_description: str = "") -> str | None:
+    """What is wrong with a tool's description for the model (None when it fits the tool): get_entry's must
+    name the FAQ entry it returns and the id it takes; search's must say it searches the FAQ. A copy of
+    search's description (`search_description`) does not describe get_entry.
+
+    Example:
+        >>> description_problem("get_entry", "Fetch one full FAQ entry by its id.") is None
+        True
+        >>> print(description_problem("get_entry", "Get the current weather for a city."))
+        get_entry's description doesn't say what it returns: one FAQ entry, looked up by its id. The model
+        picks a tool by its description.
+    """
+    text = " ".join(str(description or "").split())
+    if not text:
+        return f"{name} has no description; the model picks a tool by its description, so say what it does."
+    if name == "search":
+        if not (_SEARCHES.search(text) and _FAQ_THING.search(text)):
+            return ("search's description doesn't say that it searches the FAQ; keep SEARCH_TOOL's own "
+                    "description, or write one that says what it searches.")
+        return None
+    if search_description and text == " ".join(search_description.split()):
+        return (f"{name}'s description is search's; the model can't tell the two tools apart. Say what "
+                f"{name} does instead.")
+    if not (_FAQ_THING.search(text) and _BY_ID.search(text)):
+        return (f"{name}'s description doesn't say what it returns: one FAQ entry, looked up by its id. The "
+                "model picks a tool by its description.")
+    return None
 
 
 def _outputs_for(items, call_ids) -> dict:
@@ -79,6 +119,8 @@ def check_get_entry(get_entry, get_entry_tool, documents):
         [NOT DONE YET] Task 2.2 · A second tool: get_entry: define the function in the cell above, then run
         this cell again.
     """
+    from helpers.search import SEARCH_TOOL
+
     doc = next(d for d in documents if d["course"] == "llm-zoomcamp")
     got = run_student_code(get_entry, doc["id"])
     fail_if(not isinstance(got, dict), f"get_entry returned a {type(got).__name__}; return the FAQ entry (a "
@@ -99,8 +141,8 @@ def check_get_entry(get_entry, get_entry_tool, documents):
             "dict with \"type\": \"function\" (look at SEARCH_TOOL).")
     fail_if(schema.get("name") != "get_entry", f"GET_ENTRY_TOOL's name is {schema.get('name')!r}; it must "
             "match the key in your tools dict, 'get_entry'.")
-    fail_if(len(str(schema.get("description") or "")) < 15, "give GET_ENTRY_TOOL a description that says "
-            "when to use it: the model decides from it.")
+    problem = description_problem("get_entry", schema.get("description"), str(SEARCH_TOOL["description"]))
+    fail_if(problem is not None, f"GET_ENTRY_TOOL: {problem}")
     params = schema.get("parameters") or {}
     props = params.get("properties") or {}
     fail_if(params.get("type") != "object" or "entry_id" not in props, "GET_ENTRY_TOOL's parameters must "
@@ -135,6 +177,11 @@ def check_ask(ask, client, model, documents):
             "(and both schemas) to agent_loop.")
     fail_if("search" not in offered, "the model was offered get_entry but not search any more: keep both "
             "tools.")
+    described = {read_field(t, "name"): read_field(t, "description") for t in spy.calls[0][0].get("tools") or []}
+    search_description = described["search"] or ""
+    for name in ("search", "get_entry"):
+        problem = description_problem(name, described[name], search_description)
+        fail_if(problem is not None, f"the schemas you passed to agent_loop: {problem}")
     calls = [c for c in spy.function_calls() if read_field(c, "name") == "get_entry"]
     fail_if(not calls, "the model never called get_entry for a question naming an entry id. Make the "
             "description say it fetches one full FAQ entry by its id.")
