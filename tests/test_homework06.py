@@ -133,7 +133,10 @@ async def capped_sdk(agent, question, max_calls):
 def test_turn_limit_passes_in_either_framework(capped, make_agent):
     assert hw.check_turn_limit(capped, make_agent).passed
     assert_todo(hw.check_turn_limit(async_stub, make_agent))
-    assert_todo(hw.check_turn_limit(capped, stub))
+    before_task_1 = hw.check_turn_limit(capped, stub)
+    assert_todo(before_task_1)
+    assert "finish make_faq_agent first" in before_task_1.hint
+    assert_todo(hw.check_turn_limit(capped, None))
     assert_todo(hw.check_turn_limit(None, make_agent))
 
 

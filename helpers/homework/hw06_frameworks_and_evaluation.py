@@ -178,18 +178,19 @@ def check_turn_limit(ask_capped, make_faq_agent):
     """
     if ask_capped is None:
         raise NotDoneYet("define the function in the cell above, then run this cell again.")
-    if make_faq_agent is None:
-        raise NotDoneYet("this task runs the agent of task 6.1: finish make_faq_agent first.")
+
+    def agent_of_task_1(faults=None):
+        try:
+            return _build_agent(make_faq_agent, faults)
+        except NotDoneYet:
+            raise NotDoneYet("this task runs your agent of task 6.1: finish make_faq_agent first.") from None
 
     def capped(agent, max_calls):
         async def call():
             value = ask_capped(agent, CAP_QUESTION, max_calls)
             return await value if asyncio.iscoroutine(value) else value
 
-        try:
-            return run_student_code(lambda: _run_in_thread(call), what="ask_capped", allow_none=True)
-        except NotDoneYet as e:
-            raise NotDoneYet(f"{e} (task 6.1's make_faq_agent or ask_capped is still a stub)") from None
+        return run_student_code(lambda: _run_in_thread(call), what="ask_capped", allow_none=True)
 
     def no_escape(agent, max_calls):
         try:
@@ -203,7 +204,7 @@ def check_turn_limit(ask_capped, make_faq_agent):
             raise
 
     for max_calls in CAP_LIMITS:
-        agent, calls = _build_agent(make_faq_agent, "never_stop")
+        agent, calls = agent_of_task_1("never_stop")
         message = no_escape(agent, max_calls)
         fail_if(len(calls) > max_calls, f"with max_calls={max_calls}, a model that never stops was called "
                 f"{len(calls)} times; pass the limit to the run (in the framework's own units: turns or "
@@ -213,7 +214,7 @@ def check_turn_limit(ask_capped, make_faq_agent):
         fail_if(not isinstance(message, str) or not message.strip(), f"when the limit stopped the run, "
                 f"ask_capped returned {message!r}; return a message (a non-empty string) for the user.")
 
-    agent, calls = _build_agent(make_faq_agent)
+    agent, calls = agent_of_task_1()
     answer = capped(agent, 5)
     fail_if(not isinstance(answer, str), f"on a run that ends by itself, ask_capped returned a "
             f"{type(answer).__name__}; return the agent's answer as text.")
