@@ -204,6 +204,15 @@ def test_turn_limit_fails_one_call_over_the_limit():
     assert "was called 3 times" in result.hint
 
 
+def test_turn_limit_fails_one_call_under_the_limit():
+    async def one_fewer(agent, question, max_calls):
+        return await capped_sdk(agent, question, max_calls - 1)
+
+    result = hw.check_turn_limit(one_fewer, sdk_agent)
+    assert_fails(result, "max_turns=max_calls")
+    assert "the limit allows more" in result.hint
+
+
 def test_turn_limit_fails_when_it_never_returns_the_answer():
     async def always_stopped(agent, question, max_calls):
         await capped_sdk(agent, question, max_calls)
