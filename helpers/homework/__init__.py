@@ -19,7 +19,7 @@ The package, one module per homework plus what they share (the notebooks import 
 - core: the task list, CheckResult, and the decorator that makes a check body a PASS / FAIL / NOT DONE YET;
 - doubles: SpyClient, ScriptedClient and the offline client with faults, which the checks run on;
 - hw01_search_and_rag, hw02_the_loop, hw03_prompts_and_guardrails, hw04_cost_and_safety,
-  hw05_chat_and_tools: the checks of each homework notebook;
+  hw05_chat_and_tools, hw06_frameworks_and_evaluation: the checks of each homework notebook;
 - runner: `make homework`'s headless run and score table.
 
 The student notebooks are written from the solution notebooks by helpers.maint.homework_notebooks.
@@ -64,6 +64,12 @@ from helpers.homework.hw04_cost_and_safety import (
     check_safe_make_call,
 )
 from helpers.homework.hw05_chat_and_tools import check_count_tool, check_follow_up, check_my_chat_loop
+from helpers.homework.hw06_frameworks_and_evaluation import (
+    check_faq_agent,
+    check_hit_rate_and_mrr,
+    check_tuned_setting,
+    check_turn_limit,
+)
 from helpers.homework.runner import format_table, main, run_notebook
 
 # Everything a notebook or a test imports, whichever module now holds it.
@@ -75,5 +81,6 @@ __all__ = [
     "check_count_iterations", "LABELLED_QUESTIONS", "check_multi_search_instructions",
     "check_is_on_topic", "check_measure_guardrail", "check_guarded_answer", "check_price_call",
     "check_price_run", "check_run_with_budget", "check_safe_make_call", "check_my_chat_loop",
-    "check_count_tool", "check_follow_up", "format_table", "main", "run_notebook",
+    "check_count_tool", "check_follow_up", "check_faq_agent", "check_turn_limit", "check_hit_rate_and_mrr",
+    "check_tuned_setting", "format_table", "main", "run_notebook",
 ]

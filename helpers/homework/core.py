@@ -41,6 +41,8 @@ TASKS = {
         ("4.3", "A token budget"), ("4.4", "A tool call that never crashes")],
     "05-chat-and-tools": [("5.1", "A Chat Completions loop"), ("5.2", "A tool from a typed function"),
         ("5.3", "Continue the conversation")],
+    "06-frameworks-and-evaluation": [("6.1", "The FAQ agent in a framework"), ("6.2", "A turn limit, caught"),
+        ("6.3", "Hit rate and MRR"), ("6.4", "A tuned setting, checked once")],
 }
 
 
