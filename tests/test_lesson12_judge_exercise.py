@@ -175,3 +175,7 @@ def test_a_judge_that_crashes_on_a_bad_reply_fails_with_a_hint():
         return json.loads(reply.output_text)
 
     assert_fails(check_judge(crashes, offline_client(), MODEL), "JSONDecodeError", "error key")
+
+
+def test_a_missing_client_is_a_clear_failure():
+    assert_fails(check_judge(judge_answer, None, MODEL), "client")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 
-from helpers.homework.core import CheckFailed, fail_if, read_field, run_student_code, task_check
+from helpers.homework.core import CheckFailed, NotDoneYet, fail_if, read_field, run_student_code, task_check
 from helpers.homework.doubles import ScriptedClient, SpyClient, request_text, scripted_response
 
 # One list per question: a hit in first place, one in third, a miss, two right entries (the first in second
@@ -179,9 +179,13 @@ def check_judge(judge_answer, client, model):
         [NOT DONE YET] Task E12b · A judge prompt: define the function in the cell above, then run this cell
         again.
     """
-    spy = SpyClient(client) if client is not None else None
+    if judge_answer is None:
+        raise NotDoneYet("define the function in the cell above, then run this cell again.")
+    fail_if(client is None, "check_judge needs the lesson's client to run your judge on: "
+            "check_judge(judge_answer, client, model).")
+    spy = SpyClient(client)
     for question, entry, answer in JUDGE_CASES:
-        before = len(spy.calls) if spy is not None else 0
+        before = len(spy.calls)
         verdict = _judged(run_student_code(judge_answer, spy, model, question, entry, answer, what="judge_answer"),
                           "an answer")
         _check_request(spy, before, question, entry, answer)
