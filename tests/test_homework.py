@@ -4,7 +4,9 @@ hint that doesn't give the expected answer away. Everything runs on the offline 
 import json
 from collections import Counter
 
+import hints
 import pytest
+from hints import assert_todo, stub
 
 from helpers import homework as hw
 from helpers.homework.hw03_prompts_and_guardrails import GRADED_QUESTIONS, SEARCH_QUESTIONS
@@ -25,22 +27,9 @@ def offline():
     return make_client("offline", verbose=False)
 
 
-def stub(*args, **kwargs):
-    raise NotImplementedError
-
-
 def assert_fails(result, *secrets):
     """The check failed, says something useful, and none of `secrets` (expected answers) appear in it."""
-    assert result.status == "fail", result
-    assert len(result.hint) > 20, result
-    for secret in secrets:
-        assert str(secret) not in result.hint, f"the hint leaks {secret!r}: {result.hint}"
-    assert "[FAIL]" in repr(result)
-
-
-def assert_todo(result):
-    assert result.status == "todo", result
-    assert "NOT DONE YET" in repr(result)
+    hints.assert_fails(result, leaks=secrets)
 
 
 # --- 01 · Search and RAG -------------------------------------------------------------------------------

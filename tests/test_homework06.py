@@ -2,10 +2,12 @@
 framework where there is a choice; the stub is NOT DONE YET; and the mistakes a student really makes fail, with a
 hint that doesn't give the expected answer away. Everything runs on the offline model."""
 
+import hints
 import pytest
 from agents import Agent, Runner, function_tool, set_tracing_disabled
 from agents import OpenAIResponsesModel as SdkResponsesModel
 from agents.exceptions import MaxTurnsExceeded
+from hints import assert_todo, stub
 from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai.exceptions import UsageLimitExceeded
 from pydantic_ai.models.openai import OpenAIResponsesModel
@@ -22,25 +24,13 @@ INSTRUCTIONS = "Answer questions about the course from its FAQ. Search it first,
 TUNED = {"boost": {"question": 3.0, "section": 0.0, "answer": 4.0}, "num_results": 5}
 
 
-def stub(*args, **kwargs):
-    raise NotImplementedError
-
-
 async def async_stub(*args, **kwargs):
     raise NotImplementedError
 
 
 def assert_fails(result, *secrets):
     """The check failed, says something useful, and none of `secrets` (expected answers) appear in it."""
-    assert result.status == "fail", result
-    assert len(result.hint) > 20, result
-    for secret in secrets:
-        assert str(secret) not in result.hint, f"the hint leaks {secret!r}: {result.hint}"
-
-
-def assert_todo(result):
-    assert result.status == "todo", result
-    assert "NOT DONE YET" in repr(result)
+    hints.assert_fails(result, leaks=secrets)
 
 
 def search_faq(query: str) -> list[dict]:

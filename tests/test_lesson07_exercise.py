@@ -2,6 +2,7 @@
 make (no answer at the cap, a last call that still offers tools, an API error re-raised or turned into None,
 a bare `except:` that swallows Ctrl-C) fail with a hint that does not hand over the code."""
 
+import hints
 import openai
 import pytest
 
@@ -15,12 +16,7 @@ SECRETS = ['tool_choice="none"', "tool_choice='none'", "except openai.APIError",
 
 def assert_fails(result, *words):
     """The check failed with a useful hint that names what is wrong (`words`) and leaks no answer code."""
-    assert result.status == "fail", result
-    assert len(result.hint) > 20, result
-    for secret in SECRETS:
-        assert secret not in result.hint, f"the hint leaks {secret!r}: {result.hint}"
-    for word in words:
-        assert word in result.hint, result.hint
+    hints.assert_fails(result, leaks=SECRETS, says=words)
 
 
 def run_calls(response, messages, tools):

@@ -4,6 +4,8 @@ dropped, a dict as content, the wrong order) fail with a hint that does not hand
 
 import json
 
+import hints
+
 from helpers.homework.lesson08 import check_tool_call_messages
 from helpers.tools import make_chat_call
 
@@ -12,12 +14,7 @@ SECRETS = ["model_dump", "make_chat_call", "json.dumps(", "call.id}", '"tool_cal
 
 def assert_fails(result, *words):
     """The check failed with a useful hint that names what is wrong (`words`) and leaks no answer code."""
-    assert result.status == "fail", result
-    assert len(result.hint) > 20, result
-    for secret in SECRETS:
-        assert secret not in result.hint, f"the hint leaks {secret!r}: {result.hint}"
-    for word in words:
-        assert word in result.hint, result.hint
+    hints.assert_fails(result, leaks=SECRETS, says=words)
 
 
 def assistant_dict(message, with_calls=True):
