@@ -18,6 +18,11 @@ The loop itself is `helpers.loop.AgentRun`, with all its limits; this module add
 Left out on purpose: running the loop in a background thread (a click blocks the kernel until the model
 answers; the view still updates while it waits), a card for a tool call before its tool has finished (a slow
 tool shows its card when it returns), markdown rendering, and saving conversations.
+
+Why one module of about 560 lines, both layers together: lesson 10 teaches them as one thing, a session and
+the view of it, and imports both from here; the view reads the session's fields directly (transcript,
+partial, run, meter), so a reader changing one wants the other on the same page. If the view grows, it is
+the part to move out (into helpers.chat_widget).
 """
 
 from __future__ import annotations
@@ -112,11 +117,7 @@ class ChatSession:
         """Forget the conversation, its transcript and its costs.
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = demo_session()
             >>> _ = chat.send("Can I join late?")
             >>> chat.reset()
             >>> chat.transcript, chat.footer()
@@ -133,11 +134,7 @@ class ChatSession:
         """True while a question is waiting for more steps (step mode).
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = demo_session()
             >>> chat.step_mode = True
             >>> chat.busy, chat.send("Can I join late?"), chat.busy
             (False, None, True)
@@ -149,11 +146,7 @@ class ChatSession:
         and leaves the loop to step().
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = demo_session()
             >>> entry = chat.send("Can I join late?")
             >>> entry.kind, entry.text, entry.stop_reason
             ('assistant', 'According to "Can I join late?" [a1]: Yes.', 'answered')
@@ -180,11 +173,7 @@ class ChatSession:
         Returns True when the question is answered (or the run stopped).
 
         Example: (the first step searched; the second answered)
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = demo_session()
             >>> chat.step_mode = True
             >>> chat.send("Can I join late?")
             >>> chat.step(), chat.step()
@@ -207,11 +196,7 @@ class ChatSession:
         """Step until the current question is answered; return the last transcript entry.
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = demo_session()
             >>> chat.step_mode = True
             >>> chat.send("Can I join late?")
             >>> entry = chat.finish()
@@ -263,11 +248,7 @@ class ChatSession:
         """One line saying what the session is doing.
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = demo_session()
             >>> chat.status
             'Ready.'
             >>> chat.step_mode = True
@@ -287,11 +268,7 @@ class ChatSession:
         """The running total of the session.
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = demo_session()
             >>> _ = chat.send("Can I join late?")
             >>> chat.footer()
             'Session: 2 calls · 252 tokens · $0 (local, estimated)'
@@ -302,11 +279,7 @@ class ChatSession:
         """The transcript as plain text, one block per entry (no latency unless asked: it varies run to run).
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> chat = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> chat = demo_session()
             >>> _ = chat.send("Can I join late?")
             >>> print(chat.as_text())
             you: Can I join late?
@@ -330,6 +303,21 @@ class ChatSession:
                 lines.append(f"error: {e.text}")
         lines.append(self.footer())
         return "\n".join(lines)
+
+
+def demo_session(**options) -> ChatSession:
+    """The session the examples in this module talk to: the offline model and a search tool that knows one
+    FAQ entry ("Can I join late?" [a1], answer "Yes."). `options` go to ChatSession.
+
+    Example:
+        >>> demo_session().send("Can I join late?").text
+        'According to "Can I join late?" [a1]: Yes.'
+    """
+    from helpers.offline import offline_client  # here: only the examples need the offline model
+    from helpers.search import SEARCH_TOOL
+
+    tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
+    return ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL], **options)
 
 
 def usage_line(entry: Entry, latency: bool = True) -> str:
@@ -373,11 +361,7 @@ class ChatWidget:
     the session's streaming and redraws while the loop runs: the question at once, each tool card as its
     tool returns, the answer's text as it arrives.
     Example: (in a notebook, `chat` as a cell's last line shows it; then type and press Enter)
-        >>> from helpers.offline import offline_client
-        >>> from helpers.search import SEARCH_TOOL
-        >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes."}]}
-        >>> session = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
-        >>> chat = ChatWidget(session)
+        >>> chat = ChatWidget(demo_session())  # any ChatSession
         >>> chat.text.value = "Can I join late?"
         >>> chat.send_button.click()
         >>> chat, chat.status.value
@@ -434,11 +418,7 @@ class ChatWidget:
         """Send what is in the text box and clear it: what Send and Enter do.
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> session = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> session = demo_session()
             >>> chat = ChatWidget(session)
             >>> chat.text.value = "Can I join late?"
             >>> chat.submit()
@@ -500,11 +480,7 @@ class ChatWidget:
         """Redraw new transcript entries, the buttons, the status line and the footer.
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> from helpers.search import SEARCH_TOOL
-            >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
-            ...     "answer": "Yes."}]}
-            >>> session = ChatSession(offline_client(), "offline-rules-v1", tools, schemas=[SEARCH_TOOL])
+            >>> session = demo_session()
             >>> chat = ChatWidget(session)
             >>> _ = chat.session.send("Can I join late?")
             >>> chat.refresh()
