@@ -26,7 +26,7 @@ change. Without the hook nothing is streamed. `on_tool=callable` hears of each t
 Left out on purpose: streaming tool-call arguments, parallel tool execution, and memory beyond the message
 list. Each would hide the loop this course wants you to see.
 
-Why one module of about 460 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
+Why one module of about 490 lines: it reads top to bottom as one idea. `AgentRun.step()` is lesson 04's loop
 body, each safety net is a short named method below it, and `explain_api_error` holds the words the last net
 says, long because each message says what to do. Split up, a reader of the loop would have to open a second
 file to see what its `except` branch tells the student.
@@ -481,4 +481,5 @@ def _message_text(message) -> str:
 
 
 def _text_of(response, api: str) -> str:
+    # self.flavour.text(response) would do; step() calls this because lesson 07 prints step()'s source.
     return flavour_of(api).text(response)
