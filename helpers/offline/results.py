@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from helpers.offline.conversation import Conversation, first_string_arg, read_output, tool_error
-from helpers.offline.text import STOP_WORDS, stem, stems
+from helpers.offline.text import STOP_WORDS, number_text, stem, stems
 
 SUMMARY_CHARS = 200  # longest summary of one tool result: a line, not a dump
 SUMMARY_ITEMS = 5  # items of a list result summarised; the rest would only repeat the pattern
@@ -58,7 +58,7 @@ def name_and_value(key: str, value) -> tuple[str, str]:
     if isinstance(value, bool):
         value = "yes" if value else "no"
     elif isinstance(value, int | float):
-        value = _num(float(value))
+        value = number_text(float(value))
     return name, f"{value}{unit}" if unit == "%" else f"{value} {unit}" if unit else str(value)
 
 
@@ -160,7 +160,3 @@ def combine_results(conv: Conversation) -> str:
                     name, high = name_and_value(key, top[1])
                     text += f" {top[0]} has the higher {name} ({high} vs {name_and_value(key, low[1])[1]} for {low[0]})."
     return text
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
