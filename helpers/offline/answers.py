@@ -7,9 +7,9 @@
   field (title, question, filename, name; its id beside it); or "found nothing relevant" (a polite
   refusal when the instructions limit the scope).
 - `failure_answer`: when the tools failed: which tool, what error, and that a retry later may help.
-- `extract`: the few whole sentences of a document that share most words with the question.
-- `combine_results`: from other tools' results, in sentences with units read from the key names, a
-  direct yes or no when a result says so, and a comparison of a number they all report.
+
+The extract it quotes is quoting.py's (`extract`); the answer from other tools' results is results.py's
+(`combine_results`).
 
 What it leaves out on purpose: new text. Answers are fixed sentences around extracts of what the tools
 returned; the model never states a fact it was not given.
@@ -24,7 +24,6 @@ from helpers.offline.conversation import (
     Conversation,
     Decision,
     first_string_arg,
-    read_output,
     to_json,
     tool_error,
 )
@@ -36,17 +35,14 @@ from helpers.offline.instructions import (
     split_context,
     wants_follow_up,
 )
+from helpers.offline.quoting import extract
 from helpers.offline.reading import Reading
+from helpers.offline.results import combine_results
 from helpers.offline.search_policy import RELEVANT, has_key_word, keywords
-from helpers.offline.text import STOP_WORDS, stem, stems
 
 # After the searches, a weaker result still answers a question that is about the vocabulary's topics.
 ANSWERABLE = 0.3
-EXTRACT_CHARS = 320  # longest extract quoted from a document
-EXTRACT_SENTENCES = 3  # the direct answer plus the two sentences closest to the question
 TOPIC_WORDS_SHOWN = 6  # keywords quoted back in "nothing I was given answers ...": enough to recognise
-SUMMARY_CHARS = 200  # longest summary of one tool result: a line, not a dump
-SUMMARY_ITEMS = 5  # items of a list result summarised; the rest would only repeat the pattern
 
 
 def reply_without_tools(reading: Reading) -> Decision:
@@ -210,244 +206,3 @@ def failure_answer(failed: list[Call]) -> str:
     what = "; ".join(f'the tool {name} failed with the error "{error.rstrip(". ")}"' for name, error in reports.items())
     return (f"I couldn't get an answer: {what}. This is a problem with the tool, not with your question, so "
             f"trying again later may help.")
-
-
-# --- quoting a document ------------------------------------------------------------------------------
-
-# A sentence break inside a line: . ! ? then space, then what starts a sentence.
-_BREAK = re.compile(r"[.!?][\"')\]]*\s+(?=[A-Z0-9\"'(\[\x00])")
-
-
-def whole_sentences(text: str) -> str:
-    """The text without the broken sentences at its ends, as a document cut into overlapping chunks has
-    them. The rule: the first line starts in the middle of a sentence when it starts with a lower-case
-    letter or a comma, and ends in the middle of one when it ends without closing punctuation (a letter,
-    digit, comma or hyphen last); such a piece is dropped only when it shares its line with a whole
-    sentence. So a line of its own (a list item, a command, a link) is never taken for a cut sentence,
-    and a text of one broken sentence is kept as it is (there is nothing else to quote).
-
-    Example:
-        >>> whole_sentences("the oven. Bake it for 40 minutes. Let it cool for")
-        'Bake it for 40 minutes.'
-    """
-    text = text.strip()
-    first_line = text.split("\n", 1)[0]
-    if re.match(r"[a-z,;]", text) and (cut := _BREAK.search(first_line)):
-        text = text[cut.end():]
-    last_line = text.rsplit("\n", 1)[-1]
-    if text and re.search(r"[\w,;-]$", text) and not re.search(r"https?://\S+$", text) and (cuts := list(_BREAK.finditer(last_line))):
-        text = text[: len(text) - len(last_line) + cuts[-1].end()].rstrip()
-    return text
-
-
-def extract(answer: str, terms: list[str], limit: int = EXTRACT_CHARS, focus: list[str] | None = None,
-            said: list[str] | None = None) -> str:
-    """A short extract of an answer: its sentences that share most words with the question, in their
-    original order, up to `limit` characters. Markdown links and code fences become plain text. With
-    `focus` (a follow-up's own words), sentences with those words come first and the opening sentence
-    is not kept for its own sake. Sentences already in an earlier answer (`said`) come last: a person
-    doesn't repeat what they just said.
-
-    Only whole sentences are quoted: a document cut into chunks loses the broken sentences at its ends
-    (`whole_sentences`).
-
-    Example:
-        >>> extract("Yes, rye bread is vegan. It keeps for a week.", ["vegan"])
-        'Yes, rye bread is vegan. It keeps for a week.'
-    """
-    text = re.sub(r"```[\w-]*\n?(.*?)```", lambda m: " `" + " ".join(m.group(1).split()) + "` ", answer,
-                  flags=re.DOTALL)
-    text = re.sub(r"!?\[([^\]]*)\]\(([^)]*)\)", lambda m: m.group(2) if m.group(1) in m.group(2) else m.group(1),
-                  text)
-    text = re.sub(r"[*_]{2,}|^#+\s*|^\s*[-*]\s+", "", text, flags=re.MULTILINE)
-    # Sentences end at . ! ? : but never inside a code span: a command is quoted whole or not at all.
-    spans: list[str] = []
-    text = re.sub(r"`[^`\n]*`", lambda m: spans.append(m.group(0)) or f"\x00{len(spans) - 1}\x00", text)
-    text = whole_sentences(text)
-    pieces: list[str] = []
-    for piece in re.split(r"(?<=[.!?:])\s+|\n+", text):
-        piece = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], piece).strip()
-        if piece.count("`") % 2:  # a stray backtick left by the markdown
-            piece = piece.replace("`", "")
-        if not piece:
-            continue
-        if pieces and pieces[-1].endswith(":") and piece.startswith("`"):
-            pieces[-1] = f"{pieces[-1]} {piece}"  # keep "type:" together with the command it introduces
-        else:
-            pieces.append(piece)
-    if not pieces:
-        return ""
-    term_stems = {stem(t) for t in terms}
-    focus_stems = {stem(t) for t in focus or []}
-    before = " ".join(" ".join(t.split()) for t in said or [])
-    repeated = [bool(before) and " ".join(p.split()).rstrip(":.") in before for p in pieces]
-    scored = sorted(range(len(pieces)), key=lambda i: (repeated[i], -len(stems(pieces[i]) & focus_stems),
-                                                       -len(stems(pieces[i]) & term_stems), i))
-    chosen: list[int] = []
-    length = 0
-    for i in ([] if focus or repeated[0] else [0]) + scored:  # the first sentence usually carries the direct answer
-        if i in chosen or (repeated[i] and chosen):  # said before: only if nothing new is left
-            continue
-        if length + len(pieces[i]) > limit and chosen:
-            break
-        chosen.append(i)
-        length += len(pieces[i]) + 3
-        if len(chosen) >= EXTRACT_SENTENCES:
-            break
-    out = ""
-    for n, i in enumerate(sorted(chosen)):
-        piece = pieces[i][:-1] + "." if pieces[i].endswith(":") else pieces[i]
-        gap = "" if n == 0 else (" " if i == sorted(chosen)[n - 1] + 1 else " \u2026 ")
-        out += gap + piece
-    if len(out) > limit:
-        out = out[: limit - 1].rsplit(" ", 1)[0] + "\u2026"
-    return out
-
-
-# --- other tools' results -----------------------------------------------------------------------------
-
-# Units read from the end of a key name ("temperature_c", "wind_kmh"): the suffix after the last "_".
-# A rule about how people name fields, not about any one tool.
-UNITS = {"c": "°C", "f": "°F", "k": "K", "kmh": "km/h", "kph": "km/h", "mph": "mph", "mps": "m/s",
-         "pct": "%", "percent": "%", "mm": "mm", "cm": "cm", "m": "m", "km": "km", "kg": "kg", "g": "g",
-         "ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s", "min": "min", "mins": "min",
-         "minutes": "min", "h": "h", "hours": "h", "days": "days", "usd": "USD", "eur": "EUR", "gbp": "GBP",
-         "kb": "KB", "mb": "MB", "gb": "GB", "hpa": "hPa", "ppm": "ppm"}
-# A question that starts with an auxiliary verb asks for yes or no ("Do I need ...?", "Is it ...?").
-_YES_NO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|would|should|"
-                     r"shall|has|have|had|may|might|must)\b", re.IGNORECASE)
-
-
-def field_phrase(key: str, value) -> str:
-    """One field of a result as words: the key's unit suffix becomes the value's unit.
-
-    Example:
-        >>> field_phrase("temperature_c", 14)
-        'the temperature is 14 °C'
-    """
-    name, shown = name_and_value(key, value)
-    if isinstance(value, bool):
-        return f"{name}: {shown}"
-    verb = "are" if name.endswith("s") and not name.endswith("ss") else "is"
-    return f"the {name} {verb} {shown}"
-
-
-def name_and_value(key: str, value) -> tuple[str, str]:
-    """A field's name in words and its value with the unit its key names.
-
-    Example:
-        >>> name_and_value("wind_kmh", 18)
-        ('wind', '18 km/h')
-    """
-    name, _, suffix = key.rpartition("_")
-    unit = UNITS.get(suffix.lower()) if name else None
-    name = (name if unit else key).replace("_", " ").strip()
-    if isinstance(value, bool):
-        value = "yes" if value else "no"
-    elif isinstance(value, int | float):
-        value = _num(float(value))
-    return name, f"{value}{unit}" if unit == "%" else f"{value} {unit}" if unit else str(value)
-
-
-def _sentence(label: str, data: dict) -> str:
-    """A dict result in one sentence; fields that only repeat the label (city: Berlin) are left out."""
-    phrases = [field_phrase(k, v) for k, v in data.items()
-               if not isinstance(v, dict | list) and v is not None and str(v).lower() != label.lower()]
-    if not phrases:
-        return f"{label}: no details"
-    listed = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
-    return f"{label}: {listed}"[:SUMMARY_CHARS]
-
-
-def _summarise_output(output: str, label: str = "") -> str:
-    if tool_error(output) is not None:
-        return f"{label}: the tool failed with the error \"{tool_error(output)}\"".lstrip(": ")
-    data = read_output(output) if output else None
-    if isinstance(data, dict):
-        return _sentence(label or "the result", data)
-    if isinstance(data, list):
-        items = [_sentence(label or "the result", x) if isinstance(x, dict) else str(x) for x in data[:SUMMARY_ITEMS]]
-        # An empty list is a result too ("nothing matched"): say so rather than leave an empty sentence.
-        return "; ".join(items)[:SUMMARY_CHARS] or f"{label or 'the tool'} returned nothing"
-    text = ' '.join((output or '').split())[:SUMMARY_CHARS]
-    return f"{label}: {text}".lstrip(": ") if text else f"{label or 'the tool'} returned nothing"
-
-
-def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
-    """"Yes, ..." or "No, ..." when a result answers a yes/no question in so many words: a true/false
-    field named like a word of the question, or a text value that holds a word of the question. None
-    when the results hold no such direct answer (judging needs knowledge the rules don't have).
-
-    Example:
-        >>> _yes_or_no("Is it raining in Oslo?", [("Oslo", {"conditions": "light rain"})])
-        'Yes: for Oslo, the conditions are light rain.'
-    """
-    if not _YES_NO.match(question):
-        return None
-    asked = stems(question) - {stem(w) for w in STOP_WORDS}
-    for label, data in results:
-        asked_here = asked - stems(label)
-        for key, value in data.items():
-            if isinstance(value, bool) and stems(key.replace("_", " ")) & asked_here:
-                return f"{'Yes' if value else 'No'}: for {label}, {field_phrase(key, value)}."
-            if isinstance(value, str) and stems(value) & asked_here:
-                return f"Yes: for {label}, {field_phrase(key, value)}."
-    return None
-
-
-def combine_results(conv: Conversation) -> str:
-    """The answer from other tools' results, in plain sentences (units read from key names), a direct
-    yes or no when the results answer a yes/no question in so many words, and, for a number that every
-    result has ("temperature_c"), which one is higher.
-
-    Example:
-        >>> from helpers.offline.conversation import Tool
-        >>> weather = Tool("get_weather", "The weather now in a city",
-        ...     {"properties": {"city": {"type": "string"}}})
-        >>> conv = Conversation(question="Is it warmer in Berlin or Madrid?", tools=[weather], calls=[
-        ...     Call("get_weather", '{"city": "Berlin"}', "c1", 0, '{"temperature_c": 14, "conditions": "light rain"}'),
-        ...     Call("get_weather", '{"city": "Madrid"}', "c2", 0, '{"temperature_c": 24, "conditions": "sunny"}')])
-        >>> print(combine_results(conv))
-        The results don't say yes or no to that in so many words, so here is what they say. Berlin: the
-        temperature is 14 °C and the conditions are light rain. Madrid: the temperature is 24 °C and the
-        conditions are sunny. A real model would draw the conclusion from these facts; I only repeat them.
-        Madrid has the higher temperature (24 °C vs 14 °C for Berlin).
-    """
-    parts = []
-    results: list[tuple[str, dict]] = []
-    numeric: dict[str, list[tuple[str, float]]] = {}
-    for call in conv.calls:
-        label = first_string_arg(call) or call.name
-        if call.output is None:
-            continue
-        parts.append(_summarise_output(call.output, label))
-        data = read_output(call.output)
-        if isinstance(data, dict) and tool_error(call.output) is None:
-            results.append((label, data))
-            for key, value in data.items():
-                if isinstance(value, int | float) and not isinstance(value, bool):
-                    numeric.setdefault(key, []).append((label, float(value)))
-    if not parts:
-        return "I could not get any results from the tools, so I have no answer."
-    facts = ". ".join(p[0].upper() + p[1:] for p in parts) + "."
-    verdict = _yes_or_no(conv.question, results)
-    if verdict:
-        text = f"{verdict} {facts}"
-    elif _YES_NO.match(conv.question):
-        text = (f"The results don't say yes or no to that in so many words, so here is what they say. {facts} "
-                f"A real model would draw the conclusion from these facts; I only repeat them.")
-    else:
-        text = facts
-    if len(parts) > 1:
-        for key, values in numeric.items():
-            if len(values) == len(parts) and len({label for label, _ in values}) > 1:
-                top = max(values, key=lambda lv: lv[1])
-                low = min(values, key=lambda lv: lv[1])
-                if top[1] != low[1]:
-                    name, high = name_and_value(key, top[1])
-                    text += f" {top[0]} has the higher {name} ({high} vs {name_and_value(key, low[1])[1]} for {low[0]})."
-    return text
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)

@@ -40,7 +40,8 @@ The rules live in one module per concern; this one only puts them in order:
   search count, an output form, pasted material, a schema);
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and the names that fill its arguments;
-- answers.py: every text the model says; small_talk.py: greetings, thanks and arithmetic;
+- answers.py: every text the model says, quoting documents with quoting.py and other tools' results with
+  results.py; small_talk.py: greetings, thanks and arithmetic;
 - structured.py: an answer written as JSON that fits a schema (response formats, forced tools); which
   field takes what is field_roles.py.
 
@@ -53,12 +54,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from helpers.offline.answers import (
-    combine_results,
-    failure_answer,
-    grounded_reply,
-    reply_without_tools,
-)
+from helpers.offline.answers import failure_answer, grounded_reply, reply_without_tools
 from helpers.offline.arguments import (
     DESCRIPTION_WORD_WEIGHT,
     NAME_WORD_WEIGHT,
@@ -75,6 +71,7 @@ from helpers.offline.conversation import Conversation, Decision, Tool, failed_ca
 from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
+from helpers.offline.results import combine_results
 from helpers.offline.search_policy import keyword_query, keywords, next_searches
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
 from helpers.offline.text import words

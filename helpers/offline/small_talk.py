@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from helpers.offline.text import content_words
+from helpers.offline.text import content_words, number_text
 
 MAX_EXPONENT = 100  # 2**100 is still arithmetic; 9**9**9 would hang the process
 
@@ -45,7 +45,7 @@ def small_talk(question: str) -> str | None:
         expression = match.group(1).replace("x", "*").replace("\u00d7", "*")
         value = _evaluate(expression)
         if value is not None:
-            return f"{' '.join(expression.split())} = {_num(value) if isinstance(value, float) else value}"
+            return f"{' '.join(expression.split())} = {number_text(value) if isinstance(value, float) else value}"
     return None
 
 
@@ -69,7 +69,3 @@ def _evaluate(expression: str) -> float | int | None:
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
         return None
     return round(value, 10) if isinstance(value, float) else value
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)

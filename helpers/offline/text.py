@@ -227,3 +227,13 @@ def typo_limit(word: str) -> int:
         return 0
     return 1 if len(word) <= 8 else 2
 
+
+
+def number_text(value: float) -> str:
+    """A number as an answer writes it: a whole number without its ".0".
+
+    Example:
+        >>> number_text(14.0), number_text(2.5)
+        ('14', '2.5')
+    """
+    return str(int(value)) if float(value).is_integer() else str(value)

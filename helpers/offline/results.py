@@ -1,0 +1,162 @@
+"""Answering from other tools' results (not search results): what they say, in plain sentences.
+
+- `combine_results`: every result in a sentence, units read from the key names ("temperature_c" -> "°C"),
+  a direct yes or no when a result says so in so many words, and which result has the higher value of a
+  number they all report;
+- `field_phrase` / `name_and_value`: one field of a result as words.
+
+What it leaves out on purpose: conclusions. It repeats what the tools returned; judging from those facts
+("so take an umbrella") needs knowledge the rules don't have.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers.offline.conversation import Conversation, first_string_arg, read_output, tool_error
+from helpers.offline.text import STOP_WORDS, number_text, stem, stems
+
+SUMMARY_CHARS = 200  # longest summary of one tool result: a line, not a dump
+SUMMARY_ITEMS = 5  # items of a list result summarised; the rest would only repeat the pattern
+
+# Units read from the end of a key name ("temperature_c", "wind_kmh"): the suffix after the last "_".
+# A rule about how people name fields, not about any one tool.
+UNITS = {"c": "°C", "f": "°F", "k": "K", "kmh": "km/h", "kph": "km/h", "mph": "mph", "mps": "m/s",
+         "pct": "%", "percent": "%", "mm": "mm", "cm": "cm", "m": "m", "km": "km", "kg": "kg", "g": "g",
+         "ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s", "min": "min", "mins": "min",
+         "minutes": "min", "h": "h", "hours": "h", "days": "days", "usd": "USD", "eur": "EUR", "gbp": "GBP",
+         "kb": "KB", "mb": "MB", "gb": "GB", "hpa": "hPa", "ppm": "ppm"}
+# A question that starts with an auxiliary verb asks for yes or no ("Do I need ...?", "Is it ...?").
+_YES_NO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|would|should|"
+                     r"shall|has|have|had|may|might|must)\b", re.IGNORECASE)
+
+
+def field_phrase(key: str, value) -> str:
+    """One field of a result as words: the key's unit suffix becomes the value's unit.
+
+    Example:
+        >>> field_phrase("temperature_c", 14)
+        'the temperature is 14 °C'
+    """
+    name, shown = name_and_value(key, value)
+    if isinstance(value, bool):
+        return f"{name}: {shown}"
+    verb = "are" if name.endswith("s") and not name.endswith("ss") else "is"
+    return f"the {name} {verb} {shown}"
+
+
+def name_and_value(key: str, value) -> tuple[str, str]:
+    """A field's name in words and its value with the unit its key names.
+
+    Example:
+        >>> name_and_value("wind_kmh", 18)
+        ('wind', '18 km/h')
+    """
+    name, _, suffix = key.rpartition("_")
+    unit = UNITS.get(suffix.lower()) if name else None
+    name = (name if unit else key).replace("_", " ").strip()
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    elif isinstance(value, int | float):
+        value = number_text(float(value))
+    return name, f"{value}{unit}" if unit == "%" else f"{value} {unit}" if unit else str(value)
+
+
+def _sentence(label: str, data: dict) -> str:
+    """A dict result in one sentence; fields that only repeat the label (city: Berlin) are left out."""
+    phrases = [field_phrase(k, v) for k, v in data.items()
+               if not isinstance(v, dict | list) and v is not None and str(v).lower() != label.lower()]
+    if not phrases:
+        return f"{label}: no details"
+    listed = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    return f"{label}: {listed}"[:SUMMARY_CHARS]
+
+
+def _summarise_output(output: str, label: str = "") -> str:
+    if tool_error(output) is not None:
+        return f"{label}: the tool failed with the error \"{tool_error(output)}\"".lstrip(": ")
+    data = read_output(output) if output else None
+    if isinstance(data, dict):
+        return _sentence(label or "the result", data)
+    if isinstance(data, list):
+        items = [_sentence(label or "the result", x) if isinstance(x, dict) else str(x) for x in data[:SUMMARY_ITEMS]]
+        # An empty list is a result too ("nothing matched"): say so rather than leave an empty sentence.
+        return "; ".join(items)[:SUMMARY_CHARS] or f"{label or 'the tool'} returned nothing"
+    text = ' '.join((output or '').split())[:SUMMARY_CHARS]
+    return f"{label}: {text}".lstrip(": ") if text else f"{label or 'the tool'} returned nothing"
+
+
+def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
+    """"Yes, ..." or "No, ..." when a result answers a yes/no question in so many words: a true/false
+    field named like a word of the question, or a text value that holds a word of the question. None
+    when the results hold no such direct answer (judging needs knowledge the rules don't have).
+
+    Example:
+        >>> _yes_or_no("Is it raining in Oslo?", [("Oslo", {"conditions": "light rain"})])
+        'Yes: for Oslo, the conditions are light rain.'
+    """
+    if not _YES_NO.match(question):
+        return None
+    asked = stems(question) - {stem(w) for w in STOP_WORDS}
+    for label, data in results:
+        asked_here = asked - stems(label)
+        for key, value in data.items():
+            if isinstance(value, bool) and stems(key.replace("_", " ")) & asked_here:
+                return f"{'Yes' if value else 'No'}: for {label}, {field_phrase(key, value)}."
+            if isinstance(value, str) and stems(value) & asked_here:
+                return f"Yes: for {label}, {field_phrase(key, value)}."
+    return None
+
+
+def combine_results(conv: Conversation) -> str:
+    """The answer from other tools' results, in plain sentences (units read from key names), a direct
+    yes or no when the results answer a yes/no question in so many words, and, for a number that every
+    result has ("temperature_c"), which one is higher.
+
+    Example:
+        >>> from helpers.offline.conversation import Call, Tool
+        >>> weather = Tool("get_weather", "The weather now in a city",
+        ...     {"properties": {"city": {"type": "string"}}})
+        >>> conv = Conversation(question="Is it warmer in Berlin or Madrid?", tools=[weather], calls=[
+        ...     Call("get_weather", '{"city": "Berlin"}', "c1", 0, '{"temperature_c": 14, "conditions": "light rain"}'),
+        ...     Call("get_weather", '{"city": "Madrid"}', "c2", 0, '{"temperature_c": 24, "conditions": "sunny"}')])
+        >>> print(combine_results(conv))
+        The results don't say yes or no to that in so many words, so here is what they say. Berlin: the
+        temperature is 14 °C and the conditions are light rain. Madrid: the temperature is 24 °C and the
+        conditions are sunny. A real model would draw the conclusion from these facts; I only repeat them.
+        Madrid has the higher temperature (24 °C vs 14 °C for Berlin).
+    """
+    parts = []
+    results: list[tuple[str, dict]] = []
+    numeric: dict[str, list[tuple[str, float]]] = {}
+    for call in conv.calls:
+        label = first_string_arg(call) or call.name
+        if call.output is None:
+            continue
+        parts.append(_summarise_output(call.output, label))
+        data = read_output(call.output)
+        if isinstance(data, dict) and tool_error(call.output) is None:
+            results.append((label, data))
+            for key, value in data.items():
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    numeric.setdefault(key, []).append((label, float(value)))
+    if not parts:
+        return "I could not get any results from the tools, so I have no answer."
+    facts = ". ".join(p[0].upper() + p[1:] for p in parts) + "."
+    verdict = _yes_or_no(conv.question, results)
+    if verdict:
+        text = f"{verdict} {facts}"
+    elif _YES_NO.match(conv.question):
+        text = (f"The results don't say yes or no to that in so many words, so here is what they say. {facts} "
+                f"A real model would draw the conclusion from these facts; I only repeat them.")
+    else:
+        text = facts
+    if len(parts) > 1:
+        for key, values in numeric.items():
+            if len(values) == len(parts) and len({label for label, _ in values}) > 1:
+                top = max(values, key=lambda lv: lv[1])
+                low = min(values, key=lambda lv: lv[1])
+                if top[1] != low[1]:
+                    name, high = name_and_value(key, top[1])
+                    text += f" {top[0]} has the higher {name} ({high} vs {name_and_value(key, low[1])[1]} for {low[0]})."
+    return text
