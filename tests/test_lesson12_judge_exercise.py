@@ -4,7 +4,9 @@ names the mistake without giving the prompt. No kernel: the check runs the funct
 
 import json
 
+import hints
 import pytest
+from hints import stub
 
 from helpers.homework.doubles import offline_client
 from helpers.homework.lesson12 import check_judge
@@ -47,16 +49,9 @@ def judge_in_the_instructions(client, model, question, entry, answer):
     return parse(reply.output_text)
 
 
-def stub(client, model, question, entry, answer):
-    raise NotImplementedError
-
-
 def assert_fails(result, *words):
-    assert result.status == "fail", result
-    for secret in ("enum", "json_schema", "json.loads", "responses.create(", "CONTEXT:"):  # no piece of the answer
-        assert secret not in result.hint, result.hint
-    for word in words:
-        assert word in result.hint, result.hint
+    # No piece of the answer.
+    hints.assert_fails(result, leaks=("enum", "json_schema", "json.loads", "responses.create(", "CONTEXT:"), says=words)
 
 
 @pytest.mark.parametrize("right", [judge_answer, judge_in_the_instructions])
