@@ -145,94 +145,77 @@ def test_turn_limit_passes_with_the_sdk_last_call_inside_the_limit():
     assert hw.check_turn_limit(with_last_call, sdk_agent).passed
 
 
-def test_turn_limit_fails_without_a_limit():
-    async def unlimited(agent, question, max_calls):
-        try:
-            return (await Runner.run(agent, question)).final_output
-        except MaxTurnsExceeded:
-            return STOPPED
-
-    result = hw.check_turn_limit(unlimited, sdk_agent)
-    assert_fails(result, "max_turns=max_calls")
-    assert "was called 10 times" in result.hint
-
-
-def test_turn_limit_fails_when_the_exception_escapes():
-    async def uncaught(agent, question, max_calls):
-        return (await agent.run(question, usage_limits=UsageLimits(request_limit=max_calls))).output
-
-    result = hw.check_turn_limit(uncaught, pydantic_agent)
-    assert_fails(result, "except UsageLimitExceeded")
-    assert "UsageLimitExceeded" in result.hint and "catch" in result.hint
-
-
-def test_turn_limit_fails_when_it_catches_the_other_frameworks_exception():
-    async def wrong_exception(agent, question, max_calls):
-        try:
-            return (await Runner.run(agent, question, max_turns=max_calls)).final_output
-        except UsageLimitExceeded:
-            return STOPPED
-
-    result = hw.check_turn_limit(wrong_exception, sdk_agent)
-    assert_fails(result, "except MaxTurnsExceeded")
-    assert "MaxTurnsExceeded" in result.hint
-
-
-def test_turn_limit_fails_with_a_limit_written_into_the_code():
-    async def fixed(agent, question, max_calls):
-        return await capped_sdk(agent, question, 3)
-
-    assert_fails(hw.check_turn_limit(fixed, sdk_agent), "max_turns=max_calls")
-
-
-def test_turn_limit_fails_one_call_over_the_limit():
-    async def one_more(agent, question, max_calls):
-        return await capped_pydantic(agent, question, max_calls + 1)
-
-    result = hw.check_turn_limit(one_more, pydantic_agent)
-    assert_fails(result, "request_limit=max_calls")
-    assert "was called 3 times" in result.hint
-
-
-def test_turn_limit_fails_one_call_under_the_limit():
-    async def one_fewer(agent, question, max_calls):
-        return await capped_sdk(agent, question, max_calls - 1)
-
-    result = hw.check_turn_limit(one_fewer, sdk_agent)
-    assert_fails(result, "max_turns=max_calls")
-    assert "the limit allows more" in result.hint
-
-
-def test_turn_limit_fails_when_it_never_returns_the_answer():
-    async def always_stopped(agent, question, max_calls):
-        await capped_sdk(agent, question, max_calls)
+async def unlimited(agent, question, max_calls):
+    try:
+        return (await Runner.run(agent, question)).final_output
+    except MaxTurnsExceeded:
         return STOPPED
 
-    result = hw.check_turn_limit(always_stopped, sdk_agent)
-    assert_fails(result, "74eb249bbf")
-    assert "did not return the agent's answer" in result.hint
+
+async def uncaught(agent, question, max_calls):
+    return (await agent.run(question, usage_limits=UsageLimits(request_limit=max_calls))).output
 
 
-def test_turn_limit_fails_when_it_returns_the_run_not_its_text():
-    async def the_run(agent, question, max_calls):
-        try:
-            return await agent.run(question, usage_limits=UsageLimits(request_limit=max_calls))
-        except UsageLimitExceeded:
-            return STOPPED
-
-    result = hw.check_turn_limit(the_run, pydantic_agent)
-    assert_fails(result)
-    assert "as text" in result.hint
+async def wrong_exception(agent, question, max_calls):
+    try:
+        return (await Runner.run(agent, question, max_turns=max_calls)).final_output
+    except UsageLimitExceeded:
+        return STOPPED
 
 
-def test_turn_limit_fails_when_the_message_is_empty():
-    async def silent(agent, question, max_calls):
-        try:
-            return (await Runner.run(agent, question, max_turns=max_calls)).final_output
-        except MaxTurnsExceeded:
-            return ""
+async def fixed(agent, question, max_calls):
+    return await capped_sdk(agent, question, 3)
 
-    assert_fails(hw.check_turn_limit(silent, sdk_agent))
+
+async def one_more(agent, question, max_calls):
+    return await capped_pydantic(agent, question, max_calls + 1)
+
+
+async def one_fewer(agent, question, max_calls):
+    return await capped_sdk(agent, question, max_calls - 1)
+
+
+async def always_stopped(agent, question, max_calls):
+    await capped_sdk(agent, question, max_calls)
+    return STOPPED
+
+
+async def the_run(agent, question, max_calls):
+    try:
+        return await agent.run(question, usage_limits=UsageLimits(request_limit=max_calls))
+    except UsageLimitExceeded:
+        return STOPPED
+
+
+async def silent(agent, question, max_calls):
+    try:
+        return (await Runner.run(agent, question, max_turns=max_calls)).final_output
+    except MaxTurnsExceeded:
+        return ""
+
+
+# (a wrong ask_capped, the agent it runs, what its hint must not show, words the hint must contain)
+TURN_LIMIT_MISTAKES = [
+    pytest.param(unlimited, sdk_agent, ["max_turns=max_calls"], ["was called 10 times"], id="without a limit"),
+    pytest.param(uncaught, pydantic_agent, ["except UsageLimitExceeded"], ["UsageLimitExceeded", "catch"],
+                 id="the exception escapes"),
+    pytest.param(wrong_exception, sdk_agent, ["except MaxTurnsExceeded"], ["MaxTurnsExceeded"],
+                 id="it catches the other framework's exception"),
+    pytest.param(fixed, sdk_agent, ["max_turns=max_calls"], [], id="a limit written into the code"),
+    pytest.param(one_more, pydantic_agent, ["request_limit=max_calls"], ["was called 3 times"],
+                 id="one call over the limit"),
+    pytest.param(one_fewer, sdk_agent, ["max_turns=max_calls"], ["the limit allows more"],
+                 id="one call under the limit"),
+    pytest.param(always_stopped, sdk_agent, ["74eb249bbf"], ["did not return the agent's answer"],
+                 id="it never returns the answer"),
+    pytest.param(the_run, pydantic_agent, [], ["as text"], id="it returns the run, not its text"),
+    pytest.param(silent, sdk_agent, [], [], id="the message is empty"),
+]
+
+
+@pytest.mark.parametrize(("ask_capped", "make_agent", "secrets", "says"), TURN_LIMIT_MISTAKES)
+def test_turn_limit_fails(ask_capped, make_agent, secrets, says):
+    hints.assert_fails(hw.check_turn_limit(ask_capped, make_agent), leaks=secrets, says=says)
 
 
 # --- 6.3 · Hit rate and MRR ----------------------------------------------------------------------------

@@ -3,6 +3,9 @@ and the mistakes students make with a function_call_output fail with a hint that
 
 import json
 
+import hints
+import pytest
+
 from helpers.homework.lesson03 import check_answer_call
 
 
@@ -18,99 +21,74 @@ def right(call, tools):
     return {"type": "function_call_output", "call_id": call_id, "output": json.dumps(result)}
 
 
-def _assert_fails_without_answer(result):
-    assert result.status == "fail", result
-    # The answer's pieces: the call ids the check uses, and the JSON of a result.
-    for secret in ("call_7Qx2", "call_Kd81", "json.dumps", '"output":'):
-        assert secret not in result.hint, result.hint
+# The answer's pieces: the call ids the check uses, and the JSON of a result.
+SECRETS = ("call_7Qx2", "call_Kd81", "json.dumps", '"output":')
 
 
 def test_the_right_solution_passes():
     assert check_answer_call(right).status == "pass"
 
 
-def test_the_stub_is_not_done_yet():
-    def stub(call, tools):
-        # your code here
-        raise NotImplementedError
-
-    assert check_answer_call(stub).status == "todo"
-    assert check_answer_call(None).status == "todo"
+@pytest.mark.parametrize("answer_call", [hints.stub, None])
+def test_the_stub_is_not_done_yet(answer_call):
+    hints.assert_todo(check_answer_call(answer_call))
 
 
-def test_the_items_id_instead_of_call_id_fails():
-    def uses_id(call, tools):
-        name, arguments, _, item_id = _fields(call)
-        return {"type": "function_call_output", "call_id": item_id,
-                "output": json.dumps(tools[name](**json.loads(arguments)))}
-
-    result = check_answer_call(uses_id)
-    _assert_fails_without_answer(result)
-    assert "`id`" in result.hint
+def uses_id(call, tools):
+    name, arguments, _, item_id = _fields(call)
+    return {"type": "function_call_output", "call_id": item_id,
+            "output": json.dumps(tools[name](**json.loads(arguments)))}
 
 
-def test_the_raw_python_result_fails():
-    def raw(call, tools):
-        name, arguments, call_id, _ = _fields(call)
-        return {"type": "function_call_output", "call_id": call_id, "output": tools[name](**json.loads(arguments))}
-
-    result = check_answer_call(raw)
-    _assert_fails_without_answer(result)
-    assert "string" in result.hint
+def raw(call, tools):
+    name, arguments, call_id, _ = _fields(call)
+    return {"type": "function_call_output", "call_id": call_id, "output": tools[name](**json.loads(arguments))}
 
 
-def test_the_result_as_str_instead_of_json_fails():
-    def as_str(call, tools):
-        name, arguments, call_id, _ = _fields(call)
-        return {"type": "function_call_output", "call_id": call_id, "output": str(tools[name](**json.loads(arguments)))}
-
-    result = check_answer_call(as_str)
-    _assert_fails_without_answer(result)
-    assert "not JSON" in result.hint
+def as_str(call, tools):
+    name, arguments, call_id, _ = _fields(call)
+    return {"type": "function_call_output", "call_id": call_id, "output": str(tools[name](**json.loads(arguments)))}
 
 
-def test_unparsed_arguments_fail():
-    def unparsed(call, tools):
-        name, arguments, call_id, _ = _fields(call)
-        return {"type": "function_call_output", "call_id": call_id, "output": json.dumps(tools[name](arguments))}
-
-    result = check_answer_call(unparsed)
-    _assert_fails_without_answer(result)
-    assert "JSON string" in result.hint
+def unparsed(call, tools):
+    name, arguments, call_id, _ = _fields(call)
+    return {"type": "function_call_output", "call_id": call_id, "output": json.dumps(tools[name](arguments))}
 
 
-def test_arguments_unpacked_from_the_string_fail_with_a_hint():
-    def star_star_string(call, tools):
-        name, arguments, call_id, _ = _fields(call)
-        return {"type": "function_call_output", "call_id": call_id, "output": json.dumps(tools[name](**arguments))}
-
-    _assert_fails_without_answer(check_answer_call(star_star_string))
+def star_star_string(call, tools):
+    name, arguments, call_id, _ = _fields(call)
+    return {"type": "function_call_output", "call_id": call_id, "output": json.dumps(tools[name](**arguments))}
 
 
-def test_a_wrong_type_fails():
-    def wrong_type(call, tools):
-        item = right(call, tools)
-        return {**item, "type": "function_call"}
-
-    result = check_answer_call(wrong_type)
-    _assert_fails_without_answer(result)
-    assert "type" in result.hint and "function_call_output" not in result.hint
+def wrong_type(call, tools):
+    item = right(call, tools)
+    return {**item, "type": "function_call"}
 
 
-def test_sdk_objects_only_fails_on_a_dict():
-    def attributes_only(call, tools):
-        result = tools[call.name](**json.loads(call.arguments))
-        return {"type": "function_call_output", "call_id": call.call_id, "output": json.dumps(result)}
-
-    result = check_answer_call(attributes_only)
-    _assert_fails_without_answer(result)
-    assert "dict" in result.hint
+def attributes_only(call, tools):
+    result = tools[call.name](**json.loads(call.arguments))
+    return {"type": "function_call_output", "call_id": call.call_id, "output": json.dumps(result)}
 
 
-def test_always_the_same_tool_fails():
-    def always_search(call, tools):
-        _, arguments, call_id, _ = _fields(call)
-        return {"type": "function_call_output", "call_id": call_id,
-                "output": json.dumps(tools["search"](**json.loads(arguments)))}
+def always_search(call, tools):
+    _, arguments, call_id, _ = _fields(call)
+    return {"type": "function_call_output", "call_id": call_id,
+            "output": json.dumps(tools["search"](**json.loads(arguments)))}
 
-    _assert_fails_without_answer(check_answer_call(always_search))
+
+# (a mistake students make, words its hint must contain, what else it must not show)
+MISTAKES = [
+    pytest.param(uses_id, ["`id`"], [], id="the item's id instead of call_id"),
+    pytest.param(raw, ["string"], [], id="the raw Python result"),
+    pytest.param(as_str, ["not JSON"], [], id="the result as str instead of JSON"),
+    pytest.param(unparsed, ["JSON string"], [], id="unparsed arguments"),
+    pytest.param(star_star_string, [], [], id="arguments unpacked from the string"),
+    pytest.param(wrong_type, ["type"], ["function_call_output"], id="a wrong type"),
+    pytest.param(attributes_only, ["dict"], [], id="SDK objects only, on a dict"),
+    pytest.param(always_search, [], [], id="always the same tool"),
+]
+
+
+@pytest.mark.parametrize(("answer_call", "says", "also_hidden"), MISTAKES)
+def test_a_mistake_fails_with_a_hint_that_does_not_show_the_answer(answer_call, says, also_hidden):
+    hints.assert_fails(check_answer_call(answer_call), leaks=(*SECRETS, *also_hidden), says=says)

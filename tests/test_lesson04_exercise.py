@@ -4,6 +4,7 @@ the answer."""
 
 import json
 
+import hints
 import pytest
 
 from helpers.homework.lesson04 import check_run_agent
@@ -32,10 +33,8 @@ def check(loop):
     return check_run_agent(loop, offline_client(), OFFLINE_MODEL)
 
 
-def assert_fails_without_answer(result):
-    assert result.status == "fail", result
-    for code in ("extend(", "output_text", "while ", "call_1_0", "make_call(", "Install Docker Desktop"):
-        assert code not in result.hint, result.hint
+# Pieces of the answer a hint must never show.
+SECRETS = ("extend(", "output_text", "while ", "call_1_0", "make_call(", "Install Docker Desktop")
 
 
 def test_the_right_loop_passes():
@@ -45,118 +44,100 @@ def test_the_right_loop_passes():
     assert "in 1 model call" not in result.hint
 
 
-def test_the_stub_is_not_done_yet():
-    def stub(client, model, question, tools, tool_schemas):
-        # your code here
-        raise NotImplementedError
-
-    assert check(stub).status == "todo"
-    assert check(None).status == "todo"
+@pytest.mark.parametrize("run_agent", [hints.stub, None])
+def test_the_stub_is_not_done_yet(run_agent):
+    hints.assert_todo(check(run_agent))
 
 
-def test_a_loop_that_never_stops_fails():
-    def never_stops(client, model, question, tools, tool_schemas):
-        messages = [{"role": "user", "content": question}]
-        while True:
-            response = client.responses.create(model=model, input=messages, tools=tool_schemas)
-            messages.extend(response.output)
-            for item in response.output:
-                if item.type == "function_call":
-                    messages.append(make_call(item, tools))
-
-    result = check(never_stops)
-    assert_fails_without_answer(result)
-    assert "again" in result.hint
-
-
-def test_stopping_after_the_first_call_fails():
-    def one_round(client, model, question, tools, tool_schemas):
-        messages = [{"role": "user", "content": question}]
+def never_stops(client, model, question, tools, tool_schemas):
+    messages = [{"role": "user", "content": question}]
+    while True:
         response = client.responses.create(model=model, input=messages, tools=tool_schemas)
+        messages.extend(response.output)
         for item in response.output:
             if item.type == "function_call":
                 messages.append(make_call(item, tools))
-        return response.output_text
-
-    result = check(one_round)
-    assert_fails_without_answer(result)
-    assert "stopped after the first response" in result.hint
 
 
-def test_dropping_the_models_output_from_the_history_fails():
-    def forgets_output(client, model, question, tools, tool_schemas):
-        messages = [{"role": "user", "content": question}]
-        while True:
-            response = client.responses.create(model=model, input=messages, tools=tool_schemas)
-            calls = [item for item in response.output if item.type == "function_call"]
-            for call in calls:
-                messages.append(make_call(call, tools))
-            if not calls:
-                return response.output_text
-
-    result = check(forgets_output)
-    assert_fails_without_answer(result)
-    assert "stateless" in result.hint
+def one_round(client, model, question, tools, tool_schemas):
+    messages = [{"role": "user", "content": question}]
+    response = client.responses.create(model=model, input=messages, tools=tool_schemas)
+    for item in response.output:
+        if item.type == "function_call":
+            messages.append(make_call(item, tools))
+    return response.output_text
 
 
-def test_running_only_the_first_call_fails():
-    def first_call_only(client, model, question, tools, tool_schemas):
-        messages = [{"role": "user", "content": question}]
-        while True:
-            response = client.responses.create(model=model, input=messages, tools=tool_schemas)
-            messages.extend(response.output)
-            call = next((item for item in response.output if item.type == "function_call"), None)
-            if call is None:
-                return response.output_text
+def forgets_output(client, model, question, tools, tool_schemas):
+    messages = [{"role": "user", "content": question}]
+    while True:
+        response = client.responses.create(model=model, input=messages, tools=tool_schemas)
+        calls = [item for item in response.output if item.type == "function_call"]
+        for call in calls:
             messages.append(make_call(call, tools))
-
-    result = check(first_call_only)
-    assert_fails_without_answer(result)
-    assert "not only the first" in result.hint
+        if not calls:
+            return response.output_text
 
 
-def test_returning_the_whole_response_fails():
-    def returns_response(client, model, question, tools, tool_schemas):
-        messages = [{"role": "user", "content": question}]
-        while True:
-            response = client.responses.create(model=model, input=messages, tools=tool_schemas)
-            messages.extend(response.output)
-            calls = [item for item in response.output if item.type == "function_call"]
-            for call in calls:
-                messages.append(make_call(call, tools))
-            if not calls:
-                return response
-
-    result = check(returns_response)
-    assert_fails_without_answer(result)
-    assert "whole response" in result.hint
+def first_call_only(client, model, question, tools, tool_schemas):
+    messages = [{"role": "user", "content": question}]
+    while True:
+        response = client.responses.create(model=model, input=messages, tools=tool_schemas)
+        messages.extend(response.output)
+        call = next((item for item in response.output if item.type == "function_call"), None)
+        if call is None:
+            return response.output_text
+        messages.append(make_call(call, tools))
 
 
-def test_a_loop_without_the_tools_fails():
-    def no_tools(client, model, question, tools, tool_schemas):
-        return right(client, model, question, tools, [])
+def returns_response(client, model, question, tools, tool_schemas):
+    messages = [{"role": "user", "content": question}]
+    while True:
+        response = client.responses.create(model=model, input=messages, tools=tool_schemas)
+        messages.extend(response.output)
+        calls = [item for item in response.output if item.type == "function_call"]
+        for call in calls:
+            messages.append(make_call(call, tools))
+        if not calls:
+            return response
 
-    assert_fails_without_answer(check(no_tools))
+
+def no_tools(client, model, question, tools, tool_schemas):
+    return right(client, model, question, tools, [])
 
 
-@pytest.mark.parametrize("answer", ["", "Done."])
-def test_returning_other_text_fails(answer):
+def returns_text(answer):
+    """A right loop that returns `answer` instead of the model's text."""
     def wrong_text(client, model, question, tools, tool_schemas):
         right(client, model, question, tools, tool_schemas)
         return answer
 
-    assert_fails_without_answer(check(wrong_text))
+    return wrong_text
 
 
-def test_a_loop_that_stops_checking_on_a_real_run_is_capped():
+def endless_on_real_models(client, model, question, tools, tool_schemas):
     """A loop right on the script but endless on the model (it stops only on the scripted model's name)."""
-    def endless_on_real_models(client, model, question, tools, tool_schemas):
-        if model == "scripted":
-            return right(client, model, question, tools, tool_schemas)
-        messages = [{"role": "user", "content": question}]
-        while True:
-            client.responses.create(model=model, input=messages, tools=tool_schemas)
+    if model == "scripted":
+        return right(client, model, question, tools, tool_schemas)
+    messages = [{"role": "user", "content": question}]
+    while True:
+        client.responses.create(model=model, input=messages, tools=tool_schemas)
 
-    result = check(endless_on_real_models)
-    assert_fails_without_answer(result)
-    assert "12 times" in result.hint
+
+# (a loop students really write wrong, words its hint must contain)
+MISTAKES = [
+    pytest.param(never_stops, ["again"], id="a loop that never stops"),
+    pytest.param(one_round, ["stopped after the first response"], id="stopping after the first call"),
+    pytest.param(forgets_output, ["stateless"], id="dropping the model's output from the history"),
+    pytest.param(first_call_only, ["not only the first"], id="running only the first call"),
+    pytest.param(returns_response, ["whole response"], id="returning the whole response"),
+    pytest.param(no_tools, [], id="a loop without the tools"),
+    pytest.param(returns_text(""), [], id="returning other text: empty"),
+    pytest.param(returns_text("Done."), [], id="returning other text: Done."),
+    pytest.param(endless_on_real_models, ["12 times"], id="a loop that stops checking on a real run is capped"),
+]
+
+
+@pytest.mark.parametrize(("run_agent", "says"), MISTAKES)
+def test_a_wrong_loop_fails_with_a_hint_that_does_not_show_the_answer(run_agent, says):
+    hints.assert_fails(check(run_agent), leaks=SECRETS, says=says)

@@ -3,7 +3,9 @@ is not done yet, and the mistakes students make (a guard that fails open, a case
 wrong label, a call per question too many, tools offered, a prompt without a scope) fail with a hint that names
 no held-back question and no expected count."""
 
+import hints
 import pytest
+from hints import stub
 
 from helpers.homework.lesson05 import HELD_BACK, SCRIPTED, allows, check_measure_guard
 from helpers.llm import make_client
@@ -38,17 +40,9 @@ def right(reply):
     return reply.strip().strip(".").upper() == "ALLOW"
 
 
-def stub(client, model, guard, labelled):
-    raise NotImplementedError
-
-
 def assert_fails(result, *needles):
-    assert result.status == "fail", result
-    assert "[FAIL]" in repr(result)
-    for question, _ in HELD_BACK:  # the held-back questions stay held back
-        assert question not in result.hint, result.hint
-    for needle in needles:
-        assert needle in result.hint, result.hint
+    # The held-back questions stay held back.
+    hints.assert_fails(result, leaks=[question for question, _ in HELD_BACK], says=needles)
 
 
 def test_right_solution_passes(offline):
@@ -59,7 +53,7 @@ def test_right_solution_passes(offline):
 
 def test_stub_is_not_done_yet(offline):
     result = check_measure_guard(stub, GUARD, offline, "offline-rules-v1")
-    assert result.status == "todo" and "NOT DONE YET" in repr(result), result
+    hints.assert_todo(result)
     assert check_measure_guard(measure_with(right), "", offline, "offline-rules-v1").status == "todo"
 
 

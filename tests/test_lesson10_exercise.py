@@ -2,7 +2,9 @@
 The right function passes, the stub is not done yet, and each plausible mistake fails with a hint that does
 not name the event type to keep. Every stream is a real one from the offline model."""
 
+import hints
 import pytest
+from hints import stub
 
 from helpers.homework.lesson10 import check_collect_text, turn_requests
 from helpers.offline import OFFLINE_MODEL, offline_client
@@ -12,17 +14,6 @@ DELTA = "response.output_text.delta"
 
 def right(events):
     return "".join(event.delta for event in events if event.type == DELTA)
-
-
-def stub(events):
-    raise NotImplementedError
-
-
-def assert_fails(result):
-    assert result.status == "fail", result
-    assert len(result.hint) > 20, result
-    assert DELTA not in result.hint, f"the hint gives the answer away: {result.hint}"
-    assert "output_text.delta" not in result.hint
 
 
 def every_text_field(events):
@@ -68,51 +59,31 @@ def test_the_right_function_passes():
     assert result.status == "pass", result
 
 
-def test_a_stub_is_not_done_yet():
-    assert check_collect_text(stub).status == "todo"
-    assert check_collect_text(None).status == "todo"
+@pytest.mark.parametrize("collect_text", [stub, None])
+def test_a_stub_is_not_done_yet(collect_text):
+    hints.assert_todo(check_collect_text(collect_text))
 
 
-def test_joining_every_text_field_doubles_the_text_and_fails():
-    result = check_collect_text(every_text_field)
-    assert_fails(result)
-    assert "twice" in result.hint
+def as_a_list(events):
+    return [event.delta for event in events if event.type == DELTA]
 
 
-def test_only_the_first_delta_fails():
-    result = check_collect_text(first_delta_only)
-    assert_fails(result)
-    assert "stops early" in result.hint
+# (a plausible mistake, words its hint must contain)
+MISTAKES = [
+    pytest.param(every_text_field, ["twice"], id="joining every text field doubles the text"),
+    pytest.param(first_delta_only, ["stops early"], id="only the first delta"),
+    pytest.param(stops_at_function_call, ["function call"], id="ignoring deltas after a function call"),
+    pytest.param(spaces_between, ["between the pieces"], id="spaces between deltas"),
+    pytest.param(lines_between, ["between the pieces"], id="lines between deltas"),
+    pytest.param(every_delta, ["function call"], id="function call argument deltas"),
+    pytest.param(the_done_text, ["cut off"], id="reading the done event instead of the deltas"),
+    pytest.param(as_a_list, [], id="returning a list"),
+]
 
 
-def test_ignoring_deltas_after_a_function_call_fails():
-    result = check_collect_text(stops_at_function_call)
-    assert_fails(result)
-    assert "function call" in result.hint
-
-
-@pytest.mark.parametrize("wrong", [spaces_between, lines_between])
-def test_separators_between_deltas_fail(wrong):
-    result = check_collect_text(wrong)
-    assert_fails(result)
-    assert "between the pieces" in result.hint
-
-
-def test_function_call_argument_deltas_fail():
-    result = check_collect_text(every_delta)
-    assert_fails(result)
-    assert "function call" in result.hint
-
-
-def test_reading_the_done_event_instead_of_the_deltas_fails():
-    result = check_collect_text(the_done_text)
-    assert_fails(result)
-    assert "cut off" in result.hint
-
-
-def test_returning_a_list_fails():
-    result = check_collect_text(lambda events: [event.delta for event in events if event.type == DELTA])
-    assert_fails(result)
+@pytest.mark.parametrize(("collect_text", "says"), MISTAKES)
+def test_a_mistake_fails_without_naming_the_event_type(collect_text, says):
+    hints.assert_fails(check_collect_text(collect_text), leaks=(DELTA, "output_text.delta"), says=says)
 
 
 def test_the_turn_has_a_tool_call_then_text():

@@ -2,6 +2,7 @@
 handler passes, the stub is not done yet, and the handlers students really write wrong fail with a hint that does
 not hand over the answer. Runs on the offline model with the "never_stop" fault, no kernel."""
 
+import hints
 from agents import ModelSettings, Runner
 
 from helpers.homework.lesson11 import check_answer_without_tools
@@ -10,10 +11,7 @@ ANSWER_PARTS = ('tool_choice="none"', "tool_choice='none'", "ModelSettings(", "R
 
 
 def assert_fails_without_the_answer(result, *words):
-    assert result.status == "fail", result
-    assert not any(part in result.hint for part in ANSWER_PARTS), result.hint
-    for word in words:
-        assert word in result.hint, result.hint
+    hints.assert_fails(result, leaks=ANSWER_PARTS, says=words)
 
 
 async def right(data):

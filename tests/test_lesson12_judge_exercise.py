@@ -4,7 +4,9 @@ names the mistake without giving the prompt. No kernel: the check runs the funct
 
 import json
 
+import hints
 import pytest
+from hints import stub
 
 from helpers.homework.doubles import offline_client
 from helpers.homework.lesson12 import check_judge
@@ -47,16 +49,9 @@ def judge_in_the_instructions(client, model, question, entry, answer):
     return parse(reply.output_text)
 
 
-def stub(client, model, question, entry, answer):
-    raise NotImplementedError
-
-
 def assert_fails(result, *words):
-    assert result.status == "fail", result
-    for secret in ("enum", "json_schema", "json.loads", "responses.create(", "CONTEXT:"):  # no piece of the answer
-        assert secret not in result.hint, result.hint
-    for word in words:
-        assert word in result.hint, result.hint
+    # No piece of the answer.
+    hints.assert_fails(result, leaks=("enum", "json_schema", "json.loads", "responses.create(", "CONTEXT:"), says=words)
 
 
 @pytest.mark.parametrize("right", [judge_answer, judge_in_the_instructions])
@@ -65,116 +60,104 @@ def test_a_right_judge_passes_on_the_offline_model(right):
     assert result.status == "pass", result
 
 
-def test_the_stub_is_not_done_yet():
-    assert check_judge(stub, offline_client(), MODEL).status == "todo"
-    assert check_judge(None, offline_client(), MODEL).status == "todo"
+@pytest.mark.parametrize("judge", [stub, None])
+def test_the_stub_is_not_done_yet(judge):
+    hints.assert_todo(check_judge(judge, offline_client(), MODEL))
 
 
-def test_a_prompt_without_the_entry_fails():
-    def no_entry(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS,
-                                        input=f"QUESTION: {question}\n\nANSWER TO JUDGE: {answer}",
-                                        text={"format": SCHEMA})
-        return parse(reply.output_text)
-
-    assert_fails(check_judge(no_entry, offline_client(), MODEL), "FAQ entry")
+def no_entry(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS,
+                                    input=f"QUESTION: {question}\n\nANSWER TO JUDGE: {answer}",
+                                    text={"format": SCHEMA})
+    return parse(reply.output_text)
 
 
-def test_a_prompt_with_the_entry_s_question_only_fails():
-    def entry_title_only(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS, text={"format": SCHEMA},
-                                        input=f"QUESTION: {question}\nENTRY: {entry['question']}\nANSWER: {answer}")
-        return parse(reply.output_text)
-
-    assert_fails(check_judge(entry_title_only, offline_client(), MODEL), "FAQ entry")
+def entry_title_only(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS, text={"format": SCHEMA},
+                                    input=f"QUESTION: {question}\nENTRY: {entry['question']}\nANSWER: {answer}")
+    return parse(reply.output_text)
 
 
-def test_a_prompt_without_the_answer_fails():
-    def no_answer(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS, text={"format": SCHEMA},
-                                        input=f"QUESTION: {question}\n\nCONTEXT:\nanswer: {entry['answer']}")
-        return parse(reply.output_text)
-
-    assert_fails(check_judge(no_answer, offline_client(), MODEL), "the answer to judge")
+def no_answer(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS, text={"format": SCHEMA},
+                                    input=f"QUESTION: {question}\n\nCONTEXT:\nanswer: {entry['answer']}")
+    return parse(reply.output_text)
 
 
-def test_a_prompt_without_the_question_fails():
-    def no_question(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS, text={"format": SCHEMA},
-                                        input=f"ANSWER TO JUDGE: {answer}\n\nCONTEXT:\nanswer: {entry['answer']}")
-        return parse(reply.output_text)
-
-    assert_fails(check_judge(no_question, offline_client(), MODEL), "the question")
+def no_question(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS, text={"format": SCHEMA},
+                                    input=f"ANSWER TO JUDGE: {answer}\n\nCONTEXT:\nanswer: {entry['answer']}")
+    return parse(reply.output_text)
 
 
-def test_a_free_text_prompt_fails_because_nothing_parses():
-    def free_text(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions="Say whether this answer is any good.",
-                                        input=prompt(question, entry, answer))
-        return parse(reply.output_text)
-
-    assert_fails(check_judge(free_text, offline_client(), MODEL), "did not parse")
+def free_text(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions="Say whether this answer is any good.",
+                                    input=prompt(question, entry, answer))
+    return parse(reply.output_text)
 
 
-def test_two_calls_per_answer_fail():
-    def two_judges(client, model, question, entry, answer):
-        relevant = judge_answer(client, model, question, entry, answer)
-        supported = judge_answer(client, model, question, entry, answer)
-        both = relevant.get("verdict") == supported.get("verdict") == "PASS"
-        return {"verdict": "PASS" if both else "FAIL", "reason": "two calls"}
-
-    assert_fails(check_judge(two_judges, offline_client(), MODEL), "2 times")
+def two_judges(client, model, question, entry, answer):
+    relevant = judge_answer(client, model, question, entry, answer)
+    supported = judge_answer(client, model, question, entry, answer)
+    both = relevant.get("verdict") == supported.get("verdict") == "PASS"
+    return {"verdict": "PASS" if both else "FAIL", "reason": "two calls"}
 
 
-def test_a_judge_with_a_search_tool_fails():
-    def with_tools(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
-                                        tools=[SEARCH_TOOL], text={"format": SCHEMA})
-        return parse(reply.output_text)
-
-    assert_fails(check_judge(with_tools, offline_client(), MODEL), "no tools")
+def with_tools(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
+                                    tools=[SEARCH_TOOL], text={"format": SCHEMA})
+    return parse(reply.output_text)
 
 
-def test_an_unparseable_reply_taken_as_a_pass_fails():
-    def passes_on_doubt(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
-                                        text={"format": SCHEMA})
-        try:
-            return json.loads(reply.output_text)
-        except json.JSONDecodeError:
-            return {"verdict": "PASS", "reason": "could not read the reply"}
-
-    assert_fails(check_judge(passes_on_doubt, offline_client(), MODEL), "still returned a verdict")
-
-
-def test_a_label_found_anywhere_in_the_reply_fails():
-    def label_in_text(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
-                                        text={"format": SCHEMA})
-        return {"verdict": "FAIL" if "FAIL" in reply.output_text else "PASS"}
-
-    assert_fails(check_judge(label_in_text, offline_client(), MODEL), "free text that mentions PASS")
-
-
-def test_a_verdict_passed_on_without_checking_its_label_fails():
-    def unchecked_label(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
-                                        text={"format": SCHEMA})
-        try:
-            return json.loads(reply.output_text)
-        except json.JSONDecodeError:
-            return {"error": "the reply is not JSON"}
-
-    assert_fails(check_judge(unchecked_label, offline_client(), MODEL), "another label")
-
-
-def test_a_judge_that_crashes_on_a_bad_reply_fails_with_a_hint():
-    def crashes(client, model, question, entry, answer):
-        reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
-                                        text={"format": SCHEMA})
+def passes_on_doubt(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
+                                    text={"format": SCHEMA})
+    try:
         return json.loads(reply.output_text)
+    except json.JSONDecodeError:
+        return {"verdict": "PASS", "reason": "could not read the reply"}
 
-    assert_fails(check_judge(crashes, offline_client(), MODEL), "JSONDecodeError", "error key")
+
+def label_in_text(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
+                                    text={"format": SCHEMA})
+    return {"verdict": "FAIL" if "FAIL" in reply.output_text else "PASS"}
+
+
+def unchecked_label(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
+                                    text={"format": SCHEMA})
+    try:
+        return json.loads(reply.output_text)
+    except json.JSONDecodeError:
+        return {"error": "the reply is not JSON"}
+
+
+def crashes(client, model, question, entry, answer):
+    reply = client.responses.create(model=model, instructions=INSTRUCTIONS, input=prompt(question, entry, answer),
+                                    text={"format": SCHEMA})
+    return json.loads(reply.output_text)
+
+
+# (a judge students really write wrong, words its hint must contain)
+MISTAKES = [
+    pytest.param(no_entry, ["FAQ entry"], id="a prompt without the entry"),
+    pytest.param(entry_title_only, ["FAQ entry"], id="a prompt with the entry's question only"),
+    pytest.param(no_answer, ["the answer to judge"], id="a prompt without the answer"),
+    pytest.param(no_question, ["the question"], id="a prompt without the question"),
+    pytest.param(free_text, ["did not parse"], id="a free text prompt"),
+    pytest.param(two_judges, ["2 times"], id="two calls per answer"),
+    pytest.param(with_tools, ["no tools"], id="a judge with a search tool"),
+    pytest.param(passes_on_doubt, ["still returned a verdict"], id="an unparseable reply taken as a pass"),
+    pytest.param(label_in_text, ["free text that mentions PASS"], id="a label found anywhere in the reply"),
+    pytest.param(unchecked_label, ["another label"], id="a verdict passed on without checking its label"),
+    pytest.param(crashes, ["JSONDecodeError", "error key"], id="a judge that crashes on a bad reply"),
+]
+
+
+@pytest.mark.parametrize(("judge", "says"), MISTAKES)
+def test_a_wrong_judge_fails_with_a_hint_that_does_not_give_the_prompt(judge, says):
+    assert_fails(check_judge(judge, offline_client(), MODEL), *says)
 
 
 def test_a_missing_client_is_a_clear_failure():

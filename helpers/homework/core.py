@@ -7,13 +7,16 @@ The checking API, which every hwNN module imports from here:
   criterion, `raise NotDoneYet(hint)` when it is still a stub, and return an optional note when it passes;
 - `run_student_code(fn, *args)` calls student code with its prints hidden, so a stub becomes NotDoneYet and a
   crash becomes a CheckFailed hint instead of a traceback;
-- `read_field(obj, key)` reads a field of an SDK object or a dict alike (students build both).
+- `read_field(obj, key)` reads a field of an SDK object or a dict alike (students build both);
+- `run_async(make_coroutine)` runs async code to the end from a notebook cell, whose thread already runs a loop.
 
 Left out on purpose: anything about one homework's content, and the test doubles (helpers.homework.doubles).
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import io
@@ -191,3 +194,17 @@ def read_field(obj, key, default=None):
     if isinstance(obj, dict):
         return obj.get(key, default)
     return getattr(obj, key, default)
+
+
+def run_async(make_coroutine):
+    """Run `make_coroutine()` to completion on a fresh event loop in a worker thread; return its value.
+
+    A notebook already runs an event loop, so `asyncio.run` can't be called in its thread.
+    Example:
+        >>> async def two():
+        ...     return 2
+        >>> run_async(two)
+        2
+    """
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, make_coroutine()).result()

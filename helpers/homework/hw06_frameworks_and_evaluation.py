@@ -16,10 +16,9 @@ that the student tuned on validation rather than on the held-back half, which no
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import math
 
-from helpers.homework.core import CheckFailed, NotDoneYet, fail_if, run_student_code, task_check
+from helpers.homework.core import CheckFailed, NotDoneYet, fail_if, run_async, run_student_code, task_check
 
 # Questions of the ground truth (two for each entry, so that an agent that hard-codes one answer fails).
 AGENT_QUESTIONS = [("I just found out about the course. Can I still join?", "74eb249bbf"),
@@ -29,20 +28,6 @@ CAP_LIMITS = (2, 4)  # two limits, so that a number written into the code shows
 # Every 8th answerable row: enough for the figures to tell the formulas apart, quick enough to search by hand.
 SAMPLE_STEP = 8
 OTHER_SETTING = ({"question": 1.0, "section": 1.0, "answer": 0.5}, 3)  # where 3 results find fewer than 5
-
-
-def _run_in_thread(make_coroutine):
-    """Run `make_coroutine()` to completion on a fresh event loop in a worker thread; return its value.
-
-    A notebook already runs an event loop, so `asyncio.run` can't be called in its thread.
-    Example:
-        >>> async def two():
-        ...     return 2
-        >>> _run_in_thread(two)
-        2
-    """
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, make_coroutine()).result()
 
 
 def _count_model_calls(client) -> list:
@@ -90,7 +75,7 @@ async def _run_agent(agent, question: str) -> tuple[str, int]:
 
     Example:
         >>> from pydantic_ai import Agent
-        >>> _run_in_thread(lambda: _run_agent(Agent("test"), "Hi"))
+        >>> run_async(lambda: _run_agent(Agent("test"), "Hi"))
         ('success (no tool calls)', 0)
     """
     if _framework_of(agent) == "agents":
@@ -152,7 +137,7 @@ def check_faq_agent(make_faq_agent):
             return await _run_agent(agent, question)
 
         try:
-            answer, tool_calls = _run_in_thread(ask)
+            answer, tool_calls = run_async(ask)
         except TypeError as e:
             fail_if("await" in str(e), "the framework could not await the model's reply: build the agent's "
                     "model on the async client make_faq_agent is given (openai.AsyncOpenAI), not a sync one.")
@@ -190,7 +175,7 @@ def check_turn_limit(ask_capped, make_faq_agent):
             value = ask_capped(agent, CAP_QUESTION, max_calls)
             return await value if asyncio.iscoroutine(value) else value
 
-        return run_student_code(lambda: _run_in_thread(call), what="ask_capped", allow_none=True)
+        return run_student_code(lambda: run_async(call), what="ask_capped", allow_none=True)
 
     def no_escape(agent, max_calls):
         try:

@@ -16,8 +16,6 @@ Left out on purpose: streamed runs (`Runner.run_streamed` takes the same handler
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextlib
 import inspect
 import io
@@ -33,7 +31,7 @@ from agents import (
 )
 from agents.exceptions import MaxTurnsExceeded
 
-from helpers.homework.core import CheckFailed, NotDoneYet, fail_if, task_check
+from helpers.homework.core import CheckFailed, NotDoneYet, fail_if, run_async, task_check
 from helpers.offline import OFFLINE_MODEL, async_offline_client
 from helpers.tools import preview
 
@@ -103,8 +101,8 @@ def run_capped(handler) -> dict:
     """
     # The lesson switches the SDK's trace upload off too; a check must never send anything to OpenAI.
     set_tracing_disabled(True)
-    with contextlib.redirect_stdout(io.StringIO()), concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(lambda: asyncio.run(_capped_run(handler))).result()
+    with contextlib.redirect_stdout(io.StringIO()):
+        return run_async(lambda: _capped_run(handler))
 
 
 @task_check("11-frameworks", "E11", title="A last call without tools")
