@@ -33,7 +33,7 @@ from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 from helpers.offline.api.body import load_request
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
-from helpers.offline.api.prompt_cache import PromptCache
+from helpers.offline.api.state import ServerState
 from helpers.offline.api.stream import SSE_HEADERS, chat_frames, response_frames
 from helpers.offline.api.wire import (
     OFFLINE_MODEL,
@@ -77,10 +77,11 @@ def resolve_fault(plan: FaultPlan | None, headers: dict) -> str | None:
 
 
 def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None = None,
-           cache: PromptCache | None = None, vocabulary: Vocabulary | None = None
+           state: ServerState | None = None, vocabulary: Vocabulary | None = None
            ) -> tuple[int, dict, bytes | list[bytes]]:
-    """Serve one request. `fault` is the already-resolved fault mode (see `resolve_fault`). `cache` is the
-    prompt cache of the client or server that got the request (None: nothing is ever cached); `vocabulary`
+    """Serve one request. `fault` is the already-resolved fault mode (see `resolve_fault`). `state` is what the
+    client or server that got the request remembers (state.py; None: a fresh state that is then forgotten, so
+    nothing is ever cached); `vocabulary`
     the one handed to the transport or server, if any (see engine.decide). The content is
     bytes for a JSON answer, or, for a request with `"stream": true`, the list of its server-sent event
     frames (`b"".join(frames)` is the whole body), so a server can send them one by one.
@@ -92,7 +93,7 @@ def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None
     try:
         if len(body) > MAX_BODY_BYTES:
             raise body_too_large(len(body))
-        status, data, streamed = _route(method, path, body, fault, cache, vocabulary)
+        status, data, streamed = _route(method, path, body, fault, state or ServerState(), vocabulary)
         seed = request_hash(path, data) if status == 200 else ""
         request_id = {"x-request-id": f"req_{seed[:24] or 'error'}"}
         if streamed is not None:  # the events are built here, inside the try: a bug in them is still a JSON 500
@@ -158,7 +159,7 @@ def _stream_choice(request: dict) -> tuple[bool, bool]:
 
 
 def _route(method: str, path: str, body: bytes, fault: str | None,
-           cache: PromptCache | None, vocabulary: Vocabulary | None = None) -> tuple[int, dict, StreamWriter | None]:
+           state: ServerState, vocabulary: Vocabulary | None = None) -> tuple[int, dict, StreamWriter | None]:
     route = path.split("?", 1)[0].rstrip("/")
     if route.startswith("/v1/") or route == "/v1":
         route = route[3:]
@@ -187,11 +188,11 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
         conv, tools = parse_responses(request, fault)
         stream, _ = _stream_choice(request)
         # Streamed or not, the answer is decided and rendered whole first; stream.py only replays it as events.
-        return 200, render_response(request, conv, decide(conv, vocabulary), tools, seed, cache), \
+        return 200, render_response(request, conv, decide(conv, vocabulary), tools, seed, state.cache), \
             (response_frames if stream else None)
     conv = parse_chat(request, fault)
     stream, include_usage = _stream_choice(request)
-    completion = render_chat(request, decide(conv, vocabulary), seed, cache)
+    completion = render_chat(request, decide(conv, vocabulary), seed, state.cache)
     return 200, completion, (partial(chat_frames, include_usage=include_usage) if stream else None)
 
 

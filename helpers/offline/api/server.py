@@ -64,7 +64,7 @@ from helpers.offline.api.app import (
 )
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FaultPlan
-from helpers.offline.api.prompt_cache import PromptCache
+from helpers.offline.api.state import ServerState
 from helpers.offline.knowledge import Vocabulary
 
 DEFAULT_FAULT_DELAY = 30.0  # seconds the "timeout" fault keeps a request waiting (longer than most timeouts)
@@ -113,7 +113,7 @@ class _Handler(BaseHTTPRequestHandler):
                 # Really wait, in small steps so that stopping the server is not held up.
                 self.server.stopping.wait(self.server.fault_delay)
                 fault = None
-            self._reply(*handle(self.command, self.path, headers, body, fault, self.server.cache,
+            self._reply(*handle(self.command, self.path, headers, body, fault, self.server.state,
                                 self.server.vocabulary))
         except TimeoutError:
             self._fail(ApiError(408, f"The request body stopped arriving: nothing came for {self.server.read_timeout:g}"
@@ -294,7 +294,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64  # pending connections; the default (5) refuses a burst of parallel clients
     faults: FaultPlan
-    cache: PromptCache  # one prompt cache for every client of this server
+    state: ServerState  # one prompt cache (and all the rest) for every client of this server
     vocabulary: Vocabulary | None
     fault_delay: float
     read_timeout: float
@@ -326,7 +326,7 @@ def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay
         >>> server.server_close()
     """
     server = _Server((host, port), _Handler)
-    vars(server).update(faults=FaultPlan(faults), cache=PromptCache(), vocabulary=vocabulary, fault_delay=fault_delay,
+    vars(server).update(faults=FaultPlan(faults), state=ServerState(), vocabulary=vocabulary, fault_delay=fault_delay,
                         read_timeout=read_timeout, verbose=verbose, stopping=threading.Event())
     return server
 

@@ -30,7 +30,7 @@ import httpx
 from helpers.offline.api.app import error_response, handle, is_stream, resolve_fault
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FaultPlan
-from helpers.offline.api.prompt_cache import PromptCache
+from helpers.offline.api.state import ServerState
 from helpers.offline.knowledge import Vocabulary
 
 
@@ -53,7 +53,7 @@ class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
             yield frame
 
 
-def _answer(plan: FaultPlan, cache: PromptCache, request: httpx.Request, body: bytes,
+def _answer(plan: FaultPlan, state: ServerState, request: httpx.Request, body: bytes,
             vocabulary: Vocabulary | None = None) -> httpx.Response:
     """The response to a request whose body is read (the async transport runs the sync one in a thread)."""
     try:
@@ -68,7 +68,7 @@ def _answer(plan: FaultPlan, cache: PromptCache, request: httpx.Request, body: b
         # effect on your code, without the wait.
         raise httpx.ReadTimeout(f"The offline model did not answer within {waited} (simulated 'timeout' "
                                 f"fault).", request=request)
-    status, headers, content = handle(request.method, request.url.path, dict(request.headers), body, fault, cache,
+    status, headers, content = handle(request.method, request.url.path, dict(request.headers), body, fault, state,
                                       vocabulary)
     if is_stream(content):
         # A streamed body, not `content=`: the SDK reads it chunk by chunk, as it reads a real server's events.
@@ -80,7 +80,7 @@ def _answer(plan: FaultPlan, cache: PromptCache, request: httpx.Request, body: b
 
 class OfflineTransport(httpx.BaseTransport):
     """An httpx transport answered by the offline model. `faults`: a list consumed one per request, or one
-    mode for every request (see helpers.offline.api.faults). Each transport has its own prompt cache, as one
+    mode for every request (see helpers.offline.api.faults). Each transport has its own state (prompt cache and all), as one
     client of a real provider does: `usage` reports the prefix its earlier requests share as cached.
     `vocabulary`: an optional knowledge.Vocabulary of the documents the model will be asked about, for word
     rarity, topic and typo repair; without one, it knows only the words each request brings.
@@ -94,11 +94,11 @@ class OfflineTransport(httpx.BaseTransport):
 
     def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None):
         self.faults = FaultPlan(faults)
-        self.cache = PromptCache()
+        self.state = ServerState()
         self.vocabulary = vocabulary
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        return _answer(self.faults, self.cache, request, request.read(), self.vocabulary)
+        return _answer(self.faults, self.state, request, request.read(), self.vocabulary)
 
 
 class ThreadedTransport(httpx.AsyncBaseTransport):

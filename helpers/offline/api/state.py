@@ -1,0 +1,28 @@
+"""What the offline model remembers between requests: one `ServerState` per client transport or per server.
+
+A real provider keeps state per account: its prompt cache, and (added by the Part 2 lessons) stored responses,
+conversations, uploaded files and batches. The offline model keeps the same things in memory, one `ServerState`
+for each `OfflineTransport` (so each client starts empty, like a new account) and one for each HTTP server
+(shared by all of its clients). app.handle reads and writes it; the rules in engine.py never see it.
+
+What it leaves out on purpose: persistence (a restarted kernel or server starts empty) and time (nothing expires
+by the clock, so stored outputs do not depend on how fast a notebook runs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from helpers.offline.api.prompt_cache import PromptCache
+
+
+@dataclass
+class ServerState:
+    """Everything one client (or one server) has left behind: today its prompt cache.
+
+    Example:
+        >>> ServerState().cache.cached(list(range(2000)))
+        0
+    """
+
+    cache: PromptCache = field(default_factory=PromptCache)
