@@ -4,7 +4,8 @@ Both ways of running the offline model call it: the in-process httpx transport a
 So a notebook using the transport and curl talking to the server get the same bytes back.
 
 Routes: POST /v1/responses, POST /v1/chat/completions, GET /v1/models, GET /v1/models/{id}
-(the /v1 prefix is optional; HEAD works wherever GET does). Anything else gets the OpenAI error JSON
+(the /v1 prefix is optional; HEAD works wherever GET does); the Files and Batch APIs under /v1/files and
+/v1/batches (files.py, batches.py: a batch's lines are answered by this same `handle`). Anything else gets the OpenAI error JSON
 with status 404 or 405.
 
 Streaming: a valid request with `"stream": true` is decided and rendered exactly as without it, then
@@ -23,6 +24,7 @@ and the "timeout" fault, which needs to stop the clock of the caller and so live
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Callable
@@ -30,6 +32,7 @@ from functools import partial
 
 from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
+from helpers.offline.api.batches import is_batch_api, serve_batch_api
 from helpers.offline.api.body import load_request
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
@@ -93,7 +96,10 @@ def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None
     try:
         if len(body) > MAX_BODY_BYTES:
             raise body_too_large(len(body))
-        status, data, streamed = _route(method, path, body, fault, state or ServerState(), vocabulary)
+        state = state or ServerState()
+        if is_batch_api(_route_of(path)):  # the Files and Batch APIs (files.py, batches.py)
+            return _batch_api(method, path, headers, body, fault, state, vocabulary)
+        status, data, streamed = _route(method, path, body, fault, state, vocabulary)
         seed = request_hash(path, data) if status == 200 else ""
         request_id = {"x-request-id": f"req_{seed[:24] or 'error'}"}
         if streamed is not None:  # the events are built here, inside the try: a bug in them is still a JSON 500
@@ -107,6 +113,24 @@ def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None
             500, f"The offline model failed on this request ({type(exc).__name__}: {exc}). This is a bug in the "
                  f"offline model, not in your code: please report it with the request body.",
             type="server_error", headers={"x-should-retry": "false"}))  # the same request would fail again
+
+
+def _route_of(path: str) -> str:
+    route = path.split("?", 1)[0].rstrip("/")
+    return route[3:] if route.startswith("/v1/") or route == "/v1" else route
+
+
+def _batch_api(method: str, path: str, headers: dict, body: bytes, fault: str | None, state: ServerState,
+               vocabulary: Vocabulary | None) -> tuple[int, dict, bytes]:
+    """A Files or Batch API request; each line of a batch is answered by `handle`, as a live request is."""
+    if fault in HTTP_FAULTS:
+        raise _http_fault(fault)
+    status, data = serve_batch_api(method, _route_of(path), path.partition("?")[2], headers, body, state,
+                                   answer=partial(handle, state=state, vocabulary=vocabulary))
+    request_id = {"x-request-id": "req_" + hashlib.sha256(path.encode() + body).hexdigest()[:24]}
+    if isinstance(data, bytes):  # a file's content, as uploaded
+        return status, {"content-type": "application/octet-stream", **request_id}, data
+    return status, {**JSON_HEADERS, **request_id}, _encode(data)
 
 
 def body_too_large(size: int | None) -> ApiError:

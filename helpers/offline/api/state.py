@@ -18,7 +18,7 @@ from helpers.offline.api.prompt_cache import PromptCache
 
 @dataclass
 class ServerState:
-    """Everything one client (or one server) has left behind: today its prompt cache.
+    """Everything one client (or one server) has left behind: its prompt cache, its files and batches.
 
     Example:
         >>> ServerState().cache.cached(list(range(2000)))
@@ -26,3 +26,8 @@ class ServerState:
     """
 
     cache: PromptCache = field(default_factory=PromptCache)
+    # The Files and Batch APIs (files.py, batches.py): files.StoredFile and batches.BatchJob by id, and a
+    # logical clock (one tick per stored file or batch step) that gives their timestamps without the wall clock.
+    files: dict = field(default_factory=dict)
+    batches: dict = field(default_factory=dict)
+    ticks: int = 0
