@@ -12,7 +12,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
 .PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-notebooks bench-search \
-        bench-tests doctor homework homework-notebooks data clean help test-ui
+        bench-tests eval-batch doctor homework homework-notebooks data clean help test-ui
 
 help:
 	@echo "For students:"
@@ -32,6 +32,8 @@ help:
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
+	@echo "  make eval-batch      lesson 12's agent evaluation, all 320 questions, as Batch API jobs (.env's provider):"
+	@echo "                       citations, cost at the batch and the synchronous rate, wall time, against the loop"
 	@echo "  make bench-notebooks how long each notebook takes, top to bottom"
 	@echo "  make bench-tests     the slowest tests and notebooks and the suite's total; saves tests/durations.json"
 	@echo "  make lock            recompile requirements.txt from requirements.in, keeping current pins"
@@ -167,6 +169,11 @@ bench: install
 
 bench-search: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_search --agent
+
+# Not $(OFFLINE): it runs on the provider in .env (the offline model when there is none), as lesson 12 does.
+# EVAL_ARGS=--batch-only skips the sequential loop, which makes live calls.
+eval-batch: install
+	$(BIN)/python -m helpers.maint.eval_batch $(EVAL_ARGS)
 
 data: install
 	$(BIN)/python -m helpers.pinned

@@ -19,7 +19,7 @@ Rules it keeps:
 
 Left out on purpose: reading usage from a response, the per-call record, the meter and the run report (all in
 helpers.cost, which builds on this module and re-exports its public names, so lessons import them from
-there); cache-write and audio/image token prices, batch and priority service tiers, and currency conversion.
+there); cache-write and audio/image token prices, priority and flex service tiers, and currency conversion.
 The course uses text-only calls at the default tier, priced in USD.
 """
 
@@ -208,15 +208,19 @@ def price_tokens(model, input_tokens, output_tokens, cached_input_tokens=0, prov
 
 
 def price_usage(
-    model, provider, input_tokens, cached, output_tokens, when: datetime
+    model, provider, input_tokens, cached, output_tokens, when: datetime, *, batch: bool = False
 ) -> tuple[float | None, str]:
     """(cost in USD or None, a note saying where the price came from) for a non-local call made at `when`.
 
     The one place a price is computed: price_tokens and helpers.cost.record_call both go through it. An
     unknown model warns (UnknownPriceWarning, pointing at the caller's caller) and costs None.
+    `batch=True` prices a request of a Batch API job: genai-prices' batch price where it has one (its
+    `processing: batch` variant), else half the standard price, the discount OpenAI documents, and the note says so.
     Example:
         >>> price_usage("gpt-5.4-mini", "openai", 812, 0, 40, to_utc("2026-11-30"))
         (0.000789, 'genai-prices: openai/gpt-5.4-mini')
+        >>> price_usage("gpt-5.4-mini", "openai", 812, 0, 40, to_utc("2026-11-30"), batch=True)
+        (0.0003945, 'genai-prices: openai/gpt-5.4-mini, batch price')
     """
     cached = min(cached, input_tokens)  # both APIs count cached tokens inside input_tokens; guard odd data
     custom = _CUSTOM_PRICES.get(model.lower())
@@ -226,7 +230,7 @@ def price_usage(
             + cached * custom["cached_input"]
             + output_tokens * custom["output"]
         ) / 1_000_000
-        return cost, "registered price"
+        return (cost / 2, "registered price, halved for a batch") if batch else (cost, "registered price")
     found = _find_model(model, provider)
     if found is None:
         warnings.warn(_unknown_price_message(model, provider), UnknownPriceWarning, stacklevel=3)
@@ -234,5 +238,15 @@ def price_usage(
     prov, info = found
     # genai-prices wants input_tokens as the total, with cache reads as a part of it (the same as OpenAI).
     usage = Usage(input_tokens=input_tokens, cache_read_tokens=cached, output_tokens=output_tokens)
+    note = f"genai-prices: {prov.id}/{info.id}"
     calc = info.calc_price(usage, prov, genai_request_timestamp=when)  # never genai-prices' "now" default
-    return float(Decimal(calc.total_price)), f"genai-prices: {prov.id}/{info.id}"
+    cost = float(Decimal(calc.total_price))
+    if not batch:
+        return cost, note
+    # A batch variant applies from the date genai-prices verified it; before it (or without one) the price
+    # comes back unchanged, and the documented 50% is applied instead, saying so.
+    batched = float(Decimal(info.calc_price(usage, prov, genai_request_timestamp=when,
+                                            price_context={"processing": "batch"}).total_price))
+    if batched < cost or cost == 0:
+        return batched, f"{note}, batch price"
+    return cost / 2, f"{note}, no batch price known at that date: half the standard price"
