@@ -68,8 +68,9 @@ def _answer(plan: FaultPlan, state: ServerState, request: httpx.Request, body: b
         # effect on your code, without the wait.
         raise httpx.ReadTimeout(f"The offline model did not answer within {waited} (simulated 'timeout' "
                                 f"fault).", request=request)
-    status, headers, content = handle(request.method, request.url.path, dict(request.headers), body, fault, state,
-                                      vocabulary)
+    # raw_path: the path with its query string, as the HTTP server sees it (GET /v1/files?purpose=batch).
+    status, headers, content = handle(request.method, request.url.raw_path.decode("ascii"), dict(request.headers),
+                                      body, fault, state, vocabulary)
     if is_stream(content):
         # A streamed body, not `content=`: the SDK reads it chunk by chunk, as it reads a real server's events.
         return httpx.Response(status, headers=headers, stream=EventFrames(content), request=request)
