@@ -271,7 +271,7 @@ def batch_agent(client, model: str, rows: list[dict], tools_for: Callable[[dict]
                 continue
             tools = tools_for(row_of[cid])
             for call in calls:
-                histories[cid].append(flavour.tool_output(call.id, run_tool(call.name, call.arguments, tools)))
+                histories[cid].append(flavour.tool_output(call.id, run_tool(call.name or "", call.arguments, tools)))
             still.append(cid)
         waiting = still
     for cid in waiting:

@@ -74,8 +74,8 @@ def main(argv: list[str] | None = None) -> None:
                                progress=False)
     loop_seconds = time.monotonic() - started
     loop_cited = sum(o.cited for o in outcomes)
-    costs = [o.cost_usd for o in outcomes]
-    loop_cost = f"${sum(costs):.4f}" if None not in costs else "unknown"
+    costs = [o.cost_usd for o in outcomes if o.cost_usd is not None]
+    loop_cost = f"${sum(costs):.4f}" if len(costs) == len(outcomes) else "unknown"
     print(f"cites the right entry:  {loop_cited}/{n} ({loop_cited / n:.0%}); {sum(o.calls for o in outcomes)} model "
           f"calls; cost {loop_cost}; wall time {loop_seconds:.1f} s")
 
