@@ -72,6 +72,7 @@ from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
 from helpers.offline.results import combine_results
+from helpers.offline.routing import after_handoff, own_tools, route
 from helpers.offline.search_policy import keyword_query, keywords, next_searches
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
 from helpers.offline.text import words
@@ -96,8 +97,12 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
         callable_tools = [t for t in callable_tools if t.name == conv.forced]
     must_call = bool(callable_tools) and choice == "required"
 
+    conv = after_handoff(conv)  # routing.py: a handoff's transfer message is no result to answer from
     reading = Reading(conv, vocab, callable_tools, must_call)
-    decision = _in_form(reading, _decide(reading))
+    routed = route(conv, callable_tools, reading.vocab)  # routing.py: another agent fits the question
+    if routed is None and len(own := own_tools(callable_tools)) < len(callable_tools):
+        reading = Reading(conv, vocab, own, must_call)  # no other agent fits: the agent's own tools, if any
+    decision = _in_form(reading, routed or _decide(reading))
     reply_tools = [t for t in callable_tools if is_reply_tool(t)]
     if decision.text is not None and (must_call or reply_tools):
         # A call is forced on every turn, also after the tool results, and an offered tool that takes
