@@ -261,18 +261,46 @@ def run_agents(client, model: str, question: str, agent: Agent, *, api: str = "r
         made, seen = len(run.calls), len(run.tool_calls)
         stopped = run.step()  # lesson 07's step, unchanged: one model call and the tools it asked for
         ledger.calls += [(current.name, record) for record in run.calls[made:]]
-        target = next((a for call in run.tool_calls[seen:] for a in current.handoffs
-                       if call["name"] == a.transfer_name()), None)
         if stopped:
             break
-        if target is not None:  # the transfer's output is in; swap the instructions and tools, keep the history
-            ledger.event(current.name, "hands over to", target.name)
-            run.messages[:] = _swapped(run.messages, target, api)
-            run.instructions, run.schemas = target.instructions, target.schemas(api)
-            run.tools = _callables(target, client, model, api, ledger, options)
-            current = target
+        current = take_over(run, current, seen, functions=lambda a: _callables(a, client, model, api, ledger,
+                                                                               options), ledger=ledger)
     assert run.result is not None
     return MultiResult(run.result, current, ledger)
+
+
+def handed_to(current: Agent, tool_calls: list[dict]) -> Agent | None:
+    """The agent a transfer among `tool_calls` (AgentRun.tool_calls records) hands the conversation to, if any.
+
+    Example:
+        >>> faq = Agent("FAQ agent", "...")
+        >>> handed_to(Agent("Triage", "...", handoffs=[faq]), [{"name": "transfer_to_faq_agent"}]).name
+        'FAQ agent'
+    """
+    return next((a for call in tool_calls for a in current.handoffs if call["name"] == a.transfer_name()), None)
+
+
+def take_over(run: AgentRun, current: Agent, seen: int, *, functions, ledger: Ledger | None = None) -> Agent:
+    """After a step of `run`: when a tool call since the `seen`-th was a transfer (its output is in already),
+    swap the run's instructions, schemas and tools (`functions(agent)` makes its tools' functions) for the new
+    agent's, keeping the history. Returns the agent that now has the conversation.
+
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> faq = Agent("FAQ agent", "Answer from the FAQ.")
+        >>> run = AgentRun(offline_client(), "m", "Hi", {}, instructions="Route.")
+        >>> run.tool_calls.append({"name": "transfer_to_faq_agent"})
+        >>> take_over(run, Agent("Triage", "Route.", handoffs=[faq]), 0, functions=lambda a: {}).name, run.instructions
+        ('FAQ agent', 'Answer from the FAQ.')
+    """
+    target = handed_to(current, run.tool_calls[seen:])
+    if target is None:
+        return current
+    if ledger is not None:
+        ledger.event(current.name, "hands over to", target.name)
+    run.messages[:] = _swapped(run.messages, target, run.api)
+    run.instructions, run.schemas, run.tools = target.instructions, target.schemas(run.api), functions(target)
+    return target
 
 
 def _swapped(messages: list, target: Agent, api: str) -> list:
@@ -280,6 +308,17 @@ def _swapped(messages: list, target: Agent, api: str) -> list:
     if flavour_of(api).sends_instructions:
         return messages
     return [{"role": "system", "content": target.instructions} if role_of(m) == "system" else m for m in messages]
+
+
+def agent_functions(agent: Agent, client, model: str, api: str = "responses", ledger: Ledger | None = None,
+                    **options) -> dict:
+    """The functions behind an agent's tools: its own, a transfer per handoff, an ask per agent it asks.
+
+    Example:
+        >>> sorted(agent_functions(Agent("Triage", "...", handoffs=[Agent("FAQ agent", "...")]), None, "m"))
+        ['transfer_to_faq_agent']
+    """
+    return _callables(agent, client, model, api, ledger if ledger is not None else Ledger(), grouped(options))
 
 
 def _callables(agent: Agent, client, model: str, api: str, ledger: Ledger, options: dict) -> dict:
