@@ -40,6 +40,8 @@ The rules live in one module per concern; this one only puts them in order:
   search count, an output form, pasted material, a schema);
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and the names that fill its arguments;
+- routing.py: handoffs and agents offered as tools: which agent a question goes to (before rules 0-6), and
+  a handoff's transfer message taken out of the turn, so the agent handed to answers the user's question;
 - answers.py: every text the model says, quoting documents with quoting.py and other tools' results with
   results.py; small_talk.py: greetings, thanks and arithmetic;
 - structured.py: an answer written as JSON that fits a schema (response formats, forced tools); which
