@@ -94,7 +94,8 @@ def run_with(hand_over, client, model: str, question: str, triage):
 
 
 def _names(schemas) -> list[str]:
-    return [s.get("name") or (s.get("function") or {}).get("name") for s in schemas or [] if isinstance(s, dict)]
+    return [str(s.get("name") or (s.get("function") or {}).get("name") or "") for s in schemas or []
+            if isinstance(s, dict)]
 
 
 @task_check("17-several-agents", "E17", title="Hand the conversation over")
