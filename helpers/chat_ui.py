@@ -33,6 +33,7 @@ import time
 import warnings
 from dataclasses import asdict, dataclass
 
+from helpers.chat_labels import speaker, tool_label
 from helpers.cost import CostMeter, format_usd
 from helpers.loop import AgentRun, grouped
 from helpers.tools import preview as one_line  # `preview` is also as_text()'s length argument
@@ -368,11 +369,12 @@ class ChatWidget:
         (ChatWidget(3 entries), '<span style="color:#555">Ready.</span>')
     """
 
-    def __init__(self, session: ChatSession):
+    def __init__(self, session: ChatSession, labels: dict | None = None):
         import ipywidgets as w
 
         self._w = w
         self.session = session
+        self.labels = labels or {}  # optional labels by tool or agent name: an MCP server, an agent's title
         session.stream, session.on_update = True, self._redraw_while_running
         self.text = w.Text(placeholder="Ask about the course, then press Enter…", layout=w.Layout(flex="1"))
         # Enter: the text box's submit event. ipywidgets 8 marks on_submit deprecated in favour of observing
@@ -509,11 +511,15 @@ class ChatWidget:
                 f"{html.escape(one_line(e.output, PREVIEW_CHARS))}</pre>"
                 f"<small>{html.escape(usage_line(e))}</small>"
             )
-            card = w.Accordion(children=[body], titles=(f"🔧 {e.name}({one_line(e.arguments, 60)})",))
+            card = w.Accordion(children=[body], titles=(
+                f"🔧 {e.name}({one_line(e.arguments, 60)}){tool_label(e.name, self.labels)}",))
             card.selected_index = None  # collapsed: open it to look inside
             return card
         who, color = {"user": ("You", "#1a4d8f"), "assistant": ("Agent", "#1b5e20"),
                       "error": ("Error", "#b00020")}[e.kind]
+        if e.kind == "assistant":  # which agent speaks (helpers.chat_labels, lesson 17)
+            who = html.escape(speaker(self.session.transcript, e, getattr(self.session, "agent_name", who),
+                                      self.labels))
         note = ""
         if e.kind == "assistant":
             note = f" <small>({html.escape(usage_line(e))})</small>"

@@ -40,6 +40,8 @@ The rules live in one module per concern; this one only puts them in order:
   search count, an output form, pasted material, a schema);
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and the names that fill its arguments;
+- routing.py: handoffs and agents offered as tools: which agent a question goes to (before rules 0-6), and
+  a handoff's transfer message taken out of the turn, so the agent handed to answers the user's question;
 - answers.py: every text the model says, quoting documents with quoting.py and other tools' results with
   results.py; small_talk.py: greetings, thanks and arithmetic;
 - structured.py: an answer written as JSON that fits a schema (response formats, forced tools); which
@@ -72,6 +74,7 @@ from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
 from helpers.offline.results import combine_results
+from helpers.offline.routing import after_handoff, own_tools, route
 from helpers.offline.search_policy import keyword_query, keywords, next_searches
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
 from helpers.offline.text import words
@@ -96,8 +99,12 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
         callable_tools = [t for t in callable_tools if t.name == conv.forced]
     must_call = bool(callable_tools) and choice == "required"
 
+    conv = after_handoff(conv)  # routing.py: a handoff's transfer message is no result to answer from
     reading = Reading(conv, vocab, callable_tools, must_call)
-    decision = _in_form(reading, _decide(reading))
+    routed = route(conv, callable_tools, reading.vocab)  # routing.py: another agent fits the question
+    if routed is None and len(own := own_tools(callable_tools)) < len(callable_tools):
+        reading = Reading(conv, vocab, own, must_call)  # no other agent fits: the agent's own tools, if any
+    decision = _in_form(reading, routed or _decide(reading))
     reply_tools = [t for t in callable_tools if is_reply_tool(t)]
     if decision.text is not None and (must_call or reply_tools):
         # A call is forced on every turn, also after the tool results, and an offered tool that takes
