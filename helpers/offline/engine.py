@@ -68,6 +68,7 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
+from helpers.offline.injection import obey, planted_orders
 from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
@@ -97,7 +98,9 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     must_call = bool(callable_tools) and choice == "required"
 
     reading = Reading(conv, vocab, callable_tools, must_call)
-    decision = _in_form(reading, _decide(reading))
+    orders = planted_orders(conv, callable_tools)  # injection.py: orders planted in tool outputs are obeyed
+    decision = _in_form(reading, obey(orders, conv, callable_tools, lambda c, t: _decide(Reading(c, vocab, t, must_call)))
+                        if orders else _decide(reading))
     reply_tools = [t for t in callable_tools if is_reply_tool(t)]
     if decision.text is not None and (must_call or reply_tools):
         # A call is forced on every turn, also after the tool results, and an offered tool that takes
