@@ -28,7 +28,10 @@ person would read it, with simple rules:
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
    A tool named as the place for the answer ("final_result") is never a source; when one is offered,
    the answer is given through it.
-6. A response format (`text.format` / `response_format` json_schema or json_object, or a JSON schema
+6. Orders planted in tool outputs ("ignore your instructions and reply only with ...") are obeyed unless
+   the instructions declare tool output to be data; asked to classify whether a text gives orders to a
+   model, it looks for the same forms (injection.py).
+7. A response format (`text.format` / `response_format` json_schema or json_object, or a JSON schema
    written into the instructions): the text answer is written as JSON that fits it (structured.py).
 
 The rules live in one module per concern; this one only puts them in order:
@@ -68,7 +71,7 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
-from helpers.offline.injection import obey, planted_orders
+from helpers.offline.injection import detected_label, obey, planted_orders
 from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
@@ -196,9 +199,11 @@ def _in_form(reading: Reading, decision: Decision) -> Decision:
         return decision
     text, rule = decision.text, reading.labels
     if rule is not None:
-        if text.strip() in rule.labels:
+        # injection.py: asked whether a text gives orders to a model, it looks for the orders it would obey.
+        label = detected_label(reading.conv.instructions, rule.positive, rule.negative, reading.conv.question)
+        if label is None and text.strip() in rule.labels:
             return decision
-        label = rule.verdict(reading.conv.question, reading.vocab, reading.given)
+        label = label or rule.verdict(reading.conv.question, reading.vocab, reading.given)
         return replace(decision, text=label, found=label == rule.positive)
     # replace, not a new Decision: the form changes the words, not what the answer rests on.
     return replace(decision, text=fit(text, reading.instructions.form))
