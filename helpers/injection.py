@@ -230,6 +230,7 @@ def faq_tools(documents: list[dict], added: Iterable[dict] = ()) -> Tools:
     entries `added` already in (as if someone had added them with that tool).
 
     Example:
+        >>> import json
         >>> tools = faq_tools([], [{"id": "n1", "course": "llm-zoomcamp", "section": "s",
         ...                         "question": "Is there a Lisbon group?", "answer": "Yes."}])
         >>> tools.names(), json.loads(tools.call("search", '{"query": "Lisbon group"}'))[0]["id"]
