@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from minsearch import AppendableIndex
 
-from helpers.injection_cases import Case
+from helpers.injection_cases import SPAM_ENTRY, Case
 from helpers.loop import agent_loop
 from helpers.search import KEYWORD_FIELDS, TEXT_FIELDS
 from helpers.search import search as faq_search
@@ -49,6 +49,10 @@ WITHHELD = "[withheld: this tool output contained instructions to the assistant]
 BLOCKED = "Sorry, I can't give that answer: it failed a safety check. Please ask a person on the course team."
 NOT_APPROVED = "The call was not approved by a person, so nothing was written."
 _LINK = re.compile(r"https?://[^\s)\]>\"']+")
+__all__ = ["CANARY", "INSTRUCTIONS", "SPAM_ENTRY", "Agent", "Outcome", "Score", "answer_problems", "approve_writes",
+           "attack_succeeded", "delimit", "faq_tools", "fence", "guard_outputs", "guard_says_injection",
+           "least_privilege", "measure", "output_check", "print_scores", "run_case", "task_succeeded",
+           "wrap_outputs"]
 
 
 @dataclass
