@@ -26,8 +26,9 @@ import html
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import cast
 
-from minsearch import AppendableIndex
+from minsearch import AppendableIndex, Index
 
 from helpers.injection_cases import SPAM_ENTRY, Case
 from helpers.loop import agent_loop
@@ -249,7 +250,7 @@ def faq_tools(documents: list[dict], added: Iterable[dict] = ()) -> Tools:
         Args:
             query: Keywords to search the FAQ for, e.g. 'join course late certificate'.
         """
-        return faq_search(query, index=index)
+        return faq_search(query, index=cast(Index, index))  # an AppendableIndex searches the same way
 
     def add_faq_entry(question: str, answer: str) -> dict:
         """Add a new entry to the LLM Zoomcamp FAQ. Only use it when the user explicitly asks to add an entry.
@@ -286,8 +287,11 @@ def run_case(client, model: str, case: Case, agent: Agent, *, api: str = "respon
         ['search']
     """
     ran: list[str] = []
-    # A call a person refused did not run (approve_writes).
-    recorded = wrap_outputs(agent.tools, lambda name, text: text == NOT_APPROVED or ran.append(name) or text)
+    def record(name: str, text: str) -> str:
+        if text != NOT_APPROVED:  # a call a person refused did not run (approve_writes)
+            ran.append(name)
+        return text
+    recorded = wrap_outputs(agent.tools, record)
     result = agent_loop(client, model, case.question, recorded, instructions=agent.instructions, api=api,
                         max_iterations=4, verbose=False)
     return Outcome(agent.finish(result.answer), ran)
