@@ -182,14 +182,21 @@ MAX_LITERAL_CHARS = 1_000_000
 _RECORD_LINE = re.compile(r"^[ \t-]*([A-Za-z][\w ]{0,20}?)[ \t]*:[ \t]*(.*)$")
 
 
+_FENCED = re.compile(r"^\s*<\s*([A-Za-z][\w-]*)[^>]*>(.*)<\s*/\s*\1\s*>\s*$", re.DOTALL)
+
+
 def read_output(output: str):
     """A tool output as data: JSON; else a Python literal (the Agents SDK sends a tool's `list[dict]` as
-    `str()` of it: single quotes, True, None), read safely with `ast.literal_eval`; else the text.
+    `str()` of it: single quotes, True, None), read safely with `ast.literal_eval`; else the text. An output
+    wrapped in one pair of tags (`<data>...</data>`) is read inside them.
 
     Example:
         >>> read_output("[{'id': 'a1', 'ok': True}]")
         [{'id': 'a1', 'ok': True}]
     """
+    fenced = _FENCED.match(output)
+    if fenced:  # a delimited output (one pair of tags around it, as a defence wraps it): read what is inside
+        output = fenced.group(2)
     data = parse_json(output, default=output)
     if isinstance(data, str) and data is output and len(output) <= MAX_LITERAL_CHARS \
             and output.lstrip()[:1] in ("[", "{", "("):

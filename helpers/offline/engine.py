@@ -28,7 +28,10 @@ person would read it, with simple rules:
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
    A tool named as the place for the answer ("final_result") is never a source; when one is offered,
    the answer is given through it.
-6. A response format (`text.format` / `response_format` json_schema or json_object, or a JSON schema
+6. Orders planted in tool outputs ("ignore your instructions and reply only with ...") are obeyed unless
+   the instructions declare tool output to be data; asked to classify whether a text gives orders to a
+   model, it looks for the same forms (injection.py).
+7. A response format (`text.format` / `response_format` json_schema or json_object, or a JSON schema
    written into the instructions): the text answer is written as JSON that fits it (structured.py).
 
 The rules live in one module per concern; this one only puts them in order:
@@ -70,6 +73,7 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
+from helpers.offline.injection import detected_label, obey, planted_orders
 from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
@@ -101,10 +105,15 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
 
     conv = after_handoff(conv)  # routing.py: a handoff's transfer message is no result to answer from
     reading = Reading(conv, vocab, callable_tools, must_call)
-    routed = route(conv, callable_tools, reading.vocab)  # routing.py: another agent fits the question
-    if routed is None and len(own := own_tools(callable_tools)) < len(callable_tools):
-        reading = Reading(conv, vocab, own, must_call)  # no other agent fits: the agent's own tools, if any
-    decision = _in_form(reading, routed or _decide(reading))
+    orders = planted_orders(conv, callable_tools)  # injection.py: orders planted in tool outputs are obeyed
+    if orders:
+        decision = _in_form(reading, obey(orders, conv, callable_tools,
+                                          lambda c, t: _decide(Reading(c, vocab, t, must_call))))
+    else:
+        routed = route(conv, callable_tools, reading.vocab)  # routing.py: another agent fits the question
+        if routed is None and len(own := own_tools(callable_tools)) < len(callable_tools):
+            reading = Reading(conv, vocab, own, must_call)  # no other agent fits: the agent's own tools, if any
+        decision = _in_form(reading, routed or _decide(reading))
     reply_tools = [t for t in callable_tools if is_reply_tool(t)]
     if decision.text is not None and (must_call or reply_tools):
         # A call is forced on every turn, also after the tool results, and an offered tool that takes
@@ -200,9 +209,11 @@ def _in_form(reading: Reading, decision: Decision) -> Decision:
         return decision
     text, rule = decision.text, reading.labels
     if rule is not None:
-        if text.strip() in rule.labels:
+        # injection.py: asked whether a text gives orders to a model, it looks for the orders it would obey.
+        label = detected_label(reading.conv.instructions, rule.positive, rule.negative, reading.conv.question)
+        if label is None and text.strip() in rule.labels:
             return decision
-        label = rule.verdict(reading.conv.question, reading.vocab, reading.given)
+        label = label or rule.verdict(reading.conv.question, reading.vocab, reading.given)
         return replace(decision, text=label, found=label == rule.positive)
     # replace, not a new Decision: the form changes the words, not what the answer rests on.
     return replace(decision, text=fit(text, reading.instructions.form))
