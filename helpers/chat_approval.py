@@ -157,6 +157,7 @@ class ApprovalChatWidget(ChatWidget):
         self.reject_buttons: list = []
         self.reasons: list = []
         self._shown: tuple = ()  # the call ids the bar shows now
+        self.approval_session = session  # the same object as self.session, typed as the approval kind
         super().__init__(session)
         w = self._w
         self.approvals = w.VBox()
@@ -179,7 +180,7 @@ class ApprovalChatWidget(ChatWidget):
         super().refresh(problem)
         if not hasattr(self, "approvals"):
             return  # ChatWidget.__init__ refreshes before the bar exists
-        pending = self.session.pending
+        pending = self.approval_session.pending
         if pending:
             self.send_button.disabled = self.step_button.disabled = self.finish_button.disabled = True
         ids = tuple(p.call_id for p in pending)
@@ -191,15 +192,15 @@ class ApprovalChatWidget(ChatWidget):
         w = self._w
         self.approve_buttons, self.reject_buttons, self.reasons, rows = [], [], [], []
         for call in pending:
-            title = w.HTML(f"<b>⏸ Approve this call?</b> <code>{html.escape(call.name)}"
+            title = w.HTML(f"<b>Approve this call?</b> <code>{html.escape(call.name)}"
                            f"({html.escape(preview(call.arguments, 200))})</code>")
             approve = w.Button(description="Approve", button_style="success", tooltip="Run the tool as asked")
             reason = w.Text(placeholder="Reason for rejecting (the model reads it)", layout=w.Layout(flex="1"))
             reject = w.Button(description="Reject", button_style="danger",
                               tooltip="Don't run it; the reason goes to the model as the call's output")
-            approve.on_click(lambda _, cid=call.call_id: self._act(lambda: self.session.approve(cid)))
+            approve.on_click(lambda _, cid=call.call_id: self._act(lambda: self.approval_session.approve(cid)))
             reject.on_click(lambda _, cid=call.call_id, box=reason:
-                            self._act(lambda: self.session.reject(cid, box.value)))
+                            self._act(lambda: self.approval_session.reject(cid, box.value)))
             self.approve_buttons.append(approve)
             self.reject_buttons.append(reject)
             self.reasons.append(reason)
