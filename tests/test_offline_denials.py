@@ -58,6 +58,9 @@ def test_a_refused_call_is_reported_not_done_with_its_reason(offered, question, 
     '[{"order": 7, "status": "rejected"}]',  # a result that lists a rejected order
     '{"event": "Lunch", "status": "confirmed"}',
     "The committee rejected the first draft in 2019. " + "It was revised many times. " * 30,  # a long document
+    "ConnectionRefusedError: [Errno 111] Connection refused",  # the tool failed: rule 0's business
+    "PermissionError: [Errno 13] Permission denied: '/srv/data'",
+    "Card declined: insufficient funds",  # the payment provider's answer, not a person's decision
 ])
 def test_a_result_that_mentions_a_refusal_is_not_one(output):
     assert denial_of(output) == (False, None)

@@ -7,7 +7,8 @@ call that did not run, with its arguments, and quotes the reason given (or says 
 answers from the refused call as if it had run, and it does not call the tool again.
 
 What counts as a refusal: a short output (a result that merely mentions a rejected order is not one) whose
-first sentence says the call was not approved, denied, rejected, declined or refused, or a small JSON object
+first sentence says the call was not approved (or allowed), denied, rejected or declined by someone, and that
+is not a program's error message ("PermissionError: ... Permission denied"), or a small JSON object
 whose "error"/"status"/"message" says so. The reason is what follows "Reason:" or "because", or the text after
 the refusal's colon or first sentence.
 
@@ -24,7 +25,10 @@ from helpers.offline.conversation import Call, Conversation, parse_json
 MAX_DENIAL_CHARS = 600  # longer outputs are results that may mention a refusal, not refusals
 _DENIED = re.compile(r"\b(?:not\s+(?:been\s+)?(?:approved|allowed|permitted|authori[sz]ed)|(?:did|does|do)(?:\s+not|n't)\s+"
                      r"(?:approve|allow|permit|authori[sz]e)|denied|rejected|"
-                     r"declined|refused|disapproved)\b", re.IGNORECASE)
+                     r"declined\s+by|disapproved)\b", re.IGNORECASE)
+# A program's error ("PermissionError: [Errno 13] Permission denied", "ConnectionRefusedError: ...") is a
+# failure of the tool (rule 0 of engine.py), not a person's decision.
+_PROGRAM_ERROR = re.compile(r"^\s*(?:\w*(?:Error|Exception)\b|traceback|errno)", re.IGNORECASE)
 _REASON = [re.compile(r"\breason(?:\s+given)?\s*[:=]\s*(.+)", re.IGNORECASE | re.DOTALL),
            re.compile(r"\bbecause\s+(.+)", re.IGNORECASE | re.DOTALL),
            re.compile(r"(?:approved|allowed|permitted|authori[sz]ed|denied|rejected|declined|refused|disapproved)"
@@ -56,6 +60,8 @@ def denial_of(output: str | None) -> tuple[bool, str | None]:
     if data is not None and not isinstance(data, str):
         return False, None  # a list or a number is a result
     text = " ".join(output.split())
+    if _PROGRAM_ERROR.match(text):
+        return False, None
     first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     if not _DENIED.search(first):
         return False, None
