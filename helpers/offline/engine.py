@@ -4,7 +4,8 @@ The whole "model" is `decide(conversation) -> Decision`. It reads the conversati
 person would read it, with simple rules:
 
 0. A call of the latest response was not approved by a person (its output says so): say which call did
-   not run and quote the reason given (denials.py). Otherwise, every tool call of this turn failed (an error payload): say which tool failed with what error, and
+   not run and quote the reason given (denials.py).
+   Every tool call of this turn failed (an error payload): say which tool failed with what error, and
    that trying again later may help. A failure is not an empty result.
 1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
