@@ -96,6 +96,8 @@ class ChatSession:
         ['user', 'tool', 'assistant']
     """
 
+    run_class = AgentRun  # the loop each question runs; helpers.chat_approval swaps in ApprovalRun (lesson 13)
+
     def __init__(self, client, model: str, tools, *, schemas: list[dict] | None = None,
                  instructions: str | None = None, api: str | None = None, stream: bool = False,
                  on_update=None, **loop_options):
@@ -161,7 +163,7 @@ class ChatSession:
         self.transcript.append(Entry("user", text=text))
         hooks = {"verbose": False, "meter": self.meter, "on_text": self._on_text if self.stream else None,
                  "on_tool": self._on_tool}
-        self.run = AgentRun(self.client, self.model, text, self.tools, schemas=self.schemas,
+        self.run = self.run_class(self.client, self.model, text, self.tools, schemas=self.schemas,
                             instructions=self.instructions, messages=self.messages, api=self.api,
                             **grouped({**self.loop_options, **hooks}))
         self._updated()  # the question shows before the model has answered

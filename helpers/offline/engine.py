@@ -3,7 +3,9 @@
 The whole "model" is `decide(conversation) -> Decision`. It reads the conversation the way a careful
 person would read it, with simple rules:
 
-0. Every tool call of this turn failed (an error payload): say which tool failed with what error, and
+0. A call of the latest response was not approved by a person (its output says so): say which call did
+   not run and quote the reason given (denials.py).
+   Every tool call of this turn failed (an error payload): say which tool failed with what error, and
    that trying again later may help. A failure is not an empty result.
 1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
@@ -73,6 +75,7 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
+from helpers.offline.denials import denial_answer, denied_calls
 from helpers.offline.injection import detected_label, obey, planted_orders
 from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
@@ -223,6 +226,9 @@ def _decide(reading: Reading) -> Decision:
     conv, tools, must_call = reading.conv, reading.tools, reading.must_call
     question = conv.question
     used = {c.name for c in conv.calls}
+    denied = denied_calls(conv)
+    if denied:  # a person refused a call: say what was not done and why (denials.py), never retry it
+        return Decision(text=denial_answer(denied), found=False)
     failed = failed_calls(conv)
     if failed:
         # The tools failed: say so. Searching again or repairing a typo would treat it as an empty result.

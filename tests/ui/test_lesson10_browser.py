@@ -6,106 +6,36 @@ close and reopen the notebook. The unit tests (tests/test_chat_ui.py) cover the 
 this covers what they can't see: that the log scrolls to the newest entry, that Enter sends, that the
 browser logs no errors, and that a reopened notebook shows the widgets instead of "model not found".
 
-JupyterLab is started with the command `make lab` runs (read from `make -n lab`), on a free port, with a
-token, on the offline model. The lesson runs from a copy in data/ui/ (git-ignored), so saving it leaves the
-committed notebook alone; screenshots go there too. Chromium is the system's (CHROMIUM=/path, else
-`chromium`, `chromium-browser` or `google-chrome` on PATH): Playwright only drives it, never downloads one.
+JupyterLab and Chromium are started as tests/ui/lab.py says (shared with lesson 13's test): `make lab`'s
+command on a copy of the lesson in data/ui/ (git-ignored), the system's Chromium; screenshots go to data/ui/.
 """
 
-import json
-import os
-import re
-import shlex
 import shutil
-import socket
-import subprocess
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from lab import (
+    OUT,
+    ROOT,
+    TIMEOUT_MS,
+    TOKEN,
+    Console,
+    api,
+    find_chromium,
+    open_notebook,
+    run_all_cells,
+    running_lab,
+)
 from playwright.sync_api import expect, sync_playwright  # requirements-ui.txt; `make test-ui` installs it
 
-ROOT = Path(__file__).resolve().parents[2]
 LESSON = next((ROOT / "notebooks").glob("10-*.ipynb"))
-OUT = ROOT / "data" / "ui"  # the notebook copy and the screenshots
-TOKEN = "course-ui-test-token"
-OFFLINE = {"LLM_PROVIDER": "offline", "LLM_MODEL": "", "OPENAI_BASE_URL": "", "LLM_RECORD": ""}
-TIMEOUT_MS = 120_000  # a whole lesson on 2 shared cores, plus a cold kernel
-
-
-def find_chromium() -> str:
-    named = os.environ.get("CHROMIUM")
-    if named:
-        if not Path(named).is_file():
-            pytest.fail(f"CHROMIUM={named} is not a file. Point it at a Chromium or Chrome executable.", pytrace=False)
-        return named
-    for name in ("chromium", "chromium-browser", "google-chrome"):  # GitHub's Ubuntu runners have Chrome
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.fail("make test-ui needs Chromium and found none (looked for CHROMIUM, chromium, chromium-browser, google-chrome). "
-                "Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM=/path/to/chromium.",
-                pytrace=False)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def lab_command(args: str) -> list[str]:
-    """The command `make lab` runs (`make -n` only prints it), so the test starts what a student starts."""
-    out = subprocess.run(["make", "-n", "--no-print-directory", "lab", f"LAB_ARGS={args}"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
-    commands = [line for line in out.splitlines() if re.match(r"\S*/jupyter lab ", line)]
-    assert len(commands) == 1, out
-    return shlex.split(commands[0])
-
-
-def api(port: int, path: str, method: str = "GET"):
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/{path}", method=method,
-                                     headers={"Authorization": f"token {TOKEN}"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        body = response.read()
-        return json.loads(body) if body else None
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """A running JupyterLab on a copy of lesson 10; yields (port, the copy's path relative to the root)."""
-    OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.png"):
-        old.unlink()
-    copy = OUT / LESSON.name
-    shutil.copyfile(LESSON, copy)
-    port, home = free_port(), tmp_path_factory.mktemp("lab")
-    # Workspaces and user settings in a temporary folder: the developer's own JupyterLab layout and settings
-    # neither leak into the test nor get changed by it. expose_app_in_browser lets the test run lab commands.
-    args = (f"--no-browser --ip=127.0.0.1 --port={port} --IdentityProvider.token={TOKEN} "
-            f"--LabApp.workspaces_dir={home / 'workspaces'} --LabApp.user_settings_dir={home / 'settings'} "
-            "--LabApp.expose_app_in_browser=True")
-    log = open(home / "lab.log", "wb")
-    proc = subprocess.Popen(lab_command(args), cwd=ROOT, env={**os.environ, **OFFLINE}, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                api(port, "status")
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError("JupyterLab did not start:\n" + (home / "lab.log").read_text()[-3000:]) from None
-                time.sleep(0.5)
-        yield port, copy.relative_to(ROOT).as_posix()
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, 15)
-        proc.wait(timeout=30)
-        log.close()
+    with running_lab(LESSON, tmp_path_factory.mktemp("lab")) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
@@ -115,49 +45,6 @@ def browser():
         launched = p.chromium.launch(executable_path=find_chromium(), headless=True, args=["--no-sandbox"])
         yield launched
         launched.close()
-
-
-class Console:
-    """Every console error and uncaught exception of a page. Nothing is ignored."""
-
-    def __init__(self, page):
-        self.errors: list[str] = []
-        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-
-
-def open_notebook(browser, port: int, path: str):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(TIMEOUT_MS)
-    console = Console(page)
-    page.goto(f"http://127.0.0.1:{port}/lab/tree/{path}?token={TOKEN}")
-    page.locator(".jp-Notebook").first.wait_for()
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext?.session?.kernel")
-    return page, console
-
-
-def run_all_cells(page) -> None:
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    # Done when every code cell has an execution count and the kernel is idle, or when a cell failed
-    # (run-all stops there, so the remaining cells would never get a count).
-    done = """() => {
-        if (document.querySelector('.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]')) return true;
-        const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
-        const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-        return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent))
-            && kernel.status === 'idle';
-    }"""
-    try:
-        page.wait_for_function(done)
-    except PlaywrightTimeoutError:
-        page.screenshot(path=OUT / "run-all-timed-out.png")
-        state = page.evaluate("""() => [window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status,
-            [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent)]""")
-        raise AssertionError(f"the cells did not finish: kernel, prompts = {state}; see data/ui/run-all-timed-out.png"
-                             ) from None
-    errors = page.locator('.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]')
-    assert errors.count() == 0, "a cell failed:\n" + errors.first.inner_text()
 
 
 def chat_widget(page):

@@ -1,0 +1,117 @@
+"""helpers.approval: the gate, the three decisions, and a paused run resumed from JSON in a fresh process."""
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from helpers.approval import ApprovalRun, Paused, demo_run
+from helpers.offline import offline_client
+from helpers.tools import Tools
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_gated_call_waits_and_the_model_is_not_called_meanwhile():
+    run = demo_run()
+    assert run.advance() is None and run.paused
+    calls = len(run.calls)
+    assert run.step() is False and len(run.calls) == calls, "a paused run must not call the model"
+    with pytest.raises(Paused, match="delete_file"):
+        run.run()
+    assert run.tool_calls == [], "the tool must not run before a decision"
+
+
+def test_approve_runs_the_tool_and_the_run_answers():
+    run = demo_run()
+    run.advance()
+    run.approve(run.pending[0])
+    result = run.advance()
+    assert result is not None and result.stop_reason == "answered"
+    assert run.tool_calls[0]["output"] == '{"deleted":"notes.txt"}'
+
+
+def test_edit_runs_the_new_arguments_and_rewrites_the_history():
+    run = demo_run()
+    run.advance()
+    run.edit(run.pending[0].call_id, {"path": "tmp.txt"})
+    calls = [m for m in run.messages if isinstance(m, dict) and m.get("type") == "function_call"]
+    assert json.loads(calls[0]["arguments"]) == {"path": "tmp.txt"}
+    assert run.tool_calls[0]["output"] == '{"deleted":"tmp.txt"}'
+    # The model now sees that tmp.txt, not notes.txt, was deleted: it may well ask again for notes.txt.
+    assert run.advance() is not None or run.pending[0].arguments == '{"path": "notes.txt"}'
+
+
+def test_reject_answers_the_call_with_the_reason_and_never_runs_it():
+    run = demo_run()
+    run.advance()
+    call_id = run.pending[0].call_id
+    run.reject(call_id, "I still need it")
+    outputs = [m for m in run.messages if isinstance(m, dict) and m.get("type") == "function_call_output"]
+    assert [o["call_id"] for o in outputs] == [call_id] and "I still need it" in outputs[0]["output"]
+    assert not any(isinstance(m, dict) and m.get("role") == "user" and "I still need it" in str(m.get("content"))
+                   for m in run.messages), "the reason is the call's output, not a user message"
+    result = run.advance()
+    assert "I still need it" in result.answer and "not approved" in result.answer
+
+
+def test_tools_without_approval_run_at_once_and_a_predicate_works():
+    def read_file(path: str) -> str:
+        """Read a file."""
+        return "hello"
+
+    run = ApprovalRun(offline_client(), "offline-rules-v1", 'Read the file "a.txt"', Tools(read_file),
+                      needs_approval=lambda name, arguments: "secret" in arguments, verbose=False)
+    assert run.advance().stop_reason == "answered" and run.tool_calls[0]["output"] == "hello"
+
+
+def test_chat_completions_history_is_edited_too():
+    run = demo_run(api="chat")
+    run.advance()
+    run.edit(run.pending[0].call_id, {"path": "b.txt"})
+    assert run.tool_calls[0]["output"] == '{"deleted":"b.txt"}'
+    tool_calls = [m for m in run.messages if isinstance(m, dict) and m.get("tool_calls")][0]["tool_calls"]
+    assert json.loads(tool_calls[0]["function"]["arguments"]) == {"path": "b.txt"}
+
+
+def test_bad_input_gets_a_clear_error():
+    with pytest.raises(TypeError, match="set of tool names"):
+        demo_run(needs_approval="delete_file")
+    run = demo_run()
+    run.advance()
+    with pytest.raises(KeyError, match="waiting for a decision"):
+        run.approve("no-such-call")
+    with pytest.raises(ValueError, match="to_json"):
+        ApprovalRun.from_json("{}", offline_client(), run.tools, needs_approval=set())
+
+
+def test_a_run_paused_here_resumes_from_saved_json_in_a_fresh_process(tmp_path):
+    run = demo_run()
+    assert run.advance() is None
+    saved = tmp_path / "run.json"
+    saved.write_text(run.to_json(), encoding="utf-8")
+    json.loads(saved.read_text())  # plain JSON, nothing pickled
+    script = textwrap.dedent(f"""
+        from helpers.approval import ApprovalRun
+        from helpers.offline import offline_client
+        from helpers.tools import Tools
+
+        def delete_file(path: str) -> dict:
+            '''Delete a file.'''
+            return {{"deleted": path}}
+
+        run = ApprovalRun.from_json(open({str(saved)!r}).read(), offline_client(), Tools(delete_file),
+                                    needs_approval={{"delete_file"}}, verbose=False)
+        print(run.pending[0].name, run.iterations)
+        run.reject(run.pending[0].call_id, "keep it")
+        print(run.advance().answer)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={"PATH": "", "LLM_PROVIDER": "offline"})
+    assert done.returncode == 0, done.stderr
+    first, answer = done.stdout.strip().split("\n", 1)
+    assert first == "delete_file 1"
+    assert answer.startswith("I did not run delete_file") and '"keep it"' in answer
