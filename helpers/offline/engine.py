@@ -28,6 +28,8 @@ person would read it, with simple rules:
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
    A tool named as the place for the answer ("final_result") is never a source; when one is offered,
    the answer is given through it.
+0b. A summary asked for, or a question pointing back at the conversation ("what was my ... again?"): the
+   conversation's own fact-carrying sentences (recap.py).
 6. A response format (`text.format` / `response_format` json_schema or json_object, or a JSON schema
    written into the instructions): the text answer is written as JSON that fits it (structured.py).
 
@@ -71,6 +73,7 @@ from helpers.offline.conversation import Conversation, Decision, Tool, failed_ca
 from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
+from helpers.offline.recap import recap_reply
 from helpers.offline.results import combine_results
 from helpers.offline.search_policy import keyword_query, keywords, next_searches
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
@@ -209,6 +212,8 @@ def _decide(reading: Reading) -> Decision:
     if failed:
         # The tools failed: say so. Searching again or repairing a typo would treat it as an empty result.
         return Decision(text=failure_answer(failed), found=False)
+    if (recap := recap_reply(conv)) is not None:  # a summary asked for, or a question about the conversation
+        return recap
     if not tools or (reading.small_talk and not must_call and not conv.calls):
         return reply_without_tools(reading)
     # A tool that takes the final answer ("final_result") is not a source: it is called with the answer.

@@ -133,6 +133,7 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
         elif kind == "function_call_output":
             call_id = item["call_id"]
             output = output_text(item["output"])
+            conv.transcript.append(("tool", output))
             if call_id not in called:
                 raise ApiError(400, f"No tool call found for function call output with call_id {call_id}.",
                                param="input")
@@ -168,6 +169,8 @@ def _function_tools(raw: list, spec) -> list[Tool]:
 
 def _take_message(conv: Conversation, role: str, text: str) -> None:
     """A message's text into the conversation (either API): a user message starts a new turn."""
+    if text:
+        conv.transcript.append((role, text))
     if role == "user":
         conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
         conv.question, conv.calls = text, []
