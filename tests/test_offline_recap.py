@@ -132,3 +132,37 @@ def test_questions_and_greetings_carry_no_facts():
     assert fact_score("Can you book it for 3 people?") == 0
     assert fact_score("Hi there!") == 0
     assert fact_score("My son Leo turns 7 in March.") > fact_score("That sounds lovely indeed.")
+
+
+# --- statements.py: a parameter that takes a whole statement ------------------------------------------------
+
+NOTE_TOOLS = [
+    {"type": "function", "name": "remember", "description": "Save a fact about the user for later.",
+     "parameters": {"type": "object", "properties": {"fact": {"type": "string"}}, "required": ["fact"]}},
+    {"type": "function", "name": "add_note", "description": "Add a note to the garden journal.",
+     "parameters": {"type": "object", "properties": {"note": {"type": "string", "description": "The note."}},
+                    "required": ["note"]}},
+    {"type": "function", "name": "remember_for_crew", "description": "Keep something for the crew.",
+     "parameters": {"type": "object", "properties": {"entry": {"type": "string",
+                    "description": "The sentence to be stored."}}, "required": ["entry"]}},
+]
+
+
+@pytest.mark.parametrize(("tool", "message", "expected"), [
+    (NOTE_TOOLS[0], "Please remember that my ferry leaves Split at 07:30.", "My ferry leaves Split at 07:30."),
+    (NOTE_TOOLS[1], "Add a note: the Roma tomatoes went in on 4 May", "Add a note: the Roma tomatoes went in on 4 May."),
+    (NOTE_TOOLS[2], "Could you remember the hatch on deck C sticks in the cold, please.",
+     "The hatch on deck C sticks in the cold."),
+])
+def test_a_statement_parameter_gets_the_users_statement_not_a_name(tool, message, expected):
+    client = offline_client()
+    response = client.responses.create(model=MODEL, input=message, tools=[tool])
+    call = next(item for item in response.output if item.type == "function_call")
+    assert list(__import__("json").loads(call.arguments).values()) == [expected]
+
+
+def test_a_name_parameter_still_gets_a_name():
+    weather = {"type": "function", "name": "get_tide", "description": "Tide times for a harbour.",
+               "parameters": {"type": "object", "properties": {"harbour": {"type": "string"}}, "required": ["harbour"]}}
+    response = offline_client().responses.create(model=MODEL, input="Tides in Whitby tomorrow?", tools=[weather])
+    assert response.output[0].arguments == '{"harbour": "Whitby"}'

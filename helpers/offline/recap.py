@@ -135,7 +135,7 @@ def summarise(conv: Conversation, max_words: int | None = None) -> str:
         >>> summarise(conv)
         "User: I'm Tomás and I keep bees in Girona."
     """
-    pieces = [(role, s) for role, text in _material(conv) for role, s in sentences_of(role, text)]
+    pieces = [p for who, text in _material(conv) for p in sentences_of(who, text)]
     if not pieces:
         return NOTHING_TO_SUMMARISE
     scored = [(fact_score(s), i) for i, (_, s) in enumerate(pieces)]
@@ -179,7 +179,8 @@ def recall(conv: Conversation) -> str | None:
         return None
     earlier = conv.transcript[:-1] if conv.transcript and conv.transcript[-1][0] == "user" else conv.transcript
     best, best_key = None, (0, 0, 0)
-    for index, (role, sentence) in enumerate(p for role, text in earlier for p in sentences_of(role, text)):
+    pieces = [p for who, text in earlier for p in sentences_of(who, text)]
+    for index, (role, sentence) in enumerate(pieces):
         if sentence.strip().endswith("?"):
             continue  # a question asked earlier is not what was said
         shared = len(wanted & stems(sentence))
