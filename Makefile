@@ -12,7 +12,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
 .PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-notebooks bench-search \
-        bench-tests doctor homework homework-notebooks data clean help test-ui
+        bench-tests bench-memory doctor homework homework-notebooks data clean help test-ui
 
 help:
 	@echo "For students:"
@@ -32,6 +32,7 @@ help:
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
+	@echo "  make bench-memory    lesson 15's memory policies: tokens, dollars (cached) and follow-ups right"
 	@echo "  make bench-notebooks how long each notebook takes, top to bottom"
 	@echo "  make bench-tests     the slowest tests and notebooks and the suite's total; saves tests/durations.json"
 	@echo "  make lock            recompile requirements.txt from requirements.in, keeping current pins"
@@ -167,6 +168,10 @@ bench: install
 
 bench-search: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_search --agent
+
+# Lesson 15's memory policies on one long conversation: tokens, cached tokens, dollars, follow-ups right.
+bench-memory: install
+	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_memory
 
 data: install
 	$(BIN)/python -m helpers.pinned

@@ -12,7 +12,8 @@ question, each over a Responses input list or a Chat Completions message list (p
 - `summarise_old_turns(items, client, model, ...)`: the turns before the last `keep_turns` replaced by one
   message holding a summary that a model call wrote (the client is passed in; its cost can go to a meter).
 
-`user_turns(items)` splits a list into those pieces. And a long-term memory: `FactStore(path)`, a small JSON
+`user_turns(items)` splits a list into those pieces; `run_conversation(...)` plays scripted questions through
+helpers.loop's agent loop with a policy applied before each one, counting every call in a CostMeter. And a long-term memory: `FactStore(path)`, a small JSON
 file of facts, with `memory_tools(store)`, a `remember` tool and a `recall` tool (helpers.tools' registry) that
 a loop offers the model, so a fact saved in one session is found in a later one, by a new client.
 
@@ -25,10 +26,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from helpers.cost import record_call
+from helpers.cost import CostMeter, record_call
 from helpers.flavour import as_item, flavour_of, role_of
+from helpers.loop import agent_loop
 from helpers.tools import Tools
 
 STALE_NOTE = "[tool output removed to save tokens; call the tool again if you need it]"
@@ -139,6 +143,44 @@ def summarise_old_turns(items: list, client, model: str, *, keep_turns: int = 2,
 
 def _is_summary(item: dict) -> bool:
     return role_of(item) in _INSTRUCTION_ROLES and str(item.get("content", "")).startswith(SUMMARY_PREFIX)
+
+
+@dataclass
+class ConversationRun:
+    """What `run_conversation` played: one answer per question answered, the calls (the loop's and any a
+    policy made, e.g. summaries) in `meter`, and the API error that ended it early, if one did."""
+
+    answers: list[str] = field(default_factory=list)
+    meter: CostMeter = field(default_factory=CostMeter)
+    error: str | None = None
+    messages: list = field(default_factory=list)
+
+
+def run_conversation(client, model: str, questions: list[str], tools, *, policy: Callable[[list], list] | None = None,
+                     meter: CostMeter | None = None, **options) -> ConversationRun:
+    """Ask `questions` one after the other in one conversation, through helpers.loop's agent loop; before each,
+    `policy(messages)` (e.g. `lambda m: keep_last_turns(m, 3)`) shortens the history. Stops at the first
+    question the loop could not answer because of an API error (e.g. 400 context_length_exceeded).
+    `options` go to agent_loop (schemas, instructions, api, price_as, ...).
+
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> run = run_conversation(offline_client(), "offline-rules-v1",
+        ...     ["I'm Ana and my room is 214.", "What was my room number again?"], {})
+        >>> print(run.answers[-1], len(run.meter))
+        You said earlier: "I'm Ana and my room is 214." 2
+    """
+    run = ConversationRun(meter=meter if meter is not None else CostMeter())
+    options.setdefault("verbose", False)
+    for question in questions:
+        history = policy(run.messages) if policy is not None else run.messages
+        result = agent_loop(client, model, question, tools, messages=history, meter=run.meter, **options)
+        if result.stop_reason == "error":
+            run.error = result.error or result.answer
+            break
+        run.answers.append(result.answer)
+        run.messages = result.messages
+    return run
 
 
 # --------------------------------------------------------------------------------------------------------

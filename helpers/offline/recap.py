@@ -61,9 +61,11 @@ _SELF = re.compile(r"\b(?:I\s+am|I'm|I\s+have|I've|I\s+live|I\s+work|I\s+prefer|
 _DECISION = re.compile(r"\b(?:decided?|agreed?|chose|choose|chosen|picked|booked|confirmed?|will|let's|we'll|"
                        r"going\s+with|settled|selected|cancel(?:led|ed)?|switch(?:ed)?|instead)\b", re.IGNORECASE)
 _NAMED = re.compile(r"\b(?:I'm|I\s+am|my\s+name\s+is|call\s+me|this\s+is)\s+[A-Z]")
-_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
-_LABEL = re.compile(r"^\s*(?:User|Assistant|Tool|Notes)\s*:\s*", re.IGNORECASE)
+_BREAK = re.compile(r"(?<=[.!?])\s+|\n+|\s+(?=(?:User|Assistant|Tool|Notes):\s)")  # sentences; a summary's labels
+_LABEL = re.compile(r"^\s*(User|Assistant|Tool|Notes)\s*:\s*", re.IGNORECASE)
+_LABEL_ROLES = {"user": "user", "assistant": "assistant", "tool": "tool", "notes": "developer"}
 LABELS = {"user": "User:", "assistant": "Assistant:", "tool": "Tool:", "system": "Notes:", "developer": "Notes:"}
+DENSE_WORDS = 10  # a summary ranks sentences by facts per word, counting a short one as this long
 MIN_FACT_SCORE = 2  # one strong sign (a number, a date, a decision, the user about themselves) or two names
 NOTHING_TO_SUMMARISE = "There is nothing to summarise yet: the conversation has no earlier messages."
 NO_FACTS = "Nothing said so far carries a name, a number, a date or a decision to keep."
@@ -104,12 +106,14 @@ def fact_score(sentence: str) -> int:
 
 def sentences_of(role: str, text: str) -> list[tuple[str, str]]:
     """A message or tool output as (role, sentence) pairs: a JSON output becomes one "key: value" sentence per
-    record (underscores in keys read as spaces), a role label at the start of a line ("User: ...", from an
-    earlier summary) is dropped.
+    record (underscores in keys read as spaces); in a summary's text, a label ("User: ...") is dropped and its
+    sentences are given that role.
 
     Example:
         >>> sentences_of("tool", '{"gate": "B12", "boarding_time": "09:40"}')
         [('tool', 'gate: B12, boarding time: 09:40.')]
+        >>> sentences_of("developer", "User: I'm Lu. I fly on 2 May. Assistant: Booked.")
+        [('user', "I'm Lu."), ('user', 'I fly on 2 May.'), ('assistant', 'Booked.')]
     """
     data = parse_json(text) if text.lstrip()[:1] in "[{" else None
     if isinstance(data, dict | list):
@@ -121,8 +125,14 @@ def sentences_of(role: str, text: str) -> list[tuple[str, str]]:
                 if fields:
                     out.append((role, fields.rstrip(".") + "."))
         return out
-    pieces = (_LABEL.sub("", p).strip() for p in _BREAK.split(text))
-    return [(role, p) for p in pieces if p]
+    out, speaker = [], role
+    for piece in _BREAK.split(text):
+        if label := _LABEL.match(piece):  # a summary's "User: ..." stretch: its sentences are the user's
+            speaker = _LABEL_ROLES[label.group(1).lower()]
+            piece = piece[label.end():]
+        if piece.strip():
+            out.append((speaker, piece.strip()))
+    return out
 
 
 def summarise(conv: Conversation, max_words: int | None = None) -> str:
@@ -139,7 +149,10 @@ def summarise(conv: Conversation, max_words: int | None = None) -> str:
     if not pieces:
         return NOTHING_TO_SUMMARISE
     scored = [(fact_score(s), i) for i, (_, s) in enumerate(pieces)]
-    ranked = sorted((i for score, i in scored if score >= MIN_FACT_SCORE), key=lambda i: (-scored[i][0], i))
+    # Dense sentences first: facts per word (a sentence of under DENSE_WORDS counts as that long), so a long
+    # record from a tool output does not crowd out "I'm Priya" under a word limit.
+    sizes = [max(len(s.split()), DENSE_WORDS) for _, s in pieces]
+    ranked = sorted((i for score, i in scored if score >= MIN_FACT_SCORE), key=lambda i: (-scored[i][0] / sizes[i], i))
     chosen, seen, used = [], set(), 0
     for i in ranked:
         key = frozenset(words(pieces[i][1]))
@@ -174,8 +187,10 @@ def recall(conv: Conversation) -> str | None:
     """
     if not _BACK.search(conv.question):
         return None
-    wanted = {stem(w) for w in words(conv.question) if w not in STOP_WORDS and w not in _POINTER_WORDS}
-    if not wanted:
+    asked = words(conv.question)
+    about_self, asks_name = bool({"i", "my", "me", "im"} & set(asked)), "name" in asked
+    wanted = {stem(w) for w in asked if w not in STOP_WORDS and w not in _POINTER_WORDS}
+    if not wanted and not asks_name:
         return None
     earlier = conv.transcript[:-1] if conv.transcript and conv.transcript[-1][0] == "user" else conv.transcript
     best, best_key = None, (0, 0, 0)
@@ -184,8 +199,12 @@ def recall(conv: Conversation) -> str | None:
         if sentence.strip().endswith("?"):
             continue  # a question asked earlier is not what was said
         shared = len(wanted & stems(sentence))
+        if shared and role == "user" and about_self:
+            shared += 1  # "my ..." / "did I ...": what the user said about themselves comes first
+        if asks_name and role == "user" and _NAMED.search(sentence):
+            shared += 2  # "what was my name?" is answered by "I'm Priya", which never says "name"
         key = (shared, fact_score(sentence), index)  # the most shared words; then facts; then the latest
-        if shared and key > best_key:
+        if shared and key > best_key:  # (a name question counts "I'm Priya" as shared)
             best, best_key = (role, sentence), key
     if best is None:
         return None
