@@ -78,7 +78,7 @@ def _accepted_by_api(name: str, trimmed: list[dict], client) -> None:
         else:
             client.responses.create(model="offline-rules-v1", input=trimmed)
     except openai.BadRequestError as e:
-        raise CheckFailed(f"the API refuses your trimmed list ({name} case): {e.body.get('message') if isinstance(e.body, dict) else e}. "
+        raise CheckFailed(f"the API refuses your trimmed list ({name} case): {(e.body.get('message') if isinstance(e.body, dict) else str(e)).rstrip('.')}. "
                           "A tool call and its output must stay together: trim whole user turns.") from None
 
 
