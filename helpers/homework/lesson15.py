@@ -78,8 +78,9 @@ def _accepted_by_api(name: str, trimmed: list[dict], client) -> None:
         else:
             client.responses.create(model="offline-rules-v1", input=trimmed)
     except openai.BadRequestError as e:
-        raise CheckFailed(f"the API refuses your trimmed list ({name} case): {(e.body.get('message') if isinstance(e.body, dict) else str(e)).rstrip('.')}. "
-                          "A tool call and its output must stay together: trim whole user turns.") from None
+        message = str((e.body.get("message") if isinstance(e.body, dict) else None) or e).rstrip(".")
+        raise CheckFailed(f"the API refuses your trimmed list ({name} case): {message}. A tool call and its output "
+                          "must stay together: trim whole user turns.") from None
 
 
 def _head_size(items: list[dict]) -> int:
