@@ -5,6 +5,8 @@ person would read it, with simple rules:
 
 0. Every tool call of this turn failed (an error payload): say which tool failed with what error, and
    that trying again later may help. A failure is not an empty result.
+0b. A summary asked for, or a question pointing back at the conversation ("what was my ... again?"): the
+   conversation's own fact-carrying sentences (recap.py).
 1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
    from its training data, perhaps wrongly); under scope instructions, refuse a question outside the
@@ -28,8 +30,6 @@ person would read it, with simple rules:
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
    A tool named as the place for the answer ("final_result") is never a source; when one is offered,
    the answer is given through it.
-0b. A summary asked for, or a question pointing back at the conversation ("what was my ... again?"): the
-   conversation's own fact-carrying sentences (recap.py).
 6. A response format (`text.format` / `response_format` json_schema or json_object, or a JSON schema
    written into the instructions): the text answer is written as JSON that fits it (structured.py).
 
