@@ -12,7 +12,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
 .PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-notebooks bench-search \
-        bench-tests eval-batch doctor homework homework-notebooks data clean help test-ui
+        bench-tests eval-batch bench-memory doctor homework homework-notebooks data clean help test-ui
 
 help:
 	@echo "For students:"
@@ -34,6 +34,7 @@ help:
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
 	@echo "  make eval-batch      lesson 12's agent evaluation, all 320 questions, as Batch API jobs (.env's provider):"
 	@echo "                       citations, cost at the batch and the synchronous rate, wall time, against the loop"
+	@echo "  make bench-memory    lesson 15's memory policies: tokens, dollars (cached) and follow-ups right"
 	@echo "  make bench-notebooks how long each notebook takes, top to bottom"
 	@echo "  make bench-tests     the slowest tests and notebooks and the suite's total; saves tests/durations.json"
 	@echo "  make lock            recompile requirements.txt from requirements.in, keeping current pins"
@@ -174,6 +175,10 @@ bench-search: install
 # EVAL_ARGS=--batch-only skips the sequential loop, which makes live calls.
 eval-batch: install
 	$(BIN)/python -m helpers.maint.eval_batch $(EVAL_ARGS)
+
+# Lesson 15's memory policies on one long conversation: tokens, cached tokens, dollars, follow-ups right.
+bench-memory: install
+	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_memory
 
 data: install
 	$(BIN)/python -m helpers.pinned

@@ -170,11 +170,15 @@ def _describe(s: Settings, record: Path | None) -> str:
     return line
 
 
-def make_client(provider: str | None = None, *, env_file=None, record=None, verbose: bool = True):
+def make_client(provider: str | None = None, *, env_file=None, record=None, verbose: bool = True,
+                context_window: int | None = None):
     """Return `(client, model)` for the configured provider, and print one line saying which it is.
 
     provider: one of PROVIDERS, overriding LLM_PROVIDER. record: a cassette path (or env LLM_RECORD)
     to append every request/response pair to. The client retries 429/5xx itself (max_retries=3).
+    context_window: the prompt tokens the offline model accepts per request (or env OFFLINE_CONTEXT_WINDOW;
+    default 128,000); a longer request gets the real 400 `context_length_exceeded`. Other providers have
+    their model's own window, so it changes nothing there (lesson 15).
     Example:
         >>> client, model = make_client("offline")
         LLM: offline model offline-rules-v1 (no network, no key; answers come from rules, not a real LLM)
@@ -183,7 +187,7 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
     """
     s = resolve(provider, env_file=env_file)
     record_path = _record_path(s, record)
-    transport = _transport_for(s, record_path)
+    transport = _transport_for(s, record_path, context_window)
     http_client = httpx.Client(transport=transport, timeout=TIMEOUT_S) if transport is not None else None
     client = openai.OpenAI(
         api_key=s.api_key or "no-key-needed",  # the SDK insists on a value; keyless servers ignore it
@@ -198,9 +202,11 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
     return client, s.model
 
 
-def make_async_client(provider: str | None = None, *, env_file=None, record=None, verbose: bool = True):
+def make_async_client(provider: str | None = None, *, env_file=None, record=None, verbose: bool = True,
+                      context_window: int | None = None):
     """Return `(async_client, model)`: make_client's twin for agent frameworks, which call the API with
-    `openai.AsyncOpenAI` (lesson 11). Same provider choice, model, retries, timeout and recording.
+    `openai.AsyncOpenAI` (lesson 11). Same provider choice, model, retries, timeout, recording and
+    context window.
 
     Example:
         >>> client, model = make_async_client("offline", verbose=False)
@@ -209,7 +215,7 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
     """
     s = resolve(provider, env_file=env_file)
     record_path = _record_path(s, record)
-    transport = _transport_for(s, record_path)
+    transport = _transport_for(s, record_path, context_window)
     http_client = None
     if transport is not None:  # the offline model or a cassette: sync transports, served from a worker thread
         from helpers.offline.api.transport import ThreadedTransport
@@ -224,9 +230,10 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
     return client, s.model
 
 
-def offline_client(faults=None, **kwargs):
+def offline_client(faults=None, context_window: int | None = None, **kwargs):
     """An `openai.OpenAI` client on the offline model with the course FAQ's vocabulary handed in (what
-    make_client gives without a key), with optional injected faults (lesson 07). `kwargs` go to OpenAI(...).
+    make_client gives without a key), with optional injected faults (lesson 07) and context window (lesson 15;
+    default: env OFFLINE_CONTEXT_WINDOW, else 128,000 tokens). `kwargs` go to OpenAI(...).
 
     Example:
         >>> offline_client("never_stop", max_retries=0).models.list().data[0].id
@@ -235,10 +242,11 @@ def offline_client(faults=None, **kwargs):
     from helpers.faq_vocabulary import faq_vocabulary
     from helpers.offline import offline_client as neutral_client
 
-    return neutral_client(faults, vocabulary=faq_vocabulary(), **kwargs)
+    return neutral_client(faults, vocabulary=faq_vocabulary(), context_window=context_window_setting(context_window),
+                          **kwargs)
 
 
-def async_offline_client(faults=None, **kwargs):
+def async_offline_client(faults=None, context_window: int | None = None, **kwargs):
     """`offline_client`'s twin for agent frameworks: an `openai.AsyncOpenAI` client (lesson 11).
 
     Example:
@@ -251,7 +259,8 @@ def async_offline_client(faults=None, **kwargs):
     from helpers.faq_vocabulary import faq_vocabulary
     from helpers.offline import async_offline_client as neutral_client
 
-    return neutral_client(faults, vocabulary=faq_vocabulary(), **kwargs)
+    return neutral_client(faults, vocabulary=faq_vocabulary(), context_window=context_window_setting(context_window),
+                          **kwargs)
 
 
 def _record_path(s: Settings, record) -> Path | None:
@@ -263,7 +272,25 @@ def _record_path(s: Settings, record) -> Path | None:
     return record_path
 
 
-def _transport_for(s: Settings, record_path: Path | None):
+def context_window_setting(context_window: int | None = None) -> int | None:
+    """The offline model's context window: the argument, else env OFFLINE_CONTEXT_WINDOW, else None (the
+    model's default, 128,000 tokens). A value that is not a positive whole number is a ProviderError.
+
+    Example:
+        >>> context_window_setting(2048)
+        2048
+    """
+    raw = context_window if context_window is not None else env.setting("OFFLINE_CONTEXT_WINDOW")
+    if raw is None:
+        return None
+    text = str(raw).replace("_", "").replace(",", "")
+    if isinstance(raw, bool) or not text.isdigit() or int(text) < 1:
+        raise ProviderError(f"The offline model's context window must be a positive number of tokens, not {raw!r} "
+                            "(check OFFLINE_CONTEXT_WINDOW in .env, or context_window=).")
+    return int(text)
+
+
+def _transport_for(s: Settings, record_path: Path | None, context_window: int | None = None):
     """The httpx transport a provider needs (offline model, replay, recording), or None for plain HTTP."""
     transport = None
     if s.provider.name == "offline":
@@ -274,7 +301,8 @@ def _transport_for(s: Settings, record_path: Path | None):
                                 "`pip install -r requirements.txt`, or set LLM_PROVIDER to a real provider.") from err
         from helpers.faq_vocabulary import faq_vocabulary
 
-        transport = OfflineTransport(vocabulary=faq_vocabulary())  # the model knows no course: hand it the FAQ's words
+        # The model knows no course: hand it the FAQ's words.
+        transport = OfflineTransport(vocabulary=faq_vocabulary(), context_window=context_window_setting(context_window))
     elif s.provider.name == "replay":
         from helpers.cassette import ReplayTransport
 

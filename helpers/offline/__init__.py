@@ -41,9 +41,10 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-def offline_client(faults=None, vocabulary=None, **kwargs):
+def offline_client(faults=None, vocabulary=None, context_window=None, **kwargs):
     """An openai.OpenAI client answered by the offline model in-process. `vocabulary`: an optional
-    knowledge.Vocabulary (see OfflineTransport). `kwargs` go to OpenAI(...) (e.g. max_retries, timeout).
+    knowledge.Vocabulary; `context_window`: prompt tokens per request (see OfflineTransport). `kwargs` go to
+    OpenAI(...) (e.g. max_retries, timeout). Each client has its own stored responses and conversations.
 
     Example:
         >>> offline_client().models.list().data[0].id
@@ -54,10 +55,10 @@ def offline_client(faults=None, vocabulary=None, **kwargs):
 
     from helpers.offline.api.transport import OfflineTransport
 
-    return _client(OpenAI, httpx.Client(transport=OfflineTransport(faults, vocabulary)), kwargs)
+    return _client(OpenAI, httpx.Client(transport=OfflineTransport(faults, vocabulary, context_window)), kwargs)
 
 
-def async_offline_client(faults=None, vocabulary=None, **kwargs):
+def async_offline_client(faults=None, vocabulary=None, context_window=None, **kwargs):
     """An openai.AsyncOpenAI client answered by the offline model in-process, for async code and agent
     frameworks (OpenAI Agents SDK, PydanticAI). `kwargs` go to AsyncOpenAI(...).
 
@@ -73,7 +74,8 @@ def async_offline_client(faults=None, vocabulary=None, **kwargs):
 
     from helpers.offline.api.transport import AsyncOfflineTransport
 
-    return _client(AsyncOpenAI, httpx.AsyncClient(transport=AsyncOfflineTransport(faults, vocabulary)), kwargs)
+    transport = AsyncOfflineTransport(faults, vocabulary, context_window)
+    return _client(AsyncOpenAI, httpx.AsyncClient(transport=transport), kwargs)
 
 
 def _client(client_class, http_client, kwargs: dict):

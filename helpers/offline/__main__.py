@@ -1,4 +1,5 @@
-"""Command line: `python -m helpers.offline serve [--port N] [--host H] [--fault MODE] [--fault-delay S]`.
+"""Command line: `python -m helpers.offline serve [--port N] [--host H] [--fault MODE] [--fault-delay S]
+[--context-window TOKENS]`.
 
 It only starts the HTTP server; everything else is in the package.
 """
@@ -30,10 +31,13 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--fault", choices=FAULT_MODES, help="make every request fail this way (for tests)")
     run.add_argument("--fault-delay", type=float, default=DEFAULT_FAULT_DELAY,
                      help=f"seconds the 'timeout' fault waits (default {DEFAULT_FAULT_DELAY:g})")
+    run.add_argument("--context-window", type=int, default=None,
+                     help="prompt tokens one request may hold (default 128000); more gets the real 400")
     run.add_argument("--quiet", action="store_true", help="do not log each request")
     args = parser.parse_args(argv)
     try:
-        serve(args.port, args.host, args.fault, args.fault_delay, verbose=not args.quiet)
+        serve(args.port, args.host, args.fault, args.fault_delay, verbose=not args.quiet,
+              context_window=args.context_window)
     except (OSError, OverflowError) as exc:  # OverflowError: a port outside 0-65535
         print(f"Cannot listen on {args.host}:{args.port}: {exc}. Is another server using the port? Try "
               f"--port 0 for any free port.", file=sys.stderr)

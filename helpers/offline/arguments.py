@@ -19,6 +19,7 @@ import re
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.param_values import value_for
+from helpers.offline.statements import statement_for
 from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
 
 NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more than one in its description
@@ -229,6 +230,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = mentioned[0]
             elif name in required:
                 args[name] = schema.get("default", enum[0])
+        elif kind == "string" and (said := statement_for(name, schema, question)) is not None:
+            args[name] = said  # a fact or note to keep: the user's statement itself (statements.py)
         elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None:
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]

@@ -62,6 +62,9 @@ class Conversation:
     output_format: dict | None = None  # text.format / response_format: {"type": "json_schema", "schema": ...}
     parallel_tool_calls: bool = True
     fault: str | None = None  # "bad_arguments" | "unknown_tool" | "never_stop" | None
+    # Every message and tool output of the request, in order, as (role, text): what recap.py summarises or
+    # quotes back when asked about the conversation itself ("tool" for a tool output).
+    transcript: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass

@@ -7,6 +7,8 @@ person would read it, with simple rules:
    not run and quote the reason given (denials.py).
    Every tool call of this turn failed (an error payload): say which tool failed with what error, and
    that trying again later may help. A failure is not an empty result.
+0b. A summary asked for, or a question pointing back at the conversation ("what was my ... again?"): the
+   conversation's own fact-carrying sentences (recap.py).
 1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
    from its training data, perhaps wrongly); under scope instructions, refuse a question outside the
@@ -80,6 +82,7 @@ from helpers.offline.injection import detected_label, obey, planted_orders
 from helpers.offline.instructions import fit, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
+from helpers.offline.recap import recap_reply
 from helpers.offline.results import combine_results
 from helpers.offline.routing import after_handoff, own_tools, route
 from helpers.offline.search_policy import keyword_query, keywords, next_searches
@@ -233,6 +236,8 @@ def _decide(reading: Reading) -> Decision:
     if failed:
         # The tools failed: say so. Searching again or repairing a typo would treat it as an empty result.
         return Decision(text=failure_answer(failed), found=False)
+    if (recap := recap_reply(conv)) is not None:  # a summary asked for, or a question about the conversation
+        return recap
     if not tools or (reading.small_talk and not must_call and not conv.calls):
         return reply_without_tools(reading)
     # A tool that takes the final answer ("final_result") is not a source: it is called with the answer.

@@ -34,9 +34,13 @@ from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
 from helpers.offline.api.batches import is_batch_api, serve_batch_api
 from helpers.offline.api.body import load_request
+from helpers.offline.api.context_window import fit_chat, fit_responses
+from helpers.offline.api.conversations import serve_conversation
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
+from helpers.offline.api.shapes import check_responses
 from helpers.offline.api.state import ServerState
+from helpers.offline.api.stored import continue_request, remember, serve_response
 from helpers.offline.api.stream import SSE_HEADERS, chat_frames, response_frames
 from helpers.offline.api.wire import (
     OFFLINE_MODEL,
@@ -187,11 +191,19 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
     route = path.split("?", 1)[0].rstrip("/")
     if route.startswith("/v1/") or route == "/v1":
         route = route[3:]
+    query = path.split("?", 1)[1] if "?" in path else ""
+    if route.startswith("/responses/") or route.split("/")[1:2] == ["conversations"]:  # stored state
+        if fault in HTTP_FAULTS:
+            raise _http_fault(fault)
+        method = "GET" if method == "HEAD" else method
+        return 200, (serve_response(method, route, query, state) if route.startswith("/responses/") else
+                     serve_conversation(method, route, query, body, state.conversations)), None
     routes = {"/responses": "POST", "/chat/completions": "POST", "/models": "GET"}
     expected = routes.get(route) or ("GET" if route.startswith("/models/") else None)
     if expected is None:
         raise ApiError(404, f"Invalid URL ({method} {path}). The offline model serves POST /v1/responses, "
-                            f"POST /v1/chat/completions and GET /v1/models.")
+                            f"POST /v1/chat/completions, GET /v1/models, /v1/responses/{{id}} and "
+                            f"/v1/conversations.")
     if method != expected and not (method == "HEAD" and expected == "GET"):  # HEAD: GET's headers, no body
         raise ApiError(405, f"Invalid method for URL ({method} {path}): use {expected}.",
                        headers={"allow": "GET, HEAD" if expected == "GET" else expected})
@@ -209,12 +221,18 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
     request = load_request(body)
     seed = request_hash(route, request, fault)
     if route == "/responses":
-        conv, tools = parse_responses(request, fault)
+        check_responses(request)
+        # The earlier items first (a previous response's or a conversation's: stored.py), then the window.
+        full, seed = continue_request(request, state, seed)
+        fitted = fit_responses(full, state.context_window)
+        conv, tools = parse_responses(fitted, fault)
         stream, _ = _stream_choice(request)
         # Streamed or not, the answer is decided and rendered whole first; stream.py only replays it as events.
-        return 200, render_response(request, conv, decide(conv, vocabulary), tools, seed, state.cache), \
-            (response_frames if stream else None)
+        response = render_response(fitted, conv, decide(conv, vocabulary), tools, seed, state.cache)
+        remember(state, request, full, response)
+        return 200, response, (response_frames if stream else None)
     conv = parse_chat(request, fault)
+    fit_chat(request, state.context_window)
     stream, include_usage = _stream_choice(request)
     completion = render_chat(request, decide(conv, vocabulary), seed, state.cache)
     return 200, completion, (partial(chat_frames, include_usage=include_usage) if stream else None)

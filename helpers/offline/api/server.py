@@ -62,6 +62,7 @@ from helpers.offline.api.app import (
     is_stream,
     resolve_fault,
 )
+from helpers.offline.api.context_window import DEFAULT_CONTEXT_WINDOW, check_window
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FaultPlan
 from helpers.offline.api.state import ServerState
@@ -315,9 +316,10 @@ class _Server(ThreadingHTTPServer):
 
 def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay: float = DEFAULT_FAULT_DELAY,
                 verbose: bool = False, read_timeout: float = READ_TIMEOUT,
-                vocabulary: Vocabulary | None = None) -> _Server:
+                vocabulary: Vocabulary | None = None, context_window: int | None = None) -> _Server:
     """A ready-to-run HTTP server (port 0 picks a free port; read it from `.server_address[1]`).
-    `vocabulary`: as for OfflineTransport, optional.
+    `vocabulary`, `context_window`: as for OfflineTransport, optional. All clients of the server share its
+    state: stored responses and conversations made through one client are there for the others.
 
     Example:
         >>> server = make_server(0)
@@ -326,13 +328,14 @@ def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay
         >>> server.server_close()
     """
     server = _Server((host, port), _Handler)
-    vars(server).update(faults=FaultPlan(faults), state=ServerState(), vocabulary=vocabulary, fault_delay=fault_delay,
+    state = ServerState(context_window=check_window(context_window or DEFAULT_CONTEXT_WINDOW))
+    vars(server).update(faults=FaultPlan(faults), state=state, vocabulary=vocabulary, fault_delay=fault_delay,
                         read_timeout=read_timeout, verbose=verbose, stopping=threading.Event())
     return server
 
 
 def serve(port: int = 8765, host: str = "127.0.0.1", faults=None, fault_delay: float = DEFAULT_FAULT_DELAY,
-          verbose: bool = True, vocabulary: Vocabulary | None = None) -> None:
+          verbose: bool = True, vocabulary: Vocabulary | None = None, context_window: int | None = None) -> None:
     """Serve until Ctrl+C (what `python -m helpers.offline serve` runs).
 
     Example: (`serve(8765)` runs until Ctrl+C; then `curl http://127.0.0.1:8765/v1/models` answers. A port that
@@ -341,7 +344,8 @@ def serve(port: int = 8765, host: str = "127.0.0.1", faults=None, fault_delay: f
         Traceback (most recent call last):
         OverflowError: bind(): port must be 0-65535.
     """
-    server = make_server(port, host, faults, fault_delay, verbose, vocabulary=vocabulary)
+    server = make_server(port, host, faults, fault_delay, verbose, vocabulary=vocabulary,
+                         context_window=context_window)
     address = f"http://{host}:{server.server_address[1]}/v1"
     print(f"Offline model serving on {address} (any API key works). Press Ctrl+C to stop.", flush=True)
     try:
@@ -365,9 +369,9 @@ class OfflineServer:
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", faults=None,
                  fault_delay: float = DEFAULT_FAULT_DELAY, read_timeout: float = READ_TIMEOUT,
-                 vocabulary: Vocabulary | None = None):
+                 vocabulary: Vocabulary | None = None, context_window: int | None = None):
         self.server = make_server(port, host, faults, fault_delay, verbose=False, read_timeout=read_timeout,
-                                  vocabulary=vocabulary)
+                                  vocabulary=vocabulary, context_window=context_window)
         self.host, self.port = host, self.server.server_address[1]
         self.base_url = f"http://{host}:{self.port}/v1"
         self._thread: threading.Thread | None = None

@@ -24,8 +24,9 @@ tools, tool_choice, output formats); split by API, each half would import the ot
 What it leaves out on purpose: fields the offline model neither reads nor echoes are checked for their
 JSON type only (the `_IGNORED_*` tables); unknown fields are accepted, so parameters added by a newer
 SDK still work; limits that matter only to a real model (string lengths, how many tools) are not
-checked. Features the offline model lacks (stored responses, built-in tools) are refused later, in
-wire.py, with their own messages; so is a response-format schema it can't fill (structured.py).
+checked. Features the offline model lacks (built-in tools) are refused later, in wire.py, with their
+own messages; so is a response-format schema it can't fill (structured.py). What ties a request to
+stored state (`previous_response_id`, `conversation`, `truncation`) is checked in stored.py.
 """
 
 from __future__ import annotations
@@ -301,6 +302,30 @@ def check_responses(request: dict) -> None:
     _output_format((request.get("text") or {}).get("format"), "text.format", nested=False)
     _text(request.get("text") or {}, "verbosity", "text.verbosity")
     _typed(request, _IGNORED_RESPONSES)
+
+
+MAX_CONVERSATION_ITEMS = 20  # items per request to the Conversations API, as on OpenAI
+
+
+def check_conversation_body(request: dict, items_required: bool = False, metadata_required: bool = False) -> None:
+    """Check a Conversations API body: `items` (input items, at most 20) and `metadata`; ApiError 400 naming
+    the first bad field.
+
+    Example:
+        >>> check_conversation_body({"items": [{"role": "user", "content": "Hi"}] * 21})
+        Traceback (most recent call last):
+        helpers.offline.api.errors.ApiError: Invalid 'items': array too long. Expected an array with maximum length
+        20, but got an array with length 21 instead.
+    """
+    items = _required(request, "items", "items") if items_required else request.get("items")
+    _expect(items, "items", "array", nullable=not items_required)
+    if items is not None and len(items) > MAX_CONVERSATION_ITEMS:
+        raise ApiError(400, f"Invalid 'items': array too long. Expected an array with maximum length "
+                            f"{MAX_CONVERSATION_ITEMS}, but got an array with length {len(items)} instead.",
+                       param="items", code="array_above_max_length")
+    for i, item in enumerate(items or []):
+        _responses_item(item, f"items[{i}]")
+    _metadata(_required(request, "metadata", "metadata") if metadata_required else request.get("metadata"))
 
 
 def _responses_item(item: Any, at: str) -> None:

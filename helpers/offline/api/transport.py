@@ -28,6 +28,7 @@ import anyio.to_thread
 import httpx
 
 from helpers.offline.api.app import error_response, handle, is_stream, resolve_fault
+from helpers.offline.api.context_window import DEFAULT_CONTEXT_WINDOW, check_window
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FaultPlan
 from helpers.offline.api.state import ServerState
@@ -85,17 +86,22 @@ class OfflineTransport(httpx.BaseTransport):
     client of a real provider does: `usage` reports the prefix its earlier requests share as cached.
     `vocabulary`: an optional knowledge.Vocabulary of the documents the model will be asked about, for word
     rarity, topic and typo repair; without one, it knows only the words each request brings.
+    `context_window`: the prompt tokens one request may hold (default context_window.DEFAULT_CONTEXT_WINDOW);
+    a longer one gets the real 400 `context_length_exceeded`.
 
     Example:
         >>> httpx.Client(transport=OfflineTransport()).get("http://x/v1/models").json()["data"][0]["id"]
         'offline-rules-v1'
         >>> httpx.Client(transport=OfflineTransport("rate_limit")).get("http://x/v1/models").status_code
         429
+        >>> OfflineTransport(context_window=4096).state.context_window
+        4096
     """
 
-    def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None):
+    def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None,
+                 context_window: int | None = None):
         self.faults = FaultPlan(faults)
-        self.state = ServerState()
+        self.state = ServerState(context_window=check_window(context_window or DEFAULT_CONTEXT_WINDOW))
         self.vocabulary = vocabulary
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -154,5 +160,6 @@ class AsyncOfflineTransport(ThreadedTransport):
         200
     """
 
-    def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None):
-        super().__init__(OfflineTransport(faults, vocabulary))
+    def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None,
+                 context_window: int | None = None):
+        super().__init__(OfflineTransport(faults, vocabulary, context_window))

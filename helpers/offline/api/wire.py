@@ -15,8 +15,9 @@ What it does:
   response format (`text.format`, Chat's `response_format`, checked by structured.py), and echoes the
   format in the Response's `text`.
 
-What it leaves out on purpose: stored responses (`previous_response_id`, `conversation`),
-built-in tools (web search, file search), several choices (`n`). Each gets a clear 400 error instead.
+What it leaves out on purpose: stored state (a body with `previous_response_id` or `conversation` arrives
+here already continued by stored.py, and the Response echoes them), built-in tools (web search, file
+search), several choices (`n`); the last two get a clear 400 error instead.
 Images, audio and files in message content are skipped: the rules read text only.
 """
 
@@ -92,12 +93,6 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
         'Hi'
     """
     check_responses(body)
-    for name in ("previous_response_id", "conversation"):
-        if body.get(name):
-            raise ApiError(400, f"The offline model is stateless: it keeps no earlier responses or conversations, "
-                                f"so {name} cannot be used. Send the whole conversation in `input` instead "
-                                f"(append response.output and your function_call_output items).",
-                           param=name, code="unsupported_parameter")
     instructions = body.get("instructions")
     raw_input = body["input"]
     items: list = [{"type": "message", "role": "user", "content": raw_input}] if isinstance(raw_input, str) \
@@ -133,6 +128,7 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
         elif kind == "function_call_output":
             call_id = item["call_id"]
             output = output_text(item["output"])
+            conv.transcript.append(("tool", output))
             if call_id not in called:
                 raise ApiError(400, f"No tool call found for function call output with call_id {call_id}.",
                                param="input")
@@ -168,6 +164,8 @@ def _function_tools(raw: list, spec) -> list[Tool]:
 
 def _take_message(conv: Conversation, role: str, text: str) -> None:
     """A message's text into the conversation (either API): a user message starts a new turn."""
+    if text:
+        conv.transcript.append((role, text))
     if role == "user":
         conv.earlier = conv.earlier + [conv.question] if conv.question else conv.earlier
         conv.question, conv.calls = text, []
@@ -265,21 +263,22 @@ def render_response(body: dict, conv: Conversation, decision: Decision, tools: l
         "model": OFFLINE_MODEL,
         "output": output,
         "parallel_tool_calls": conv.parallel_tool_calls,
-        "previous_response_id": None,
+        "previous_response_id": body.get("previous_response_id"),
         "reasoning": None,
         "service_tier": "default",
-        "store": False,
+        "store": body.get("store") is not False,
         "temperature": body.get("temperature", 1.0),
         "text": {"format": (body.get("text") or {}).get("format") or {"type": "text"},
                  "verbosity": (body.get("text") or {}).get("verbosity") or "medium"},
         "tool_choice": choice,
         "tools": tools,
         "top_p": body.get("top_p", 1.0),
-        "truncation": "disabled",
+        "truncation": body.get("truncation") or "disabled",
         "usage": {"input_tokens": tokens_in, "input_tokens_details": {"cached_tokens": cached, "cache_write_tokens": 0},
                   "output_tokens": tokens_out, "output_tokens_details": {"reasoning_tokens": 0},
                   "total_tokens": tokens_in + tokens_out},
         "metadata": {**metadata, "offline_model": "rule-based stand-in; usage counted with cl100k_base"},
+        **({"conversation": body["conversation"]} if isinstance(body.get("conversation"), dict) else {}),
     }
 
 

@@ -1,0 +1,96 @@
+"""helpers.memory: the three policies keep the API's pairing rules in both flavours, a summary replaces old turns
+(and a later summary absorbs an earlier one), and facts saved in one session are recalled by a new client."""
+
+from helpers.cost import CostMeter
+from helpers.loop import agent_loop
+from helpers.memory import (
+    SUMMARY_PREFIX,
+    FactStore,
+    drop_stale_outputs,
+    keep_last_turns,
+    memory_tools,
+    run_conversation,
+    summarise_old_turns,
+    user_turns,
+)
+from helpers.offline import offline_client
+
+MODEL = "offline-rules-v1"
+LOOKUP = {"type": "function", "name": "lookup", "description": "Look up a moth in the field guide.",
+          "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}
+
+
+def moths(query):
+    return [{"title": "Elephant hawk-moth", "text": "Pink and olive wings; flies at dusk in June."}]
+
+
+def chat_history():
+    return [{"role": "system", "content": "You help a moth-trapping club."},
+            {"role": "user", "content": "I'm Oskar; I run trap 5."},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "t1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "t1", "content": "long field guide page"},
+            {"role": "assistant", "content": "Noted."},
+            {"role": "user", "content": "Thanks."}]
+
+
+def test_policies_on_a_chat_list_keep_the_system_message_and_the_pairs():
+    items = chat_history()
+    kept = keep_last_turns(items, 1)
+    assert [m["role"] for m in kept] == ["system", "user"]
+    dropped = drop_stale_outputs(items)
+    assert dropped[3]["content"].startswith("[tool output removed") and dropped[2] == items[2]
+    assert items[3]["content"] == "long field guide page"  # the caller's list is left alone
+    offline_client().chat.completions.create(model=MODEL, messages=dropped)  # still valid: no 400
+
+
+def test_user_turns_keeps_leading_items_that_are_not_instructions_in_the_first_turn():
+    head, turns = user_turns([{"role": "assistant", "content": "Welcome!"}, {"role": "user", "content": "Hi"}])
+    assert head == [] and [len(t) for t in turns] == [1, 1]
+
+
+def test_a_summary_replaces_old_turns_and_a_later_one_absorbs_it():
+    client, meter = offline_client(), CostMeter()
+    run = run_conversation(client, MODEL, ["I'm Oskar and I run trap 5 on Fridays.", "Which moth flies at dusk?",
+                                           "Which moth is pink?"], {"lookup": moths}, schemas=[LOOKUP])
+    once = summarise_old_turns(run.messages, client, MODEL, keep_turns=1, meter=meter)
+    assert once[0]["role"] == "developer" and once[0]["content"].startswith(SUMMARY_PREFIX)
+    assert "trap 5" in once[0]["content"] and len(meter) == 1
+    more = once + [{"role": "user", "content": "And on Mondays?"}]
+    twice = summarise_old_turns(more, client, MODEL, keep_turns=1)
+    assert sum(m.get("content", "").startswith(SUMMARY_PREFIX) for m in twice if m.get("role") == "developer") == 1
+    assert "trap 5" in twice[0]["content"]
+    answer = client.responses.create(model=MODEL, input=twice + [
+        {"role": "user", "content": "Which trap did I say I run again?"}]).output_text
+    assert "trap 5" in answer
+
+
+def test_when_over_leaves_a_short_conversation_alone():
+    items = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"},
+             {"role": "user", "content": "Bye"}]
+    assert summarise_old_turns(items, None, MODEL, keep_turns=1, when_over=3) == items  # no model call at all
+
+
+def test_a_fact_saved_in_one_session_is_recalled_in_another(tmp_path):
+    path = tmp_path / "memory" / "facts.json"
+    tools = memory_tools(FactStore(path))
+    agent_loop(offline_client(), MODEL, "Please remember that my moth trap is behind the greenhouse.", tools,
+               schemas=tools.responses_schemas(), verbose=False)
+    assert FactStore(path).facts() == ["My moth trap is behind the greenhouse."]
+    tools = memory_tools(FactStore(path))
+    later = agent_loop(offline_client(), MODEL, "Where is my moth trap?", tools, schemas=tools.responses_schemas(),
+                       verbose=False)
+    assert later.tool_calls[0]["name"] == "recall" and "greenhouse" in later.answer
+
+
+def test_fact_store_keeps_a_repeat_once_and_refuses_an_empty_fact(tmp_path):
+    store = FactStore(tmp_path / "f.json")
+    store.save("Trap 5 runs on Fridays.")
+    store.save("Trap 5  runs on Fridays. ")
+    assert store.facts() == ["Trap 5 runs on Fridays."]
+    try:
+        store.save("   ")
+    except ValueError as error:
+        assert "some text" in str(error)
+    else:
+        raise AssertionError("an empty fact was saved")
