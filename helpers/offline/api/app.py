@@ -3,9 +3,15 @@
 Both ways of running the offline model call it: the in-process httpx transport and the HTTP server.
 So a notebook using the transport and curl talking to the server get the same bytes back.
 
-Routes: POST /v1/responses, POST /v1/chat/completions, GET /v1/models, GET /v1/models/{id}
+Routes: POST /v1/responses, POST /v1/chat/completions, GET /v1/models, GET /v1/models/{id};
+the stored state (stored.py, conversations.py): GET and DELETE /v1/responses/{id},
+GET /v1/responses/{id}/input_items, POST /v1/conversations, GET, POST and DELETE /v1/conversations/{id},
+GET and POST /v1/conversations/{id}/items, GET and DELETE /v1/conversations/{id}/items/{item_id}
 (the /v1 prefix is optional; HEAD works wherever GET does). Anything else gets the OpenAI error JSON
 with status 404 or 405.
+
+A Responses request is continued from its previous response or conversation (stored.py), fitted to the
+context window (context_window.py; Chat Completions is checked against it too), decided, and remembered.
 
 Streaming: a valid request with `"stream": true` is decided and rendered exactly as without it, then
 answered as server-sent events (`content-type: text/event-stream`, the frames built by stream.py): the
