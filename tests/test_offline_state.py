@@ -203,6 +203,7 @@ def test_two_clients_of_one_server_share_its_conversations():
         assert "22:15" in answer.output_text
         assert bob.responses.retrieve(first.id).id == first.id
         assert len(bob.conversations.items.list(chat.id).data) == 5
+        assert len(list(bob.conversations.items.list(chat.id, limit=2, order="asc"))) == 5  # query over HTTP
 
 
 def test_the_async_client_has_conversations_too():
@@ -277,3 +278,29 @@ def test_the_window_is_set_per_transport_server_and_course_client(monkeypatch):
     with pytest.raises(ValueError, match="positive"):
         offline_client(context_window=-5)
     assert DEFAULT_CONTEXT_WINDOW == 128_000
+
+
+def test_the_agents_sdk_keeps_state_on_the_offline_model_three_ways():
+    from agents import Agent, OpenAIResponsesModel, Runner, set_tracing_disabled
+    from agents.memory import OpenAIConversationsSession
+
+    set_tracing_disabled(True)
+    client = async_offline_client()
+    desk = Agent(name="desk", instructions="Answer from the material given.",
+                 model=OpenAIResponsesModel(M, client))
+    question = "When does the last ferry to Vallo leave?"
+
+    async def run():
+        session = OpenAIConversationsSession(openai_client=client)  # the Conversations API underneath
+        await Runner.run(desk, TIMETABLE, session=session)
+        by_session = await Runner.run(desk, question, session=session)
+        first = await Runner.run(desk, TIMETABLE)
+        by_id = await Runner.run(desk, question, previous_response_id=first.last_response_id)
+        chat = await client.conversations.create()
+        await Runner.run(desk, TIMETABLE, conversation_id=chat.id)
+        by_conversation = await Runner.run(desk, question, conversation_id=chat.id)
+        return [by_session.final_output, by_id.final_output, by_conversation.final_output], len(
+            await session.get_items())
+
+    answers, kept = asyncio.run(run())
+    assert all("22:15" in answer for answer in answers) and kept == 4

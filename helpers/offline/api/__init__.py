@@ -5,6 +5,8 @@ goes to `app.handle` (routes, faults, error answers), is read (body.py, shapes.p
 JSON object; wire.py: that object to a normalised `Conversation`, in either API's shape), decided by the
 rules through their one entry point, `engine.decide(conv, vocab)`, and rendered back (wire.py; stream.py
 for server-sent events), with `usage` counted as an API counts it (tokenizer.py, prompt_cache.py).
+What a client or server remembers between requests is its state.ServerState: the prompt cache, stored
+responses (stored.py), conversations (conversations.py) and the context window (context_window.py).
 
 The rules (engine.py and the modules it puts in order) never import from here: they see a `Conversation`
 with every wire detail already settled (tool_choice as a mode and a forced name, whichever API sent it),

@@ -3,10 +3,16 @@
 Both ways of running the offline model call it: the in-process httpx transport and the HTTP server.
 So a notebook using the transport and curl talking to the server get the same bytes back.
 
-Routes: POST /v1/responses, POST /v1/chat/completions, GET /v1/models, GET /v1/models/{id}
-(the /v1 prefix is optional; HEAD works wherever GET does); the Files and Batch APIs under /v1/files and
-/v1/batches (files.py, batches.py: a batch's lines are answered by this same `handle`). Anything else gets the OpenAI error JSON
+Routes: POST /v1/responses, POST /v1/chat/completions, GET /v1/models, GET /v1/models/{id};
+the stored state (stored.py, conversations.py): GET and DELETE /v1/responses/{id},
+GET /v1/responses/{id}/input_items, POST /v1/conversations, GET, POST and DELETE /v1/conversations/{id},
+GET and POST /v1/conversations/{id}/items, GET and DELETE /v1/conversations/{id}/items/{item_id};
+the Files and Batch APIs under /v1/files and /v1/batches (files.py, batches.py: a batch's lines are answered
+by this same `handle`). The /v1 prefix is optional; HEAD works wherever GET does. Anything else gets the OpenAI error JSON
 with status 404 or 405.
+
+A Responses request is continued from its previous response or conversation (stored.py), fitted to the
+context window (context_window.py; Chat Completions is checked against it too), decided, and remembered.
 
 Streaming: a valid request with `"stream": true` is decided and rendered exactly as without it, then
 answered as server-sent events (`content-type: text/event-stream`, the frames built by stream.py): the
@@ -202,8 +208,8 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
     expected = routes.get(route) or ("GET" if route.startswith("/models/") else None)
     if expected is None:
         raise ApiError(404, f"Invalid URL ({method} {path}). The offline model serves POST /v1/responses, "
-                            f"POST /v1/chat/completions, GET /v1/models, /v1/responses/{{id}} and "
-                            f"/v1/conversations.")
+                            f"POST /v1/chat/completions, GET /v1/models, /v1/responses/{{id}}, "
+                            f"/v1/conversations, /v1/files and /v1/batches.")
     if method != expected and not (method == "HEAD" and expected == "GET"):  # HEAD: GET's headers, no body
         raise ApiError(405, f"Invalid method for URL ({method} {path}): use {expected}.",
                        headers={"allow": "GET, HEAD" if expected == "GET" else expected})

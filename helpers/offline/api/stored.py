@@ -29,7 +29,8 @@ from helpers.offline.api.body import shown
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.items import item_id, page, stored_items
 
-CAPACITY = 4096  # responses kept per client or server; the oldest is forgotten first
+CAPACITY = 1024  # responses kept per client or server, the oldest forgotten first: a 320-question benchmark
+# stores every response by default, and each holds its whole input (a few KB to tens of KB)
 
 
 class ResponseStore:
