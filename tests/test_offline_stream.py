@@ -556,9 +556,15 @@ def test_http_errors_before_a_stream_are_json_with_a_length(server):
         assert json.loads(reader.file.read(int(headers["content-length"])))["error"]["param"] == "messages"
 
 
-def test_a_client_that_hangs_up_mid_stream_does_not_hurt_the_server(server, capfd, monkeypatch):
+def test_a_client_that_hangs_up_mid_stream_does_not_hurt_the_server(capfd, monkeypatch):
     # Long instructions are echoed in three of the events: a stream of ~9 MB, far more than the socket
-    # buffers hold, so the server is still writing when the client resets the connection.
+    # buffers hold, so the server is still writing when the client resets the connection. Their ~900k tokens
+    # need a context window larger than the default.
+    with OfflineServer(context_window=10_000_000) as server:
+        _hang_up_mid_stream(server, capfd, monkeypatch)
+
+
+def _hang_up_mid_stream(server, capfd, monkeypatch):
     failures = []
     send_events = offline_server._Handler._send_events
 
