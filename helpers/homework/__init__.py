@@ -20,6 +20,9 @@ The package, one module per homework plus what they share (the notebooks import 
 - doubles: SpyClient, ScriptedClient and the offline client with faults, which the checks run on;
 - hw01_search_and_rag, hw02_the_loop, hw03_prompts_and_guardrails, hw04_cost_and_safety,
   hw05_chat_and_tools, hw06_frameworks_and_evaluation: the checks of each homework notebook;
+- hw07_approval, hw07_injection, hw07_memory (homework 07) and hw08_mcp, hw08_handoffs (homework 08): one
+  module per task of Part 2. Their notebooks import each check from its module, and this package does not
+  re-export them: they bring in MCP, the frameworks and the injection cases, which homework 01-06 never need;
 - runner: `make homework`'s headless run and score table.
 
 The student notebooks are written from the solution notebooks by helpers.maint.homework_notebooks.
