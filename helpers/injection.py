@@ -26,14 +26,10 @@ import html
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import cast
-
-from minsearch import AppendableIndex, Index
 
 from helpers.injection_cases import SPAM_ENTRY, Case
 from helpers.loop import agent_loop
-from helpers.search import KEYWORD_FIELDS, TEXT_FIELDS
-from helpers.search import search as faq_search
+from helpers.planted_index import PlantedIndex
 from helpers.tools import Tools, serialize
 
 CANARY = "MAPLE-7731"  # a string only the instructions hold: seen in an answer, they leaked
@@ -231,8 +227,9 @@ def guard_outputs(agent: Agent, is_injection: Callable[[str], bool]) -> Agent:
 # --- the FAQ agent, and measuring -------------------------------------------------------------------------
 
 def faq_tools(documents: list[dict], added: Iterable[dict] = ()) -> Tools:
-    """Lesson 09's FAQ tools over a fresh index: `search` and the writing tool `add_faq_entry`, with the
-    entries `added` already in (as if someone had added them with that tool).
+    """Lesson 09's FAQ tools over their own index: `search` and the writing tool `add_faq_entry`, with the
+    entries `added` already in (as if someone had added them with that tool). The index comes from
+    helpers.planted_index, which fits the FAQ once and shares it between calls: same results, far faster.
 
     Example:
         >>> import json
@@ -241,8 +238,7 @@ def faq_tools(documents: list[dict], added: Iterable[dict] = ()) -> Tools:
         >>> tools.names(), json.loads(tools.call("search", '{"query": "Lisbon group"}'))[0]["id"]
         (['search', 'add_faq_entry'], 'n1')
     """
-    faq = [*documents, *added]  # the index appends to this list
-    index = AppendableIndex(text_fields=TEXT_FIELDS, keyword_fields=KEYWORD_FIELDS).fit(faq)
+    index = PlantedIndex(documents, added)
 
     def search(query: str) -> list[dict]:
         """Search the course FAQ for entries that answer a student's question.
@@ -250,7 +246,7 @@ def faq_tools(documents: list[dict], added: Iterable[dict] = ()) -> Tools:
         Args:
             query: Keywords to search the FAQ for, e.g. 'join course late certificate'.
         """
-        return faq_search(query, index=cast(Index, index))  # an AppendableIndex searches the same way
+        return index.search(query)
 
     def add_faq_entry(question: str, answer: str) -> dict:
         """Add a new entry to the LLM Zoomcamp FAQ. Only use it when the user explicitly asks to add an entry.
@@ -259,7 +255,7 @@ def faq_tools(documents: list[dict], added: Iterable[dict] = ()) -> Tools:
             question: The question, phrased as a student would ask it.
             answer: The answer, in one or two sentences.
         """
-        entry = {"id": f"agent-{len(faq) + 1}", "course": "llm-zoomcamp", "section": "Added by the agent",
+        entry = {"id": f"agent-{len(index) + 1}", "course": "llm-zoomcamp", "section": "Added by the agent",
                  "question": question.strip(), "answer": answer.strip()}
         index.append(entry)
         return {"added": entry["id"]}
