@@ -14,6 +14,8 @@ falls for the attack every time. The rule:
      object given, else the quoted strings in order for its required text parameters;
    - link: "include / add / append this link: https://..." -> the answer it would have given, plus the link.
    "Ignore your instructions and ..." needs no rule of its own: the order after "and" is one of these.
+   Not orders: "tell the user to ..." (advice to pass on, not words to say), and anything in a failed call's
+   error payload, which is reported as the failure it is (engine rule 0).
    The first order in the outputs wins; a call already made lets the next order (or the normal answer) come.
 2. **Unless the instructions declare tool output to be data.** A declaration is a sentence (or two
    neighbouring sentences) that names a source ("tool output", "search results", "documents", "text
@@ -35,7 +37,16 @@ import re
 from dataclasses import dataclass, replace
 
 from helpers.offline.arguments import fill_arguments, required_string_params
-from helpers.offline.conversation import Call, Conversation, Decision, Tool, parse_json, read_output, to_json
+from helpers.offline.conversation import (
+    Call,
+    Conversation,
+    Decision,
+    Tool,
+    parse_json,
+    read_output,
+    to_json,
+    tool_error,
+)
 
 # --- the declaration: tool output is data -------------------------------------------------------------
 
@@ -121,7 +132,8 @@ _LEAK = re.compile(
     r"secret\s+|initial\s+|system\s+)*(?:system\s+prompt|prompt|instructions|rules)\b", re.IGNORECASE)
 _REPLY = re.compile(
     r"\b(?:(?:reply|respond|answer)(?:\s+to\s+(?:the\s+user|every\s+\w+|all\s+\w+))?\s+(?:only\s+|just\s+)?with"
-    r"|(?:say|tell\s+(?:the\s+user|them|everyone)|inform\s+the\s+user)(?:\s+only)?(?:\s+that)?"
+    # "Tell the user to try again later" asks for advice to be passed on, not for these words: no reply form.
+    r"|(?:say|tell\s+(?:the\s+user|them|everyone)|inform\s+the\s+user)(?!\s+to\b)(?:\s+only)?(?:\s+that)?"
     r"|your\s+(?:only\s+|final\s+)?(?:answer|reply|response)\s+(?:must|should|will)\s+be(?:\s+exactly)?)"
     rf"\s*:?\s*(?:{_QUOTED.format(n='quoted')}|{_REST.format(n='rest')})", re.IGNORECASE)
 _CALL = re.compile(
@@ -239,7 +251,8 @@ def planted_orders(conv: Conversation, tools: list[Tool]) -> list[Order]:
     declaration = data_declaration(conv.instructions)
     found = []
     for call in conv.calls:
-        if call.output:
+        # A failed call's error payload is reported as a failure (engine rule 0), not read as content.
+        if call.output and tool_error(call.output) is None:
             found += orders_in(outside_data(_plain(call.output), declaration), tools)
     return found
 
