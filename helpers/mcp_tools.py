@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from mcp import Client
 
@@ -243,7 +243,8 @@ class MCPTool:
 
 
 class MCPTools:
-    """The tools of one or more MCP servers as one registry for helpers.loop (AgentRun, agent_loop).
+    """The tools of one or more MCP servers as one registry for helpers.loop (AgentRun, agent_loop); `only`
+    names the tools to keep (the others are never offered to the model, nor callable through the registry).
 
     Example:
         >>> from mcp.server import MCPServer
@@ -257,10 +258,14 @@ class MCPTools:
         ['on_shelf'] library yes
     """
 
-    def __init__(self, *connections: MCPConnection):
+    def __init__(self, *connections: MCPConnection, only: Iterable[str] | None = None):
+        # only: the tools the model may see (least privilege); a server's other tools stay out of reach.
+        keep = set(only) if only is not None else None
         self._tools: dict[str, MCPTool] = {}
         for connection in connections:
             for listed in connection.list_tools():
+                if keep is not None and listed.name not in keep:
+                    continue
                 if listed.name in self._tools:
                     raise ValueError(f"Both {self._tools[listed.name].server!r} and {connection.name!r} have a "
                                      f"tool named {listed.name!r}; the model could not tell them apart. "
