@@ -9,8 +9,11 @@ What it does:
 - `python -m helpers.mcp_server` serves it over stdio (stdout is the protocol channel: everything else goes to
   stderr through `logging`); `--http PORT` serves it over streamable HTTP at `http://127.0.0.1:PORT/mcp`.
 - `stdio_parameters()` says how a client starts it as a subprocess; `running_http_server()` starts it over
-  HTTP on a free port for the length of a `with` block (tests, lesson 16).
-- The FAQ comes from `FAQ_ARCHIVE` or the cache in data/, as in every lesson, so it works without a network.
+  HTTP in a subprocess on a free port for the length of a `with` block (tests); `serve_http()` serves a server
+  object over HTTP from a background thread of the calling process (lesson 16: no second Python start-up, so
+  the lesson stays quick; the clients can't tell the difference).
+- The FAQ comes from the parsed cache in data/ when it is there (a few milliseconds: every server start pays
+  it), else from `FAQ_ARCHIVE` or the one-time download, as in every lesson, so it works without a network.
 
 Left out on purpose: resources, prompts, authentication, and persistence. Entries that `add_faq_entry`
 writes live in the server's memory and are gone when it stops; a real server would store them for review.
@@ -20,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import logging
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Annotated
@@ -37,7 +42,7 @@ from pydantic import Field
 
 from helpers import ROOT
 from helpers.env import setting
-from helpers.ingest import load_faq_data
+from helpers.ingest import CACHE_PATH, load_faq_data
 from helpers.search import DEFAULT_COURSE, KEYWORD_FIELDS, SEARCH_TOOL, TEXT_FIELDS, search
 from helpers.tools import serialize
 
@@ -57,7 +62,7 @@ def build_server(documents: list[dict] | None = None, *, writable: bool = True,
                  name: str = SERVER_NAME) -> MCPServer:
     """An MCP server with the FAQ search (and, when `writable`, add_faq_entry) over `documents`.
 
-    `documents` defaults to the pinned FAQ (FAQ_ARCHIVE or data/). The server keeps its own index, so the
+    `documents` defaults to the pinned FAQ (`faq_documents()`). The server keeps its own index, so the
     entries one server adds are searchable on it and nowhere else.
     Example:
         >>> import asyncio
@@ -72,7 +77,7 @@ def build_server(documents: list[dict] | None = None, *, writable: bool = True,
         >>> asyncio.run(ask())
         (['search', 'add_faq_entry'], '[{"id":"a1","course":"llm-zoomcamp","section":"General","question":"Can I join late?","answer":"Yes."}]')
     """
-    faq = list(load_faq_data() if documents is None else documents)  # the index appends to this list
+    faq = list(faq_documents() if documents is None else documents)  # the index appends to this list
     index = AppendableIndex(text_fields=TEXT_FIELDS, keyword_fields=KEYWORD_FIELDS).fit(faq)
     # log_level: the SDK configures the root logger if nobody has; WARNING keeps a notebook free of INFO lines.
     server = MCPServer(name, instructions=INSTRUCTIONS, log_level="WARNING")
@@ -86,6 +91,25 @@ def build_server(documents: list[dict] | None = None, *, writable: bool = True,
         server.add_tool(_entry_writer(faq, index), name="add_faq_entry", description=ADD_DESCRIPTION,
                         structured_output=False)
     return server
+
+
+def faq_documents() -> list[dict]:
+    """The pinned FAQ, read from the parsed cache in data/ when it is there, else through load_faq_data.
+
+    The cache's name carries the pinned commit and only load_faq_data writes it (from a checked archive or the
+    pinned download), so it holds the same documents; reading it skips parsing 1215 markdown files, which
+    every server start would otherwise pay. A damaged cache falls back to load_faq_data, which says what to do.
+    Example:
+        >>> len(faq_documents()) == len(load_faq_data(progress=False))
+        True
+    """
+    try:
+        documents = json.loads(CACHE_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        documents = None
+    if isinstance(documents, list) and documents and all(isinstance(doc, dict) for doc in documents):
+        return documents
+    return load_faq_data(progress=False)
 
 
 def _entry_writer(faq: list[dict], index: AppendableIndex):
@@ -166,6 +190,65 @@ def running_http_server(port: int | None = None, *, writable: bool = True,
             process.wait()
         if process.stderr is not None:
             process.stderr.close()
+
+
+class BackgroundHTTPServer:
+    """An MCP server object served over streamable HTTP from a background thread of this process, until `close()`.
+
+    The same transport as `python -m helpers.mcp_server --http PORT` (uvicorn serving the SDK's own app on a
+    port), without starting a second Python: what a notebook wants. A separate process, as in production, is
+    `running_http_server()`. `url` is where clients connect.
+    Example:
+        >>> from mcp.server import MCPServer
+        >>> with BackgroundHTTPServer(MCPServer("empty")) as http:
+        ...     http.url.startswith("http://127.0.0.1:") and http.url.endswith("/mcp")
+        True
+    """
+
+    def __init__(self, server: MCPServer, *, port: int | None = None, timeout: float = 30.0):
+        import uvicorn  # the SDK's own HTTP server, installed with mcp; imported only when HTTP is wanted
+
+        self.port, self.timeout = port or free_port(), timeout
+        app = server.streamable_http_app(host="127.0.0.1")
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                timeout_graceful_shutdown=2)
+        self._uvicorn = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._serve, name="mcp-http", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._uvicorn.started:
+            if not self._thread.is_alive():  # uvicorn exits its thread when it can't bind the port
+                raise RuntimeError(f"The MCP server could not serve HTTP on port {self.port} (is it in use?).")
+            if time.monotonic() > deadline:
+                self.close()
+                raise TimeoutError(f"The MCP server did not listen on port {self.port} within {timeout:.0f} s.")
+            time.sleep(0.02)
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+
+    def _serve(self) -> None:
+        try:
+            self._uvicorn.run()
+        except (SystemExit, OSError):  # uvicorn exits on a port it can't bind; __init__ reports that
+            pass
+
+    def close(self) -> None:
+        """Stop serving (open client sessions end) and wait for the thread; closing twice is fine.
+
+        Example:
+            >>> from mcp.server import MCPServer
+            >>> http = BackgroundHTTPServer(MCPServer("empty")); http.close(); http.close()
+        """
+        self._uvicorn.should_exit = True
+        self._thread.join(self.timeout)
+
+    def __enter__(self) -> BackgroundHTTPServer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return "BackgroundHTTPServer(streamable HTTP, /mcp)"  # no port: it changes from run to run
 
 
 def _wait_for_port(port: int, process: subprocess.Popen, timeout: float) -> None:

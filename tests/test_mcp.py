@@ -12,7 +12,14 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as ServerToolError
 
 from helpers.loop import agent_loop
-from helpers.mcp_server import build_server, running_http_server, stdio_parameters
+from helpers.mcp_server import (
+    BackgroundHTTPServer,
+    build_server,
+    faq_documents,
+    free_port,
+    running_http_server,
+    stdio_parameters,
+)
 from helpers.mcp_tools import MCPConnection, MCPTools, function_schema, result_text
 from helpers.offline import OFFLINE_MODEL, offline_client
 from helpers.search import SEARCH_TOOL, search
@@ -74,6 +81,30 @@ def test_course_server_over_streamable_http():
     with running_http_server() as url:
         seen = asyncio.run(_exercise_course_server(url))
     _assert_course_server(seen, search("join late")[0]["id"])
+
+
+def test_course_server_over_http_in_a_background_thread():
+    with BackgroundHTTPServer(build_server(DOCS)) as http:
+        seen = asyncio.run(_exercise_course_server(http.url))
+        with MCPConnection(http.url) as second:  # any number of clients, one server (its state is shared)
+            assert "Discord" in second.call_tool("search", {"query": "Discord server"}).content[0].text
+    _assert_course_server(seen, "t1")
+
+
+def test_background_http_server_on_a_busy_port_is_a_clear_error():
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", free_port()))
+        busy.listen()
+        with pytest.raises(RuntimeError, match="in use"):
+            BackgroundHTTPServer(build_server(DOCS), port=busy.getsockname()[1])
+
+
+def test_faq_documents_from_the_cache_equal_the_pinned_faq():
+    from helpers.ingest import load_faq_data
+
+    assert faq_documents() == load_faq_data(progress=False)
 
 
 def test_read_only_server_has_no_writing_tool():

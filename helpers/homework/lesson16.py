@@ -35,7 +35,9 @@ def tide_server() -> MCPServer:
     """
     server = MCPServer("tide-tables")
 
-    @server.tool(description="Today's high tides for a harbour, with their heights.")
+    # structured_output=False: text only, as the course's server sends. An output schema would make the client
+    # validate each result with jsonschema, whose first import takes seconds (its format checkers' grammars).
+    @server.tool(description="Today's high tides for a harbour, with their heights.", structured_output=False)
     def tide_times(harbour: str) -> str:
         if harbour.strip().lower() != "brest":
             raise ToolError(f"no tide table for the harbour {harbour!r}")
