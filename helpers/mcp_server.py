@@ -31,13 +31,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import Annotated
+from collections.abc import Generator
+from typing import Annotated, cast
 
 from mcp import StdioServerParameters
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from minsearch import AppendableIndex
+from minsearch import AppendableIndex, Index
 from pydantic import Field
 
 from helpers import ROOT
@@ -50,7 +50,7 @@ SERVER_NAME = "course-faq"
 INSTRUCTIONS = "Tools over the LLM Zoomcamp FAQ: search it, and add an entry when a user asks for one."
 ADD_DESCRIPTION = ("Add a new entry to the LLM Zoomcamp FAQ. Only use it when the user explicitly asks to "
                    "add an entry.")  # lesson 09's docstring, word for word
-QUERY_DESCRIPTION = SEARCH_TOOL["parameters"]["properties"]["query"]["description"]
+QUERY_DESCRIPTION = cast(dict, SEARCH_TOOL["parameters"])["properties"]["query"]["description"]
 # Annotations are read by name from this module (from __future__ import annotations), hence constants here.
 QUESTION_DESCRIPTION = "The question, phrased as a student would ask it."
 ANSWER_DESCRIPTION = "The answer, in one or two sentences."
@@ -83,9 +83,9 @@ def build_server(documents: list[dict] | None = None, *, writable: bool = True,
     server = MCPServer(name, instructions=INSTRUCTIONS, log_level="WARNING")
 
     def search_faq(query: Annotated[str, Field(description=QUERY_DESCRIPTION)]) -> str:
-        return serialize(search(query, index=index))
+        return serialize(search(query, index=cast(Index, index)))  # AppendableIndex has Index's search()
 
-    server.add_tool(search_faq, name=SEARCH_TOOL["name"], description=SEARCH_TOOL["description"],
+    server.add_tool(search_faq, name=str(SEARCH_TOOL["name"]), description=str(SEARCH_TOOL["description"]),
                     structured_output=False)
     if writable:
         server.add_tool(_entry_writer(faq, index), name="add_faq_entry", description=ADD_DESCRIPTION,
@@ -164,7 +164,7 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_http_server(port: int | None = None, *, writable: bool = True,
-                        timeout: float = 60.0) -> Iterator[str]:
+                        timeout: float = 60.0) -> Generator[str, None, None]:
     """Run this server over streamable HTTP in a subprocess; yield its URL; stop it on leaving the block.
 
     Example:
