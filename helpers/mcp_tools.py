@@ -10,6 +10,9 @@ What it does:
 - `MCPConnection` keeps one `mcp.Client` open in a background thread, so plain (sync) code, such as the
   course's loop or a notebook cell, can call `list_tools()` and `call_tool()` (a kernel already runs an event
   loop in its own thread, so `asyncio.run` can't be called there).
+- `stdio_transport(params)` is the SDK's `stdio_client` with a stderr the subprocess can inherit in any
+  kernel: a kernel's `sys.stderr` may have no file descriptor, and the SDK's default then fails with
+  `UnsupportedOperation: fileno` (python-sdk#1103). MCPConnection uses it for `StdioServerParameters`.
 - `MCPTools(*connections)` is a tool registry for helpers.loop.AgentRun / agent_loop: it maps each tool's
   name to a callable that calls the server, gives `responses_schemas()` / `chat_schemas()`, and knows which
   server each tool came from (`server_of(name)`, `servers`), e.g. for a chat view to show it. A failing call
@@ -24,10 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 
-from mcp import Client
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 from helpers.flavour import flavour_of
 from helpers.tools import ToolError, serialize
@@ -80,6 +86,31 @@ def result_text(result, tool_name: str = "tool") -> str:
     return text
 
 
+def stdio_transport(params: StdioServerParameters):
+    """The SDK's stdio transport for `params`, its server's stderr sent where a subprocess can write it: this
+    process's stderr when it is a real file, else the process's original stderr (a notebook kernel's terminal).
+
+    Pass it to `mcp.Client` instead of the parameters: `Client(stdio_transport(params))`.
+    Example:
+        >>> import asyncio
+        >>> from mcp import Client
+        >>> async def tools_of(params):
+        ...     async with Client(stdio_transport(params)) as client:
+        ...         return [tool.name for tool in (await client.list_tools()).tools]
+        >>> asyncio.run(tools_of(StdioServerParameters(command=sys.executable, args=["-m", "mcp_server_git"])))[:2]
+        ['git_status', 'git_diff_unstaged']
+    """
+    return stdio_client(params, errlog=_inheritable_stderr())
+
+
+def _inheritable_stderr():
+    try:
+        sys.stderr.fileno()  # a kernel's OutStream raises here when it doesn't capture the real descriptor
+        return sys.stderr
+    except (AttributeError, OSError, ValueError):
+        return sys.__stderr__ if sys.__stderr__ is not None else open(os.devnull, "w")  # noqa: SIM115
+
+
 class MCPConnection:
     """One open `mcp.Client`, usable from sync code: its event loop runs in a background thread.
 
@@ -117,7 +148,9 @@ class MCPConnection:
         # The client's task group must be entered and left in one task: this one, which waits for close().
         self._stop = asyncio.Event()
         try:
-            async with Client(server) as client:
+            # StdioServerParameters go through stdio_transport: the SDK's default stderr fails in some kernels.
+            target = stdio_transport(server) if isinstance(server, StdioServerParameters) else server
+            async with Client(target) as client:
                 ready.set_result(client)
                 await self._stop.wait()
         except BaseException as exc:
