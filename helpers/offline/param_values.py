@@ -9,11 +9,17 @@ schema, question)` looks in the question for just that part:
   parameter `door`, "the *Leiden* station" for `station`;
 - a date (`format: date`, or "date" in the name or description): an ISO date, or a day and a month
   ("12 March", "March 12th"), as written; a time ("time" in the name): "18:30", "9 am";
-- a number for a numeric parameter: digits or a number word ("a table for four" -> 4).
+- a number for a numeric parameter: digits or a number word ("a table for four" -> 4);
+- a path for a parameter about a path, file, folder or directory (its name, description or `format: path`):
+  the path-like token of the question, quoted or not: absolute ("/srv/photos"), home ("~/notes.txt"),
+  explicitly relative ("./drafts", "../x"), a Windows drive ("C:\\temp"), or a relative path with a file
+  extension, a dash or underscore, or three parts ("src/app/main.py", "data/demo-repo"). URLs, dates and
+  fractions ("12/03/2026", "3/4", "km/h", "and/or") are not paths.
 None when the question holds no such part; arguments.py then falls back to the names in the question.
 
 What it leaves out on purpose: meaning. "the door to the yard" does not give "back", and "next Friday"
-stays a phrase, not a date: the offline model has no calendar and no clock.
+stays a phrase, not a date: the offline model has no calendar and no clock; "my photos folder" is not a path,
+and a bare relative path of two plain words ("docs/notes") is not told apart from "km/h".
 """
 
 from __future__ import annotations
@@ -31,6 +37,10 @@ _DATE = re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+
                    rf"|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?", re.IGNORECASE)
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
+_PATH_WORDS = {"path", "paths", "file", "filename", "filepath", "folder", "dir", "directory", "repo_path"}
+_POSIX_PATH = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.-]*)*")
+_AROUND = "\"'`()[]<>,;!?\u201c\u201d\u2018\u2019"
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:\\[\w.\\-]*")
 
 
 def listed_values(schema: dict) -> list[str]:
@@ -75,11 +85,41 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
         found = _DATE.search(question)
         if found:
             return found.group(0)
+    if schema.get("format") == "path" or _PATH_WORDS & set(re.split(r"[_\W]+", said)):
+        found_path = path_in(question)
+        if found_path:
+            return found_path
     if re.search(r"\btime\b", said):
         found = _TIME.search(question)
         if found:
             return found.group(0)
     return _qualifier(name, question) if qualifier else None
+
+
+def path_in(text: str) -> str | None:
+    """The first path-like token of `text` (see the module's list), without the quotes or the full stop
+    around it; None when it holds none.
+
+    Example:
+        >>> path_in("Back up /srv/photos/2024, please."), path_in("Lint src/app/main.py"), path_in("Wind in km/h")
+        ('/srv/photos/2024', 'src/app/main.py', None)
+    """
+    for raw in text.split():
+        token = raw.lstrip(_AROUND)
+        if not token.endswith(("/.", "/..")):  # "a/.." ends in dots that belong to it
+            token = token.rstrip(_AROUND + ".:")  # quotes, brackets and the sentence's full stop
+        if "://" in raw or token.startswith("//"):
+            continue  # a URL, not a path on this machine
+        if _WINDOWS_PATH.fullmatch(token):
+            return token
+        if "/" not in token or not _POSIX_PATH.fullmatch(token) or not re.search(r"[A-Za-z_]", token):
+            continue  # no path, or only digits and slashes: a date or a fraction
+        if token.startswith(("/", "~/", "./", "../")):
+            return token
+        parts = [part for part in token.split("/") if part]
+        if len(parts) >= 3 or (len(parts) >= 2 and re.search(r"[._-]", token)):
+            return token
+    return None
 
 
 def _qualifier(name: str, question: str) -> str | None:

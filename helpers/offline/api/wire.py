@@ -45,6 +45,9 @@ from helpers.offline.conversation import Call, Conversation, Decision, Tool
 
 # A fixed creation time (2026-01-01T00:00:00Z): a wall-clock time would make every response unique.
 CREATED_AT = 1767225600
+# Tool types the Responses API runs on the provider's side; their 400 says why they can't run here.
+HOSTED_TOOL_TYPES = {"mcp", "web_search", "web_search_preview", "file_search", "code_interpreter",
+                     "image_generation"}
 
 
 def request_hash(route: str, body: dict, fault: str | None = None) -> str:
@@ -155,11 +158,26 @@ def _function_tools(raw: list, spec) -> list[Tool]:
     for i, tool in enumerate(raw):
         if tool["type"] != "function":
             raise ApiError(400, f"The offline model supports only tools of type 'function'; tools[{i}] has "
-                                f"type {shown(tool['type'])}.", param=f"tools[{i}].type", code="unsupported_value")
+                                f"type {shown(tool['type'])}.{_hosted_note(tool['type'])}",
+                           param=f"tools[{i}].type", code="unsupported_value")
         function = spec(tool)
         tools.append(Tool(name=function["name"], description=str(function.get("description") or ""),
                           parameters=function.get("parameters") or {"type": "object", "properties": {}}))
     return tools
+
+
+def _hosted_note(kind) -> str:
+    """Why a hosted tool type can't run here: the provider's servers run it, and this model has no network.
+
+    Example:
+        >>> _hosted_note("mcp")[:60]
+        " A hosted tool runs on the provider's servers (for 'mcp', th"
+    """
+    if kind not in HOSTED_TOOL_TYPES:
+        return ""
+    remote = " (for 'mcp', they would connect to the remote MCP server you name)" if kind == "mcp" else ""
+    return (f" A hosted tool runs on the provider's servers{remote}, and the offline model has no network and "
+            "no such servers. Offer the tool as a function tool and run it yourself.")
 
 
 def _take_message(conv: Conversation, role: str, text: str) -> None:

@@ -1,0 +1,389 @@
+"""MCP servers' tools in the course's own loop (lesson 16): the bridge between `list_tools`/`call_tool` and
+function calling.
+
+What it does:
+- `function_schema(tool, api)` turns one tool from an MCP server's `list_tools()` into the function-tool
+  schema of either API (Responses or Chat Completions): the MCP tool's `inputSchema` is the function's
+  `parameters`.
+- `result_text(result)` turns a `CallToolResult` into the text the model reads: its text content, joined; a
+  result with `is_error` becomes the same `{"error": ..., "hint": ...}` payload as helpers.tools' errors.
+- `MCPConnection` keeps one `mcp.Client` open in a background thread, so plain (sync) code, such as the
+  course's loop or a notebook cell, can call `list_tools()` and `call_tool()` (a kernel already runs an event
+  loop in its own thread, so `asyncio.run` can't be called there).
+- `stdio_transport(params)` is the SDK's `stdio_client` with a stderr the subprocess can inherit in any
+  kernel: a kernel's `sys.stderr` may have no file descriptor, and the SDK's default then fails with
+  `UnsupportedOperation: fileno` (python-sdk#1103). MCPConnection uses it for `StdioServerParameters`.
+- `MCPTools(*connections)` is a tool registry for helpers.loop.AgentRun / agent_loop: it maps each tool's
+  name to a callable that calls the server, gives `responses_schemas()` / `chat_schemas()`, and knows which
+  server each tool came from (`server_of(name)`, `servers`), e.g. for a chat view to show it. A failing call
+  (an `is_error` result, an exception, a dropped connection) never raises into the loop: helpers.tools'
+  `run_tool` and `result_text` turn each into an error output; an unknown name is run_tool's as always.
+
+Left out on purpose: resources, prompts, sampling, elicitation and notifications (the loop needs tools only);
+images and other non-text content (replaced by a short note); re-listing tools when a server's list changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from helpers.flavour import flavour_of
+from helpers.tools import ToolError, serialize
+
+DEFAULT_TIMEOUT_S = 60.0
+
+
+def function_schema(tool, api: str = "responses") -> dict:
+    """The function-tool schema of one MCP tool (an `mcp.types.Tool` or a dict in the wire's camelCase).
+
+    Example:
+        >>> tool = {"name": "convert", "description": "Convert a length.",
+        ...         "inputSchema": {"type": "object", "properties": {"metres": {"type": "number"}}}}
+        >>> function_schema(tool)
+        {'type': 'function', 'name': 'convert', 'description': 'Convert a length.', 'parameters': {'type': 'object', 'properties': {'metres': {'type': 'number'}}}}
+        >>> function_schema(tool, api="chat")["function"]["name"]
+        'convert'
+    """
+    name, description, parameters = _field(tool, "name"), _field(tool, "description"), _input_schema(tool)
+    # MCP allows a tool with no description; the function-calling APIs want a string.
+    function = {"name": name, "description": description or "", "parameters": parameters}
+    if flavour_of(api).name == "chat":
+        return {"type": "function", "function": function}
+    return {"type": "function", **function}
+
+
+def result_text(result, tool_name: str = "tool") -> str:
+    """The text a model reads for one `CallToolResult`: its text blocks joined by newlines; an error result
+    (`is_error`) as an error payload, never an exception.
+
+    Example:
+        >>> from mcp.types import CallToolResult, TextContent
+        >>> result_text(CallToolResult(content=[TextContent(type="text", text="12.5 km")]))
+        '12.5 km'
+        >>> print(result_text(CallToolResult(content=[TextContent(type="text", text="no such unit")],
+        ...                                  is_error=True), "convert"))
+        {"error":"tool 'convert' reported an error: no such unit","hint":"Check the arguments against the tool's description and call it again, or answer without it."}
+    """
+    parts = []
+    for block in _field(result, "content") or []:
+        kind = _field(block, "type")
+        parts.append(_field(block, "text") if kind == "text" else f"[{kind} content left out]")
+    text = "\n".join(parts)
+    if not parts and _field(result, "structured_content", "structuredContent") is not None:
+        text = serialize(_field(result, "structured_content", "structuredContent"))
+    if _field(result, "is_error", "isError"):
+        return ToolError(f"tool {tool_name!r} reported an error: {text or '(no details)'}",
+                         "Check the arguments against the tool's description and call it again, "
+                         "or answer without it.").payload()
+    return text
+
+
+def stdio_transport(params: StdioServerParameters):
+    """The SDK's stdio transport for `params`, its server's stderr sent where a subprocess can write it: this
+    process's stderr when it is a real file, else the process's original stderr (a notebook kernel's terminal).
+
+    Pass it to `mcp.Client` instead of the parameters: `Client(stdio_transport(params))`.
+    Example:
+        >>> import asyncio
+        >>> from mcp import Client
+        >>> async def tools_of(params):
+        ...     async with Client(stdio_transport(params)) as client:
+        ...         return [tool.name for tool in (await client.list_tools()).tools]
+        >>> asyncio.run(tools_of(StdioServerParameters(command=sys.executable, args=["-m", "mcp_server_git"])))[:2]
+        ['git_status', 'git_diff_unstaged']
+    """
+    return stdio_client(params, errlog=_inheritable_stderr())
+
+
+def _inheritable_stderr():
+    try:
+        sys.stderr.fileno()  # a kernel's OutStream raises here when it doesn't capture the real descriptor
+        return sys.stderr
+    except (AttributeError, OSError, ValueError):
+        return sys.__stderr__ if sys.__stderr__ is not None else open(os.devnull, "w")  # noqa: SIM115
+
+
+class MCPConnection:
+    """One open `mcp.Client`, usable from sync code: its event loop runs in a background thread.
+
+    `server` is anything `mcp.Client` takes: an `MCPServer` object (in memory), a URL of a streamable HTTP
+    server, or `StdioServerParameters` (a subprocess). Close it with `close()` or a `with` block.
+    Example:
+        >>> from mcp.server import MCPServer
+        >>> server = MCPServer("units")
+        >>> @server.tool(description="Kilometres in a number of miles.")
+        ... def miles_to_km(miles: float) -> float:
+        ...     return round(miles * 1.609344, 3)
+        >>> with MCPConnection(server) as connection:
+        ...     print(connection.name, [tool.name for tool in connection.list_tools()],
+        ...           connection.call_tool("miles_to_km", {"miles": 10}).content[0].text)
+        units ['miles_to_km'] 16.093
+    """
+
+    def __init__(self, server, *, name: str | None = None, timeout: float = DEFAULT_TIMEOUT_S):
+        self.timeout = timeout
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="mcp-connection", daemon=True)
+        self._thread.start()
+        self._stop: asyncio.Event | None = None
+        ready: concurrent.futures.Future = concurrent.futures.Future()
+        self._held = asyncio.run_coroutine_threadsafe(self._hold(server, ready), self._loop)
+        try:
+            self._client: Client = ready.result(timeout)
+        except BaseException:
+            self._shut_down_loop()
+            raise
+        info = self._client.server_info
+        self.name = name or (info.name if info is not None else "mcp")
+
+    async def _hold(self, server, ready: concurrent.futures.Future) -> None:
+        # The client's task group must be entered and left in one task: this one, which waits for close().
+        self._stop = asyncio.Event()
+        try:
+            # StdioServerParameters go through stdio_transport: the SDK's default stderr fails in some kernels.
+            target = stdio_transport(server) if isinstance(server, StdioServerParameters) else server
+            async with Client(target) as client:
+                ready.set_result(client)
+                await self._stop.wait()
+        except BaseException as exc:
+            if ready.done():
+                raise
+            ready.set_exception(exc)
+
+    def _run(self, coroutine):
+        if self._stop is None or self._stop.is_set():
+            coroutine.close()
+            raise RuntimeError(f"The connection to the MCP server {self.name!r} is closed.")
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(self.timeout)
+
+    def list_tools(self) -> list:
+        """The server's tools (`mcp.types.Tool` objects), every page.
+
+        Example:
+            >>> from mcp.server import MCPServer
+            >>> with MCPConnection(MCPServer("empty")) as connection:
+            ...     connection.list_tools()
+            []
+        """
+        tools, cursor = [], None
+        while True:
+            page = self._run(self._client.list_tools(cursor=cursor))
+            tools.extend(page.tools)
+            cursor = page.next_cursor
+            if not cursor:
+                return tools
+
+    def call_tool(self, name: str, arguments: dict | None = None):
+        """Call one tool with a dict of arguments; return the `CallToolResult` (errors are results with
+        `is_error`, not exceptions, unless the connection itself fails).
+
+        Example:
+            >>> from mcp.server import MCPServer
+            >>> with MCPConnection(MCPServer("empty")) as connection:
+            ...     connection.call_tool("nothing", {}).is_error
+            True
+        """
+        return self._run(self._client.call_tool(name, arguments or {}))
+
+    def close(self) -> None:
+        """Close the client (a stdio server's subprocess ends with it) and stop the background thread.
+
+        Example:
+            >>> from mcp.server import MCPServer
+            >>> connection = MCPConnection(MCPServer("empty"))
+            >>> connection.close(); connection.close()  # closing twice is fine
+        """
+        if self._stop is not None and not self._stop.is_set():
+            self._loop.call_soon_threadsafe(self._stop.set)
+            try:
+                self._held.result(self.timeout)
+            finally:
+                self._shut_down_loop()
+
+    def _shut_down_loop(self) -> None:
+        if self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(self.timeout)
+        if not self._loop.is_running() and not self._loop.is_closed():
+            self._loop.close()
+
+    def __enter__(self) -> MCPConnection:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"MCPConnection({self.name!r})"
+
+
+class MCPTool:
+    """One tool of an MCP server as a callable for the course's loop: keyword arguments in, text out.
+
+    It has `parameters` and `validate`, like lesson 09's `Tool`, so helpers.tools words its hints from the
+    server's schema; the server itself checks the arguments.
+    Example:
+        >>> from mcp.server import MCPServer
+        >>> server = MCPServer("units")
+        >>> @server.tool(description="Kilometres in a number of miles.")
+        ... def miles_to_km(miles: float) -> float:
+        ...     return round(miles * 1.609344, 3)
+        >>> with MCPConnection(server) as connection:
+        ...     tool = MCPTool(connection.list_tools()[0], connection)
+        ...     print(tool.server, tool(miles=1))
+        units 1.609
+    """
+
+    def __init__(self, tool, connection: MCPConnection):
+        self.name, self.description = tool.name, tool.description or ""
+        self.connection, self.server = connection, connection.name
+        self.parameters = {"type": "object", "properties": {}, "required": [], **(tool.input_schema or {})}
+        self._tool = tool
+
+    def schema(self, api: str = "responses") -> dict:
+        """This tool's function schema for `api` ("responses" or "chat").
+
+        Example:
+            >>> from mcp.types import Tool
+            >>> MCPTool(Tool(name="t", input_schema={"type": "object"}), _Named("s")).schema("chat")["type"]
+            'function'
+        """
+        return function_schema(self._tool, api)
+
+    def validate(self, arguments: dict) -> dict:
+        """The arguments, unchanged: the MCP server validates them and answers a bad call with an error result.
+
+        Example:
+            >>> from mcp.types import Tool
+            >>> MCPTool(Tool(name="t", input_schema={"type": "object"}), _Named("s")).validate({"a": 1})
+            {'a': 1}
+        """
+        return arguments
+
+    def __call__(self, **arguments) -> str:
+        return result_text(self.connection.call_tool(self.name, arguments), self.name)
+
+    def __repr__(self) -> str:
+        return f"MCPTool({self.name!r}, server={self.server!r})"
+
+
+class MCPTools:
+    """The tools of one or more MCP servers as one registry for helpers.loop (AgentRun, agent_loop); `only`
+    names the tools to keep (the others are never offered to the model, nor callable through the registry).
+
+    Example:
+        >>> from mcp.server import MCPServer
+        >>> catalogue = MCPServer("library")
+        >>> @catalogue.tool(description="Whether a book is on the shelf.")
+        ... def on_shelf(title: str) -> str:
+        ...     return "yes" if title == "Dune" else "lent out"
+        >>> with MCPConnection(catalogue) as connection:
+        ...     tools = MCPTools(connection)
+        ...     print(tools.names(), tools.server_of("on_shelf"), tools["on_shelf"](title="Dune"))
+        ['on_shelf'] library yes
+    """
+
+    def __init__(self, *connections: MCPConnection, only: Iterable[str] | None = None):
+        # only: the tools the model may see (least privilege); a server's other tools stay out of reach.
+        keep = set(only) if only is not None else None
+        self._tools: dict[str, MCPTool] = {}
+        for connection in connections:
+            for listed in connection.list_tools():
+                if keep is not None and listed.name not in keep:
+                    continue
+                if listed.name in self._tools:
+                    raise ValueError(f"Both {self._tools[listed.name].server!r} and {connection.name!r} have a "
+                                     f"tool named {listed.name!r}; the model could not tell them apart. "
+                                     "Connect only one of them, or filter the tools of one.")
+                self._tools[listed.name] = MCPTool(listed, connection)
+
+    @property
+    def servers(self) -> dict[str, str]:
+        """Each tool's name -> the name of the server it came from.
+
+        Example:
+            >>> MCPTools().servers
+            {}
+        """
+        return {name: tool.server for name, tool in self._tools.items()}
+
+    def server_of(self, name: str) -> str | None:
+        """The name of the server that serves tool `name` (None if no server here does).
+
+        Example:
+            >>> MCPTools().server_of("search") is None
+            True
+        """
+        tool = self._tools.get(name)
+        return tool.server if tool is not None else None
+
+    def names(self) -> list[str]:
+        """The tools' names, in the servers' order.
+
+        Example:
+            >>> MCPTools().names()
+            []
+        """
+        return list(self._tools)
+
+    def responses_schemas(self) -> list[dict]:
+        """Function schemas for the Responses API (what AgentRun asks a registry for).
+
+        Example:
+            >>> MCPTools().responses_schemas()
+            []
+        """
+        return [tool.schema("responses") for tool in self._tools.values()]
+
+    def chat_schemas(self) -> list[dict]:
+        """Function schemas for Chat Completions.
+
+        Example:
+            >>> MCPTools().chat_schemas()
+            []
+        """
+        return [tool.schema("chat") for tool in self._tools.values()]
+
+    def __getitem__(self, name: str) -> MCPTool:
+        return self._tools[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __repr__(self) -> str:
+        return f"MCPTools({', '.join(f'{n} ({t.server})' for n, t in self._tools.items())})"
+
+
+class _Named:
+    """A stand-in connection with only a name, for examples that never call the server."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def _field(obj, *names):
+    # SDK objects use snake_case attributes; the wire (and hand-written dicts) camelCase keys.
+    for name in names:
+        value = obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+        if value is not None:
+            return value
+    return None
+
+
+def _input_schema(tool) -> dict:
+    schema = _field(tool, "input_schema", "inputSchema")
+    return dict(schema) if schema else {"type": "object", "properties": {}}
