@@ -1,12 +1,12 @@
-"""helpers.approval: the gate, the three decisions, and a paused run resumed from JSON in a fresh process."""
+"""helpers.approval: the gate, the three decisions, and a paused run resumed from JSON in a fresh kernel."""
 
 import json
-import subprocess
-import sys
+import os
 import textwrap
 from pathlib import Path
 
 import pytest
+from jupyter_client.manager import start_new_kernel
 
 from helpers.approval import ApprovalRun, Paused, demo_run
 from helpers.offline import offline_client
@@ -88,30 +88,58 @@ def test_bad_input_gets_a_clear_error():
         ApprovalRun.from_json("{}", offline_client(), run.tools, needs_approval=set())
 
 
-def test_a_run_paused_here_resumes_from_saved_json_in_a_fresh_process(tmp_path):
-    run = demo_run()
-    assert run.advance() is None
+def run_in_kernel(code: str) -> str:
+    """Run `code` in a new Jupyter kernel (the one a notebook gets) and return what it printed."""
+    manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT),
+                                       env={**os.environ, "LLM_PROVIDER": "offline"})
+    printed, errors = [], []
+
+    def keep(message):
+        content = message["content"]
+        if message["msg_type"] == "stream":
+            printed.append(content["text"])
+        elif message["msg_type"] == "error":
+            errors.append("\n".join(content["traceback"]))
+
+    try:
+        client.execute_interactive(code, timeout=120, output_hook=keep)
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    assert not errors, errors[0]
+    return "".join(printed)
+
+
+# What both kernels define: the tool, as a notebook cell would.
+KERNEL_SETUP = '''
+from helpers.approval import ApprovalRun, demo_run
+from helpers.offline import offline_client
+from helpers.tools import Tools
+
+def delete_file(path: str) -> dict:
+    "Delete a file."
+    return {"deleted": path}
+'''
+
+
+def test_a_run_paused_in_one_kernel_resumes_from_saved_json_in_a_fresh_kernel(tmp_path):
+    # Two kernels, as a student has them: one pauses and saves, the next (after a restart, or another day)
+    # resumes from the file with a new client. Nothing passes between them but the JSON.
     saved = tmp_path / "run.json"
-    saved.write_text(run.to_json(), encoding="utf-8")
+    first = run_in_kernel(KERNEL_SETUP + textwrap.dedent(f"""
+        run = demo_run()
+        print(run.advance() is None, run.pending[0].name)
+        open({str(saved)!r}, "w").write(run.to_json())
+    """))
+    assert first.split() == ["True", "delete_file"]
     json.loads(saved.read_text())  # plain JSON, nothing pickled
-    script = textwrap.dedent(f"""
-        from helpers.approval import ApprovalRun
-        from helpers.offline import offline_client
-        from helpers.tools import Tools
-
-        def delete_file(path: str) -> dict:
-            '''Delete a file.'''
-            return {{"deleted": path}}
-
+    second = run_in_kernel(KERNEL_SETUP + textwrap.dedent(f"""
         run = ApprovalRun.from_json(open({str(saved)!r}).read(), offline_client(), Tools(delete_file),
                                     needs_approval={{"delete_file"}}, verbose=False)
         print(run.pending[0].name, run.iterations)
         run.reject(run.pending[0].call_id, "keep it")
         print(run.advance().answer)
-    """)
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env={"PATH": "", "LLM_PROVIDER": "offline"})
-    assert done.returncode == 0, done.stderr
-    first, answer = done.stdout.strip().split("\n", 1)
-    assert first == "delete_file 1"
+    """))
+    pending, answer = second.strip().split("\n", 1)
+    assert pending == "delete_file 1"
     assert answer.startswith("I did not run delete_file") and '"keep it"' in answer
