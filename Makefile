@@ -28,7 +28,7 @@ help:
 	@echo "  make unit            the unit tests and the helpers' docstring examples only"
 	@echo "  make doctest         the helpers' docstring examples (Example: >>> ...) only"
 	@echo "  make nbval           the notebooks under nbval only"
-	@echo "  make test-ui         the chat widgets of lessons 10 and 13 in JupyterLab under headless Chromium (needs chromium)"
+	@echo "  make test-ui         the chat widgets of lessons 10, 13 and 17 in JupyterLab under headless Chromium (needs chromium)"
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"

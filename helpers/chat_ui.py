@@ -278,8 +278,10 @@ class ChatSession:
         """
         return f"Session: {self.meter}"
 
-    def as_text(self, preview: int = 120, latency: bool = False) -> str:
+    def as_text(self, preview: int = 120, latency: bool = False, labels: dict | None = None) -> str:
         """The transcript as plain text, one block per entry (no latency unless asked: it varies run to run).
+        Each answer is said by its agent and each tool call carries its label, as in ChatWidget (`labels`:
+        helpers.chat_labels); a session with one agent says "agent".
 
         Example:
             >>> chat = demo_session()
@@ -297,11 +299,13 @@ class ChatSession:
             if e.kind == "user":
                 lines.append(f"you: {e.text}")
             elif e.kind == "tool":
-                lines.append(f"  [{e.iteration}] {e.name}({one_line(e.arguments, 80)}) -> {one_line(e.output, preview)}")
+                label = tool_label(e.name, labels)
+                lines.append(f"  [{e.iteration}] {e.name}({one_line(e.arguments, 80)}){label} -> {one_line(e.output, preview)}")
                 lines.append(f"      {usage_line(e, latency=latency)}")
             elif e.kind == "assistant":
                 note = "" if e.stop_reason == "answered" else f" [stopped: {e.stop_reason}]"
-                lines.append(f"agent{note}: {e.text}")
+                who = speaker(self.transcript, e, getattr(self, "agent_name", "agent"), labels)
+                lines.append(f"{who}{note}: {e.text}")
             else:
                 lines.append(f"error: {e.text}")
         lines.append(self.footer())
@@ -528,6 +532,22 @@ class ChatWidget:
             if e.stop_reason != "answered":
                 note += f" <small>[stopped: {html.escape(e.stop_reason)}]</small>"
         return w.HTML(_bubble(who, color, html.escape(e.text) + note))
+
+    def as_text(self, preview: int = 120) -> str:
+        """The conversation as plain text, as the widget shows it: who speaks each answer, each tool card's
+        label (an MCP server's name, say). Print it where a stored notebook can't keep the widget's view.
+
+        Example:
+            >>> chat = ChatWidget(demo_session(), labels={"search": "faq-server"})
+            >>> _ = chat.session.send("Can I join late?")
+            >>> print(chat.as_text(preview=40))
+            you: Can I join late?
+              [1] search({"query": "join late joining"}) · faq-server -> [{"id":"a1","question":"Can I join late…
+                  model call 1: 105 tokens · $0
+            agent: According to "Can I join late?" [a1]: Yes.
+            Session: 2 calls · 252 tokens · $0 (local, estimated)
+        """
+        return self.session.as_text(preview, labels=self.labels)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.box._repr_mimebundle_(**kwargs)

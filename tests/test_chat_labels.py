@@ -79,3 +79,30 @@ def test_a_plain_session_still_says_agent():
     widget.text.value = "Can I join late?"
     widget.submit()
     assert any("Agent:" in getattr(child, "value", "") for child in widget.log.children)
+
+
+def test_the_text_transcript_names_the_agents_and_the_tool_labels():
+    widget = ChatWidget(AgentChatSession(offline_client(), "offline-rules-v1", desks()),
+                        labels={"events_notes": "events-server", "Events agent": "Events desk"})
+    widget.session.send("When does the book club meet?")
+    lines = widget.as_text().splitlines()
+    assert any(line.startswith("Events desk: ") and "Mondays" in line for line in lines)
+    assert any("events_notes(" in line and " · events-server -> " in line for line in lines)
+    assert not any(line.startswith(("agent:", "Triage:")) for line in lines)  # the triage agent only handed over
+    # the session alone, without labels: the agents' own names, no tool labels
+    plain = widget.session.as_text()
+    assert "\nEvents agent: " in plain and " · events-server" not in plain
+
+
+def test_the_first_agent_speaks_until_a_handoff():
+    chat = AgentChatSession(offline_client(), "offline-rules-v1", desks())
+    chat.send("Hello there")  # matches no desk's description: the triage agent answers itself
+    assert chat.as_text().splitlines()[1].startswith("Triage: ")
+
+
+def test_a_plain_session_text_still_says_agent():
+    from helpers.chat_ui import demo_session
+
+    chat = demo_session()
+    chat.send("Can I join late?")
+    assert "\nagent: " in chat.as_text() and " · " not in chat.as_text().splitlines()[1]

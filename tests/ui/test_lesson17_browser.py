@@ -1,0 +1,68 @@
+"""Lesson 17's chat widget with several agents, in a real JupyterLab under headless Chromium (`make test-ui`).
+
+What a student does: run every cell, ask the last chat widget a deadline question, and see the answer said by the
+agent the triage agent handed the conversation to, with the transfer as a tool card; then press Reset and ask a
+question for the other specialist. The unit tests (tests/test_chat_labels.py) cover the logic; this covers what
+only a browser shows: the speaker's name on the answer. The machinery is tests/ui/lab.py's.
+"""
+
+import re
+
+import pytest
+from lab import OUT, ROOT, find_chromium, open_notebook, run_all_cells, running_lab
+from playwright.sync_api import expect, sync_playwright  # requirements-ui.txt; `make test-ui` installs it
+
+LESSON = next((ROOT / "notebooks").glob("17-*.ipynb"))
+SHOTS = OUT / "lesson17"  # a folder of its own: lesson 10's test clears data/ui/*.png
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for old in SHOTS.glob("*.png"):
+        old.unlink()
+    with running_lab(LESSON, tmp_path_factory.mktemp("lab17"), screenshots="17-*.png") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        # --no-sandbox: Chromium's sandbox can't start as root (usual in containers and CI).
+        launched = p.chromium.launch(executable_path=find_chromium(), headless=True, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def ask(widget, text: str) -> None:
+    field = widget.get_by_placeholder("Ask about the course")
+    field.fill(text)
+    field.press("Enter")
+    expect(field).to_have_value("")
+
+
+def test_lesson_17_widget_names_the_agent_that_answers(lab, browser):
+    port, path = lab
+    page, console = open_notebook(browser, port, path)
+    run_all_cells(page, "17-run-all-timed-out.png")
+    expect(page.locator(".course-chat-log")).to_have_count(1)  # "now yours" (the demo is driven from code, not shown)
+    log = page.locator(".course-chat-log").last
+    widget = log.locator("xpath=..")
+    widget.scroll_into_view_if_needed()
+
+    ask(widget, "When is the homework 3 deadline?")
+    expect(log.locator(".widget-html", has_text="Schedule agent:")).to_have_count(1)
+    # Each bubble names its speaker in bold: never lesson 10's anonymous "Agent" (has_text alone ignores case).
+    expect(log.locator(".widget-html b", has_text=re.compile(r"^Agent:$"))).to_have_count(0)
+    cards = log.locator(".widget-accordion")
+    expect(cards.first).to_contain_text("transfer_to_schedule_agent")
+    widget.screenshot(path=SHOTS / "1-schedule-agent.png")
+
+    widget.get_by_role("button", name="Reset").click()
+    expect(cards).to_have_count(0)
+    ask(widget, "I just found out about the course. Can I still join?")
+    expect(log.locator(".widget-html", has_text="FAQ agent:")).to_have_count(1)
+    expect(cards.first).to_contain_text("transfer_to_faq_agent")
+    widget.screenshot(path=SHOTS / "2-faq-agent.png")
+    page.close()
+    assert console.errors == []
