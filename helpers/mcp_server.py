@@ -42,8 +42,9 @@ from pydantic import Field
 
 from helpers import ROOT
 from helpers.env import setting
+from helpers.faq_writes import Answer, Question, faq_entry_writer  # lesson 09's writing tool
 from helpers.ingest import CACHE_PATH, load_faq_data
-from helpers.search import DEFAULT_COURSE, KEYWORD_FIELDS, SEARCH_TOOL, TEXT_FIELDS, search
+from helpers.search import KEYWORD_FIELDS, SEARCH_TOOL, TEXT_FIELDS, search
 from helpers.tools import serialize
 
 SERVER_NAME = "course-faq"
@@ -51,10 +52,6 @@ INSTRUCTIONS = "Tools over the LLM Zoomcamp FAQ: search it, and add an entry whe
 ADD_DESCRIPTION = ("Add a new entry to the LLM Zoomcamp FAQ. Only use it when the user explicitly asks to "
                    "add an entry.")  # lesson 09's docstring, word for word
 QUERY_DESCRIPTION = cast(dict, SEARCH_TOOL["parameters"])["properties"]["query"]["description"]
-# Annotations are read by name from this module (from __future__ import annotations), hence constants here.
-QUESTION_DESCRIPTION = "The question, phrased as a student would ask it."
-ANSWER_DESCRIPTION = "The answer, in one or two sentences."
-ADDED_SECTION = "Added by the agent"  # lesson 09: the agent's entries are labelled, for a person to review
 log = logging.getLogger(__name__)
 
 
@@ -113,24 +110,17 @@ def faq_documents() -> list[dict]:
 
 
 def _entry_writer(faq: list[dict], index: AppendableIndex):
-    """Lesson 09's add_faq_entry over this server's index: narrow (append only), validated, labelled."""
-    added: list[dict] = []
+    """Lesson 09's add_faq_entry (helpers.faq_writes) over this server's index, its answer as the loop's JSON
+    text, a refused write as an MCP error result, and each entry logged."""
+    write = faq_entry_writer(index, existing=faq)
 
-    def add_faq_entry(
-        question: Annotated[str, Field(min_length=10, max_length=200,
-                                       description=QUESTION_DESCRIPTION)],
-        answer: Annotated[str, Field(min_length=10, max_length=1000,
-                                     description=ANSWER_DESCRIPTION)],
-    ) -> str:
-        if any(doc["question"].strip().lower() == question.strip().lower() for doc in faq):
+    def add_faq_entry(question: Question, answer: Answer) -> str:
+        result = write(question, answer)
+        if "error" in result:
             # An MCP tool error (is_error), not a normal result: the client can tell the two apart.
-            raise ToolError("an entry with this question already exists; search for it instead")
-        entry = {"id": f"agent-{len(added) + 1}", "course": DEFAULT_COURSE, "section": ADDED_SECTION,
-                 "question": question.strip(), "answer": answer.strip()}
-        index.append(entry)
-        added.append(entry)
-        log.info("added FAQ entry %s", entry["id"])  # stderr: a person can review what was written
-        return serialize({"added": entry["id"]})
+            raise ToolError(f"{result['error']}; search for it instead")
+        log.info("added FAQ entry %s", result["added"])  # stderr: a person can review what was written
+        return serialize(result)
 
     return add_faq_entry
 

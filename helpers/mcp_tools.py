@@ -30,13 +30,14 @@ import concurrent.futures
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from helpers.flavour import flavour_of
 from helpers.tools import ToolError, serialize
+from helpers.tools.registry import ToolMapping
 
 DEFAULT_TIMEOUT_S = 60.0
 
@@ -230,16 +231,13 @@ class MCPTool:
 
     It has `parameters` and `validate`, like lesson 09's `Tool`, so helpers.tools words its hints from the
     server's schema; the server itself checks the arguments.
+    Calling it is shown in MCPTools' example (`tools["on_shelf"](title="Dune")`).
     Example:
-        >>> from mcp.server import MCPServer
-        >>> server = MCPServer("units")
-        >>> @server.tool(description="Kilometres in a number of miles.")
-        ... def miles_to_km(miles: float) -> float:
-        ...     return round(miles * 1.609344, 3)
-        >>> with MCPConnection(server) as connection:
-        ...     tool = MCPTool(connection.list_tools()[0], connection)
-        ...     print(tool.server, tool(miles=1))
-        units 1.609
+        >>> from mcp.types import Tool
+        >>> tool = MCPTool(Tool(name="miles_to_km", input_schema={"type": "object", "properties": {
+        ...     "miles": {"type": "number"}}}), _Named("units"))
+        >>> tool, tool.parameters["properties"], tool.parameters["required"]
+        (MCPTool('miles_to_km', server='units'), {'miles': {'type': 'number'}}, [])
     """
 
     def __init__(self, tool, connection: MCPConnection):
@@ -275,9 +273,10 @@ class MCPTool:
         return f"MCPTool({self.name!r}, server={self.server!r})"
 
 
-class MCPTools:
+class MCPTools(ToolMapping):
     """The tools of one or more MCP servers as one registry for helpers.loop (AgentRun, agent_loop); `only`
     names the tools to keep (the others are never offered to the model, nor callable through the registry).
+    It is a read-only mapping from name to `MCPTool`, like lesson 09's `Tools` (both are `ToolMapping`s).
 
     Example:
         >>> from mcp.server import MCPServer
@@ -351,18 +350,6 @@ class MCPTools:
             []
         """
         return [tool.schema("chat") for tool in self._tools.values()]
-
-    def __getitem__(self, name: str) -> MCPTool:
-        return self._tools[name]
-
-    def __contains__(self, name) -> bool:
-        return name in self._tools
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._tools)
-
-    def __len__(self) -> int:
-        return len(self._tools)
 
     def __repr__(self) -> str:
         return f"MCPTools({', '.join(f'{n} ({t.server})' for n, t in self._tools.items())})"

@@ -3,7 +3,8 @@
 `SpyClient` wraps the student's client and records every request and response, so a check can ask "did the
 prompt contain the results?" on any provider. `ScriptedClient` returns prepared responses in order, for the
 exact situations a real model can't be relied on to produce (two function calls in one response, a model that
-never stops). `offline_client` gives the offline model with injected faults. The checks read what a recorded
+never stops). `offline_client` gives the offline model with injected faults; `note_tool` a made-up writing
+tool that records what it saved. The checks read what a recorded
 request sent with `request_items`, `request_text` and `plain_data`, and `without_responses_api` names a
 provider that a Responses API check can't run on. Left out on purpose: streaming (no homework task streams).
 """
@@ -183,6 +184,27 @@ def two_searches_then_answer(loop, scripted, schemas: list[dict]):
     if not isinstance(got, tuple) or len(got) != 2:
         raise CheckFailed("return a pair: (answer text, number of iterations).")
     return client, ran, *got
+
+
+def note_tool(name: str = "write_note"):
+    """A made-up writing tool for the approval checks: (function, its Responses schema, the texts it saved).
+    The function saves a short note and records it, so a check can tell whether a gated write ran.
+
+    Example:
+        >>> save, schema, saved = note_tool("add_note")
+        >>> save("buy bread"), schema["name"], saved
+        ({'saved': 'buy bread'}, 'add_note', ['buy bread'])
+    """
+    saved: list[str] = []
+
+    def save(text: str) -> dict:
+        saved.append(text)
+        return {"saved": text}
+
+    schema = {"type": "function", "name": name, "description": "Save a short note for later.",
+              "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
+                             "additionalProperties": False}}
+    return save, schema, saved
 
 
 def offline_client(faults: str | list | None = None):

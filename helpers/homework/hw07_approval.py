@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from helpers.homework.core import fail_if, read_field, run_student_code, task_check
-from helpers.homework.doubles import ScriptedClient, SpyClient, request_items, scripted_response
+from helpers.homework.doubles import ScriptedClient, SpyClient, note_tool, request_items, scripted_response
 
 REASON = "the note is already on the fridge"
 ANSWER = "Done deciding."
@@ -26,9 +26,7 @@ MAX_CALLS = 8
 SEARCH = {"type": "function", "name": "search", "description": "Search the notes.",
           "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"],
                          "additionalProperties": False}}
-WRITE = {"type": "function", "name": "write_note", "description": "Save a short note for later.",
-         "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
-                        "additionalProperties": False}}
+WRITE = note_tool("write_note")[1]
 
 
 def _outputs(items) -> dict:
@@ -108,12 +106,7 @@ def check_approval_loop(run_with_approval, client, model):
 
     # 4. Your model: a rejection must not break the next request.
     spy = SpyClient(client)
-    ran: list[str] = []
-
-    def write_note(text: str) -> dict:
-        ran.append(text)
-        return {"saved": text}
-
+    write_note, _, ran = note_tool("write_note")
     answer = run_student_code(run_with_approval, spy, model, 'Use write_note to save the note "call the plumber"',
                               {"write_note": write_note}, [WRITE], {"write_note"}, lambda name, arguments: REASON,
                               what="run_with_approval on your model")

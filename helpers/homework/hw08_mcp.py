@@ -55,6 +55,15 @@ class RecordingServer(MCPServer):
         return await super().call_tool(name, arguments, context)
 
 
+def _lookup(table: dict[str, str], asked: str, missing: str) -> str:
+    """The value of the first key of `table` found in `asked` (forgiving: any wording around the key);
+    a ToolError (an MCP error result) saying `missing` when none is."""
+    known = [key for key in table if key in asked.lower()]
+    if not known:
+        raise ToolError(missing)
+    return table[known[0]]
+
+
 def ferry_server() -> tuple[RecordingServer, dict]:
     """A made-up ferry timetable: (server, what the check asks of it).
 
@@ -69,10 +78,7 @@ def ferry_server() -> tuple[RecordingServer, dict]:
     @server.tool(description="The next ferry departure from a port: time, destination and quay.",
                  structured_output=False)
     def next_ferry(port: str) -> str:
-        known = [name for name in departures if name in port.lower()]  # forgiving: "port of Brindisi" works
-        if not known:
-            raise ToolError(f"no timetable for the port {port!r}")
-        return departures[known[0]]
+        return _lookup(departures, port, f"no timetable for the port {port!r}")  # "port of Brindisi" works
 
     @server.tool(description="The fare of a ferry route between two ports, in euros.", structured_output=False)
     def ferry_fare(origin: str, destination: str) -> str:
@@ -96,10 +102,7 @@ def seed_server() -> tuple[RecordingServer, dict]:
     @server.tool(description="How long the seeds of a plant take to germinate, and at what temperature.",
                  structured_output=False)
     def germination_time(plant: str) -> str:
-        known = [name for name in days if name in plant.lower()]  # forgiving: "basil seeds" works
-        if not known:
-            raise ToolError(f"no seeds of {plant!r} in the library")
-        return days[known[0]]
+        return _lookup(days, plant, f"no seeds of {plant!r} in the library")  # "basil seeds" works
 
     @server.tool(description="Borrow a packet of seeds from the library (writes a loan record).",
                  structured_output=False)

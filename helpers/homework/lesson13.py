@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 
 from helpers.homework.core import fail_if, read_field, run_student_code, task_check
-from helpers.homework.doubles import SpyClient, request_items
+from helpers.homework.doubles import SpyClient, note_tool, request_items
 
 REASON = "the entry repeats one we already have"  # the check's own reason: it must reach the model as said
 MAX_CALLS = 6
@@ -98,16 +98,7 @@ def check_gated_call(gated_call, client, model):
 
     # 5. In a loop on your model: the rejection must reach the model as the call's output.
     spy = SpyClient(client)
-    ran: list[str] = []
-
-    def add_note(text: str) -> dict:
-        """Save a short note for later."""
-        ran.append(text)
-        return {"saved": text}
-
-    schema = {"type": "function", "name": "add_note", "description": "Save a short note for later.",
-              "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
-                             "additionalProperties": False}}
+    add_note, schema, ran = note_tool("add_note")
     history: list = [{"role": "user", "content": 'Use add_note to save the note "buy bread"'}]
     for _ in range(MAX_CALLS):
         response = spy.responses.create(model=model, input=history, tools=[schema])

@@ -4,14 +4,17 @@ What it does:
 - the `@tool` decorator reads a function's type hints and docstring, builds a pydantic model of its arguments,
   and emits the JSON schema in both API flavours (Responses and Chat Completions), strict mode included;
 - `Tool.validate` checks the model's arguments against that pydantic model before the function runs;
-- a `Tools` registry holds several tools, emits their schemas and runs calls by name; it is a mapping, so it
-  plugs into lesson 04's `make_call` in place of the plain dict;
+- a `Tools` registry holds several tools, emits their schemas and runs calls by name; it is a mapping
+  (`ToolMapping`, shared with helpers.mcp_tools' registry), so it plugs into lesson 04's `make_call` in place
+  of the plain dict;
 - a function that can't become a tool (no docstring, a parameter without a type hint, `*args`, a type with no
   JSON schema) fails at definition time with `ToolDefinitionError`, not when the model first calls it.
 
 What it leaves out: running a call and turning failures into payloads the model reads (helpers.tools.dispatch,
 which this module builds on; the helpers.tools package exports `tool`, `Tools`, `Tool` and `ToolDefinitionError`,
 so lessons import them from there); async tools, timeouts, and permission prompts for tools that write.
+Why one module of about 460 lines: the schema builders (`_build_model`, `_clean_schema`, `_strict_schema`) have
+no user but `Tool`, and lesson 09 reads the decorator, the tool and the registry as one piece.
 """
 
 from __future__ import annotations
@@ -171,7 +174,40 @@ def tool(fn: Callable | None = None, *, name: str | None = None):
     return Tool(fn, name=name)
 
 
-class Tools:
+class ToolMapping(Mapping):
+    """A read-only mapping from tool name to tool over `self._tools`, the part every registry shares (this
+    module's `Tools`, helpers.mcp_tools' `MCPTools`): `"search" in tools`, `tools["search"]`, `len(tools)`,
+    `get`, `keys`, `items`. Registries stay compared and hashed by identity, as before they were mappings.
+
+    Example:
+        >>> class Two(ToolMapping):
+        ...     def __init__(self):
+        ...         self._tools = {"a": 1, "b": 2}
+        >>> registry = Two()
+        >>> "a" in registry, registry["b"], len(registry), list(registry), registry == Two()
+        (True, 2, 2, ['a', 'b'], False)
+    """
+
+    _tools: dict
+
+    # Mapping compares contents and so drops __hash__; a registry is one object (a cache key, a set member).
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+    def __getitem__(self, name: str):
+        return self._tools[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+
+class Tools(ToolMapping):
     """A registry of tools: emits their schemas and runs calls by name (the dict of lesson 04, grown up).
 
     Behaves like a read-only dict from name to Tool: `"search" in tools`, `tools["search"]`, `len(tools)`.
@@ -270,18 +306,6 @@ class Tools:
         """
         strict = self.strict if strict is None else strict
         return [t.chat_schema(strict) for t in self._tools.values()]
-
-    def __getitem__(self, name: str) -> Tool:
-        return self._tools[name]
-
-    def __contains__(self, name) -> bool:
-        return name in self._tools
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._tools)
-
-    def __len__(self) -> int:
-        return len(self._tools)
 
     def __repr__(self) -> str:
         return f"Tools({', '.join(self._tools)})"

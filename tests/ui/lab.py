@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # requirements-ui.txt
+from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "data" / "ui"  # the notebook copies and the screenshots
@@ -42,6 +43,18 @@ def find_chromium() -> str:
     pytest.fail("make test-ui needs Chromium and found none (looked for CHROMIUM, chromium, chromium-browser, google-chrome). "
                 "Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM=/path/to/chromium.",
                 pytrace=False)
+
+
+@contextmanager
+def chromium():
+    """The system's Chromium (find_chromium), headless, driven by Playwright for the length of a `with` block."""
+    with sync_playwright() as p:
+        # --no-sandbox: Chromium's sandbox can't start as root (usual in containers and CI).
+        launched = p.chromium.launch(executable_path=find_chromium(), headless=True, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 def free_port() -> int:

@@ -21,12 +21,12 @@ from lab import (
     TOKEN,
     Console,
     api,
-    find_chromium,
+    chromium,
     open_notebook,
     run_all_cells,
     running_lab,
 )
-from playwright.sync_api import expect, sync_playwright  # requirements-ui.txt; `make test-ui` installs it
+from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("10-*.ipynb"))
 
@@ -40,11 +40,8 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        # --no-sandbox: Chromium's sandbox can't start as root (usual in containers and CI).
-        launched = p.chromium.launch(executable_path=find_chromium(), headless=True, args=["--no-sandbox"])
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 def chat_widget(page):

@@ -8,8 +8,8 @@ The machinery (JupyterLab as `make lab` starts it, the system's Chromium) is tes
 """
 
 import pytest
-from lab import OUT, ROOT, find_chromium, open_notebook, run_all_cells, running_lab
-from playwright.sync_api import expect, sync_playwright  # requirements-ui.txt; `make test-ui` installs it
+from lab import OUT, ROOT, chromium, open_notebook, run_all_cells, running_lab
+from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("13-*.ipynb"))
 SHOTS = OUT / "lesson13"  # a folder of its own: lesson 10's test clears data/ui/*.png
@@ -28,11 +28,8 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        # --no-sandbox: Chromium's sandbox can't start as root (usual in containers and CI).
-        launched = p.chromium.launch(executable_path=find_chromium(), headless=True, args=["--no-sandbox"])
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 def ask(widget, text: str) -> None:

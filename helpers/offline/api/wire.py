@@ -19,6 +19,8 @@ What it leaves out on purpose: stored state (a body with `previous_response_id` 
 here already continued by stored.py, and the Response echoes them), built-in tools (web search, file
 search), several choices (`n`); the last two get a clear 400 error instead.
 Images, audio and files in message content are skipped: the rules read text only.
+Why one module of about 450 lines: reading a request and writing its response share the ids, the usage
+count and the tool-choice reading of one exchange; split in two, each half would import the other's.
 """
 
 from __future__ import annotations
