@@ -8,6 +8,11 @@ items are reordered by the seconds each unit took in the last `make bench-tests`
 slowest first; the idle tail is then one of the quick units. A unit missing from the file (a new one) goes
 first, since it may be slow. Within a unit the order never changes.
 
+A lesson and its solution notebook (the same file name, in notebooks/ and notebooks/solutions/; likewise a
+homework and its solution) form one unit of work: they run the same cells, which write the same files under
+data/ (lesson 07's trace, lesson 15's fact store, lesson 16's git repository), so two workers running them at
+once would read each other's writes. `PairedNotebooks` keeps each pair on one worker, one after the other.
+
 Left out on purpose: a run without xdist (`pytest tests/test_x.py`) keeps pytest's own order, file after file
 as a reader expects. And the figures are only a guide: stale ones cost a few seconds of balance, never a
 wrong result.
@@ -16,8 +21,10 @@ wrong result.
 from __future__ import annotations
 
 import os
+from pathlib import PurePosixPath
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 from helpers.maint.bench_tests import load_durations, unit_of
 
@@ -44,3 +51,24 @@ def pytest_collection_modifyitems(session, config, items) -> None:
     # depends only on the committed file, so it is the same on each.
     if os.environ.get("PYTEST_XDIST_WORKER"):
         items[:] = slowest_first(items, load_durations())
+
+
+class PairedNotebooks(LoadScopeScheduling):
+    """--dist loadscope, except that notebooks with the same file name (a lesson and its solution) are one scope.
+
+    Example: "notebooks/07-safety-nets.ipynb::Cell 3" and "notebooks/solutions/07-safety-nets.ipynb::Cell 9"
+    -> both "notebook 07-safety-nets.ipynb"; "tests/test_a.py::test_b" -> "tests/test_a.py"
+    """
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = nodeid.split("::", 1)[0]
+        if path.endswith(".ipynb"):
+            return f"notebook {PurePosixPath(path).name}"
+        return super()._split_scope(nodeid)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: `-p no:xdist` has no such hook
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadscope":
+        return PairedNotebooks(config, log)
+    return None
