@@ -269,9 +269,18 @@ class ApprovalRun(AgentRun):
             >>> again.advance().stop_reason
             'answered'
         """
-        state = json.loads(text) if isinstance(text, str) else text
+        try:
+            state = json.loads(text) if isinstance(text, str) else text
+        except ValueError as error:
+            raise ValueError(f"Not a saved ApprovalRun: the text is not JSON ({error}). Was it cut short, or "
+                             f"edited? Save it again with to_json().") from None
         if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
             raise ValueError(f"Not a saved ApprovalRun (version {STATE_VERSION}): was it made by to_json()?")
+        missing = sorted({"limits", "model", "schemas", "instructions", "api", "messages", "iterations", "pending",
+                          "tool_calls", "calls"} - set(state))
+        if missing:
+            raise ValueError(f"A saved ApprovalRun without {', '.join(missing)}: was it edited? Save it again with "
+                             f"to_json().")
         options.setdefault("limits", Limits(**state["limits"]))
         run = cls(client, state["model"], "", tools, needs_approval=needs_approval, schemas=state["schemas"],
                   instructions=state["instructions"], api=state["api"], **options)

@@ -209,10 +209,24 @@ class FactStore:
         Example:
             >>> FactStore("/nonexistent/facts.json").facts()
             []
+            >>> import tempfile, os
+            >>> damaged = os.path.join(tempfile.mkdtemp(), "f.json")
+            >>> _ = open(damaged, "w").write("{not json")
+            >>> FactStore(damaged).facts()  # doctest: +IGNORE_EXCEPTION_DETAIL
+            Traceback (most recent call last):
+            ValueError: ... is not a fact store (a JSON list of strings): ...
         """
         if not self.path.exists():
             return []
-        return list(json.loads(self.path.read_text(encoding="utf-8")))
+        try:
+            facts = json.loads(self.path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as error:
+            facts = error
+        if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
+            # Never overwritten: a damaged store is the student's saved facts; say where it is instead.
+            raise ValueError(f"{self.path} is not a fact store (a JSON list of strings): {facts!s:.80}. Repair it "
+                             f"or move it away; nothing was written to it.")
+        return facts
 
     def save(self, fact: str) -> str:
         """Add a fact (a repeat is kept once) and say what was saved.
@@ -228,7 +242,10 @@ class FactStore:
         facts = self.facts()
         if fact not in facts:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(facts + [fact], indent=1, ensure_ascii=False), encoding="utf-8")
+            # Written aside, then renamed over the store: a run stopped mid-write leaves the old file whole.
+            partial = self.path.with_name(self.path.name + ".partial")
+            partial.write_text(json.dumps(facts + [fact], indent=1, ensure_ascii=False), encoding="utf-8")
+            partial.replace(self.path)
         return f"Saved: {fact}"
 
     def recall(self, query: str, limit: int = 5) -> list[str]:

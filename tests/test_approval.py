@@ -143,3 +143,9 @@ def test_a_run_paused_in_one_kernel_resumes_from_saved_json_in_a_fresh_kernel(tm
     pending, answer = second.strip().split("\n", 1)
     assert pending == "delete_file 1"
     assert answer.startswith("I did not run delete_file") and '"keep it"' in answer
+
+
+@pytest.mark.parametrize("damaged", ["not json", '{"version": 1, "model": "m"', "[]", '{"version": 1, "model": "m"}'])
+def test_a_damaged_save_is_refused_with_a_clear_error(damaged):
+    with pytest.raises(ValueError, match="ApprovalRun"):
+        ApprovalRun.from_json(damaged, offline_client(), Tools(), needs_approval=set())

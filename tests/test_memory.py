@@ -1,6 +1,8 @@
 """helpers.memory: the three policies keep the API's pairing rules in both flavours, a summary replaces old turns
 (and a later summary absorbs an earlier one), and facts saved in one session are recalled by a new client."""
 
+import pytest
+
 from helpers.cost import CostMeter
 from helpers.loop import agent_loop
 from helpers.memory import (
@@ -94,3 +96,21 @@ def test_fact_store_keeps_a_repeat_once_and_refuses_an_empty_fact(tmp_path):
         assert "some text" in str(error)
     else:
         raise AssertionError("an empty fact was saved")
+
+
+def test_a_damaged_fact_store_is_named_and_never_overwritten(tmp_path):
+    path = tmp_path / "facts.json"
+    for damaged in ("{not json", '{"a": 1}', "[1, 2]"):
+        path.write_text(damaged, encoding="utf-8")
+        store = FactStore(path)
+        with pytest.raises(ValueError, match="not a fact store"):
+            store.recall("anything")
+        with pytest.raises(ValueError, match="nothing was written"):
+            store.save("The user lives in Leeds.")
+        assert path.read_text(encoding="utf-8") == damaged  # the student's file, as it was
+
+
+def test_a_save_leaves_no_partial_file_behind(tmp_path):
+    store = FactStore(tmp_path / "facts.json")
+    store.save("The van is blue.")
+    assert [p.name for p in tmp_path.iterdir()] == ["facts.json"]
