@@ -112,6 +112,30 @@ def _inheritable_stderr():
         return sys.__stderr__ if sys.__stderr__ is not None else open(os.devnull, "w")  # noqa: SIM115
 
 
+def root_cause(exc: BaseException) -> str:
+    """The innermost error of an exception group (anyio's task groups wrap the one that matters), as text.
+
+    Example:
+        >>> root_cause(ExceptionGroup("unhandled errors", [OSError("connection refused")]))
+        'OSError: connection refused'
+    """
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {str(exc).rstrip('.')}" if str(exc) else type(exc).__name__
+
+
+def describe_server(server) -> str:
+    """How an error names a server: its URL, its command, or its in-memory object's name.
+
+    Example:
+        >>> describe_server("http://127.0.0.1:8000/mcp")
+        "'http://127.0.0.1:8000/mcp'"
+    """
+    if isinstance(server, StdioServerParameters):
+        return repr(" ".join([server.command, *server.args]))
+    return repr(server) if isinstance(server, str) else repr(getattr(server, "name", type(server).__name__))
+
+
 class MCPConnection:
     """One open `mcp.Client`, usable from sync code: its event loop runs in a background thread.
 
@@ -139,6 +163,11 @@ class MCPConnection:
         self._held = asyncio.run_coroutine_threadsafe(self._hold(server, ready), self._loop)
         try:
             self._client: Client = ready.result(timeout)
+        except Exception as exc:
+            self._shut_down_loop()
+            raise ConnectionError(f"Could not connect to the MCP server {describe_server(server)}: "
+                                  f"{root_cause(exc)}. Is it running, and is that its address (HTTP servers "
+                                  f"usually end in /mcp) or its command?") from exc
         except BaseException:
             self._shut_down_loop()
             raise

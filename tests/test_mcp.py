@@ -231,3 +231,9 @@ def test_result_text_joins_text_and_notes_other_content():
     assert result_text(result) == "a\nb\n[image content left out]"
     assert result_text(CallToolResult(content=[], structured_content={"n": 1})) == '{"n":1}'
     assert result_text({"content": [{"type": "text", "text": "x"}], "isError": True}).startswith('{"error"')
+
+
+def test_a_server_that_is_not_there_gets_a_clear_connection_error():
+    with pytest.raises(ConnectionError, match=r"Could not connect to the MCP server 'http://127\.0\.0\.1:9/mcp': "
+                                              r"ConnectError"):
+        MCPConnection("http://127.0.0.1:9/mcp", timeout=30)
