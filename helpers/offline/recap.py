@@ -11,7 +11,8 @@
   the following conversation:" and then the text) is summarised with it.
 - **A question about the conversation** ("What was my booking reference again?", "Remind me which room we
   picked", "What did I say my dog is called?", "What did you find earlier about the ferry?"): at the start of
-  a turn, when the question points back (again, earlier, remind me, did I, I told you, we agreed, ...) and an
+  a turn, when the question points back ("what was ... again?", earlier, remind me, did I say, I told you, we
+  agreed, ...; not "again" or "did I" alone: "Did I miss the deadline?" asks about the world) and an
   earlier sentence shares its words, it quotes that sentence and says who said it. A summary put into the
   conversation (as a message) is searched like the rest, so facts kept by a summary are still found.
 
@@ -42,11 +43,16 @@ _ASK = re.compile(
     re.IGNORECASE)
 
 # A question that points back at what was said before.
+# Not "again" or "did I" alone: "Can I submit the homework again?" and "Did I miss the deadline?" ask about the
+# world, not about the conversation. "again" points back at the end of a wh-question ("What was my number again?").
+_SAID = r"(?:say|tell|mention|give|ask\s+for|choose|pick|book|agree|decide)"
 _BACK = re.compile(
-    r"\b(?:again|earlier|previously|so\s+far|in\s+this\s+(?:conversation|chat)|remind\s+me|"
-    r"I\s+(?:told|gave|said|mentioned|asked\s+for|chose|picked|booked)|did\s+I|have\s+I|"
+    r"\b(?:earlier|previously|so\s+far|in\s+this\s+(?:conversation|chat)|remind\s+me|"
+    r"I\s+(?:told|gave|said|mentioned|asked\s+for|chose|picked|booked)|"
+    rf"(?:did|have)\s+(?:I|we)\s+{_SAID}\w*|"
     r"you\s+(?:said|told|mentioned|found|suggested|recommended|gave)|"
-    r"we\s+(?:agreed|decided|discussed|said|chose|picked|booked)|did\s+we)\b",
+    r"we\s+(?:agreed|decided|discussed|said|chose|picked|booked))\b"
+    r"|\b(?:what|which|who|whom|where|when|how)\b[^?.!]*\bagain\s*\?",
     re.IGNORECASE)
 # Words of a back-pointing question that say where to look, not what to look for.
 _POINTER_WORDS = frozenset(words("again earlier previously remind told tell said say mentioned mention asked "
