@@ -12,7 +12,7 @@
 - **A question about the conversation** ("What was my booking reference again?", "Remind me which room we
   picked", "What did I say my dog is called?", "What did you find earlier about the ferry?"): at the start of
   a turn, when the question points back ("what was ... again?", earlier, remind me, did I say, I told you, we
-  agreed, ...; not "again" or "did I" alone: "Did I miss the deadline?" asks about the world) and an
+  agreed, ...; not "again" or "did I" alone: "Did I miss the last ferry?" asks about the world) and an
   earlier sentence shares its words, it quotes that sentence and says who said it. A summary put into the
   conversation (as a message) is searched like the rest, so facts kept by a summary are still found.
 
@@ -43,7 +43,7 @@ _ASK = re.compile(
     re.IGNORECASE)
 
 # A question that points back at what was said before.
-# Not "again" or "did I" alone: "Can I submit the homework again?" and "Did I miss the deadline?" ask about the
+# Not "again" or "did I" alone: "Can I renew the loan again?" and "Did I miss the last ferry?" ask about the
 # world, not about the conversation. "again" points back at the end of a wh-question ("What was my number again?").
 _SAID = r"(?:say|tell|mention|give|ask\s+for|choose|pick|book|agree|decide)"
 _BACK = re.compile(
