@@ -304,3 +304,13 @@ def test_the_agents_sdk_keeps_state_on_the_offline_model_three_ways():
 
     answers, kept = asyncio.run(run())
     assert all("22:15" in answer for answer in answers) and kept == 4
+
+
+def test_an_item_id_that_is_not_a_string_is_a_400_naming_it():
+    # Found by the deep fuzz profile: a reasoning item's id given as a list reached the stored-items check (a 500).
+    from helpers.offline.api.app import handle
+    body = {"model": "m", "input": [{"role": "user", "content": "Hi"}, {"type": "reasoning", "id": ["rs_1"],
+                                                                        "summary": []}]}
+    status, _, content = handle("POST", "/v1/responses", {}, json.dumps(body).encode())
+    error = json.loads(content)["error"]
+    assert status == 400 and error["param"] == "input[1].id" and "expected a string" in error["message"]

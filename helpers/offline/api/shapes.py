@@ -332,6 +332,7 @@ def _responses_item(item: Any, at: str) -> None:
     _expect(item, at, "object")
     kind = item.get("type")
     _expect(kind, f"{at}.type", "string", nullable=True)
+    _text(item, "id", f"{at}.id")  # any item's id, a reasoning item's too: stored items are found by it
     if not kind and "role" not in item:
         raise ApiError(400, f"Missing required parameter: '{at}.type'. An input item is a message (with a "
                             f"'role'), a 'function_call' or a 'function_call_output'.", param=f"{at}.type",
@@ -345,13 +346,11 @@ def _responses_item(item: Any, at: str) -> None:
     elif kind == "function_call":
         for key in ("call_id", "name", "arguments"):
             _text(item, key, f"{at}.{key}", required=True)
-        _text(item, "id", f"{at}.id")
         _text(item, "status", f"{at}.status")
     elif kind == "function_call_output":
         _text(item, "call_id", f"{at}.call_id", required=True)
         output = _required(item, "output", f"{at}.output", "string", "array")
         _content(output, f"{at}.output")
-        _text(item, "id", f"{at}.id")
     # "reasoning" items are skipped by the model; other types are refused in wire.py
 
 
