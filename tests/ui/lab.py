@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # requirements-ui.txt
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "data" / "ui"  # the notebook copies and the screenshots
@@ -157,3 +157,11 @@ def run_all_cells(page, timed_out_png: str = "run-all-timed-out.png") -> None:
                              ) from None
     errors = page.locator('.jp-RenderedText[data-mime-type="application/vnd.jupyter.error"]')
     assert errors.count() == 0, "a cell failed:\n" + errors.first.inner_text()
+
+
+def ask(widget, text: str) -> None:
+    """Type a question into a chat widget's box and press Enter, as a student does; the box then empties."""
+    field = widget.get_by_placeholder("Ask about the course")
+    field.fill(text)
+    field.press("Enter")
+    expect(field).to_have_value("")  # Enter sent it, and the box is cleared for the next question

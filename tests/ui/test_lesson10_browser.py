@@ -21,6 +21,7 @@ from lab import (
     TOKEN,
     Console,
     api,
+    ask,
     chromium,
     open_notebook,
     run_all_cells,
@@ -55,13 +56,6 @@ def newest_is_in_view(page, log, bubble) -> None:
     expect(bubble).to_be_in_viewport()
     box, end = log.bounding_box(), bubble.bounding_box()
     assert box["y"] - 1 <= end["y"] + end["height"] <= box["y"] + box["height"] + 1, (box, end)
-
-
-def ask(widget, text: str) -> None:
-    field = widget.locator("input[type=text]").first
-    field.fill(text)
-    field.press("Enter")
-    expect(field).to_have_value("")  # Enter sent it, and the box is cleared for the next question
 
 
 def test_lesson_10_chat_in_jupyterlab(lab, browser):

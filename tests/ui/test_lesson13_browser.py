@@ -8,7 +8,7 @@ The machinery (JupyterLab as `make lab` starts it, the system's Chromium) is tes
 """
 
 import pytest
-from lab import OUT, ROOT, chromium, open_notebook, run_all_cells, running_lab
+from lab import OUT, ROOT, ask, chromium, open_notebook, run_all_cells, running_lab
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("13-*.ipynb"))
@@ -30,13 +30,6 @@ def lab(tmp_path_factory):
 def browser():
     with chromium() as launched:
         yield launched
-
-
-def ask(widget, text: str) -> None:
-    field = widget.get_by_placeholder("Ask about the course")
-    field.fill(text)
-    field.press("Enter")
-    expect(field).to_have_value("")
 
 
 def test_lesson_13_approve_and_reject_in_jupyterlab(lab, browser):

@@ -9,8 +9,8 @@ only a browser shows: the speaker's name on the answer. The machinery is tests/u
 import re
 
 import pytest
-from lab import OUT, ROOT, find_chromium, open_notebook, run_all_cells, running_lab
-from playwright.sync_api import expect, sync_playwright  # requirements-ui.txt; `make test-ui` installs it
+from lab import OUT, ROOT, ask, chromium, open_notebook, run_all_cells, running_lab
+from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("17-*.ipynb"))
 SHOTS = OUT / "lesson17"  # a folder of its own: lesson 10's test clears data/ui/*.png
@@ -27,18 +27,8 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        # --no-sandbox: Chromium's sandbox can't start as root (usual in containers and CI).
-        launched = p.chromium.launch(executable_path=find_chromium(), headless=True, args=["--no-sandbox"])
+    with chromium() as launched:
         yield launched
-        launched.close()
-
-
-def ask(widget, text: str) -> None:
-    field = widget.get_by_placeholder("Ask about the course")
-    field.fill(text)
-    field.press("Enter")
-    expect(field).to_have_value("")
 
 
 def test_lesson_17_widget_names_the_agent_that_answers(lab, browser):
