@@ -22,7 +22,6 @@ from lab import (
     Console,
     api,
     ask,
-    chromium,
     open_notebook,
     run_all_cells,
     running_lab,
@@ -37,12 +36,6 @@ def lab(tmp_path_factory):
     """A running JupyterLab on a copy of lesson 10; yields (port, the copy's path relative to the root)."""
     with running_lab(LESSON, tmp_path_factory.mktemp("lab")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 def chat_widget(page):

@@ -8,7 +8,7 @@ The machinery (JupyterLab as `make lab` starts it, the system's Chromium) is tes
 """
 
 import pytest
-from lab import OUT, ROOT, ask, chromium, open_notebook, run_all_cells, running_lab
+from lab import OUT, ROOT, ask, open_notebook, run_all_cells, running_lab
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("13-*.ipynb"))
@@ -24,12 +24,6 @@ def lab(tmp_path_factory):
         old.unlink()
     with running_lab(LESSON, tmp_path_factory.mktemp("lab13"), screenshots="13-*.png") as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 def test_lesson_13_approve_and_reject_in_jupyterlab(lab, browser):

@@ -9,7 +9,7 @@ only a browser shows: the speaker's name on the answer. The machinery is tests/u
 import re
 
 import pytest
-from lab import OUT, ROOT, ask, chromium, open_notebook, run_all_cells, running_lab
+from lab import OUT, ROOT, ask, open_notebook, run_all_cells, running_lab
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("17-*.ipynb"))
@@ -23,12 +23,6 @@ def lab(tmp_path_factory):
         old.unlink()
     with running_lab(LESSON, tmp_path_factory.mktemp("lab17"), screenshots="17-*.png") as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
 
 
 def test_lesson_17_widget_names_the_agent_that_answers(lab, browser):
