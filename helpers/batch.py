@@ -12,9 +12,11 @@ particular order. This module does the bookkeeping:
   conversation's next call as one batch, then runs the tools it asked for locally;
 - `price_bodies()` prices the answers at the batch rate and at the synchronous rate (helpers.prices).
 
+- `collect_batch()` reads a batch created earlier: `run_batch(..., max_wait=...)` raises BatchStillRunning,
+  naming the batch, instead of holding a notebook cell for the 24 hours a real batch may take.
+
 It works against any provider with the Files and Batch endpoints (OpenAI, the offline model). Left out on
-purpose: resuming after a kernel restart (keep the batch id and call `wait_for_batch`), batches over 50,000
-requests (split them), and the Chat-only batch endpoints of other providers.
+purpose: batches over 50,000 requests (split them), and the Chat-only batch endpoints of other providers.
 """
 
 from __future__ import annotations
@@ -73,11 +75,24 @@ def to_jsonl(lines: list[dict]) -> bytes:
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode("utf-8")
 
 
+class BatchStillRunning(TimeoutError):
+    """A batch that had not finished within the wait allowed. Nothing is lost: it goes on at the provider, and
+    `collect_batch(client, batch_id, lines)` reads its results later, in this kernel or another."""
+
+    def __init__(self, batch_id: str, status: str, waited: float):
+        self.batch_id, self.status = batch_id, status
+        super().__init__(f"The batch {batch_id} is still {status} after {waited:.0f} s: a real batch may take up "
+                         f"to 24 hours. Nothing is lost. Later, in this kernel or another, run "
+                         f"collect_batch(client, {batch_id!r}, lines) (helpers.batch) to read its results.")
+
+
 def wait_for_batch(client, batch_id: str, *, sleep: Callable[[float], None] = time.sleep, first_wait: float = 0.25,
-                   longest_wait: float = 60.0, on_status: Callable | None = None):
+                   longest_wait: float = 60.0, on_status: Callable | None = None, max_wait: float | None = None,
+                   clock: Callable[[], float] = time.monotonic):
     """Poll a batch until it has finished (completed, failed, expired or cancelled) and return it. The wait
     doubles after each poll, from `first_wait` up to `longest_wait` seconds; `on_status(batch)` hears each new
-    status.
+    status. With `max_wait` (seconds), a batch still running then raises BatchStillRunning, so a notebook cell
+    is never stuck for the 24 hours a real batch may take.
 
     Example:
         >>> from helpers.offline import offline_client
@@ -91,7 +106,7 @@ def wait_for_batch(client, batch_id: str, *, sleep: Callable[[float], None] = ti
         completed
         'completed'
     """
-    wait, status = first_wait, None
+    wait, status, started = first_wait, None, clock()
     while True:
         batch = client.batches.retrieve(batch_id)
         if batch.status != status and on_status is not None:
@@ -99,6 +114,9 @@ def wait_for_batch(client, batch_id: str, *, sleep: Callable[[float], None] = ti
         status = batch.status
         if status in FINISHED:
             return batch
+        waited = clock() - started
+        if max_wait is not None and waited >= max_wait:
+            raise BatchStillRunning(batch_id, status, waited)
         sleep(wait)
         wait = min(wait * 2, longest_wait)
 
@@ -152,8 +170,9 @@ class BatchRun:
 
 def run_batch(client, lines: list[dict], *, api: str = "responses", sleep: Callable[[float], None] = time.sleep,
               clock: Callable[[], float] = time.monotonic, metadata: dict | None = None,
-              on_status: Callable | None = None) -> BatchRun:
+              on_status: Callable | None = None, max_wait: float | None = None) -> BatchRun:
     """Upload the lines, create a batch, wait for it, download the output and error files and join them.
+    `max_wait`: see wait_for_batch (past it, BatchStillRunning names the batch to collect later).
 
     Example:
         >>> from helpers.offline import offline_client
@@ -166,14 +185,32 @@ def run_batch(client, lines: list[dict], *, api: str = "responses", sleep: Calla
     upload = client.files.create(file=("requests.jsonl", to_jsonl(lines)), purpose="batch")
     batch = client.batches.create(input_file_id=upload.id, endpoint=ENDPOINTS[api], completion_window="24h",
                                   metadata=metadata)
-    statuses = [batch.status]
+    run = collect_batch(client, batch.id, lines, sleep=sleep, clock=clock, on_status=on_status, max_wait=max_wait)
+    return BatchRun(run.batch, run.results, [batch.status, *run.statuses], clock() - started)
+
+
+def collect_batch(client, batch_id: str, lines: list[dict], *, sleep: Callable[[float], None] = time.sleep,
+                  clock: Callable[[], float] = time.monotonic, on_status: Callable | None = None,
+                  max_wait: float | None = None) -> BatchRun:
+    """Wait for a batch created earlier (by run_batch, another kernel, or the provider's dashboard) and join its
+    output and error files to the `lines` it was made from. Its `seconds` count from this call.
+
+    Example:
+        >>> from helpers.offline import offline_client
+        >>> client, lines = offline_client(), first_call_lines([{"question": "Hi"}], "offline-rules-v1")
+        >>> file = client.files.create(file=("q.jsonl", to_jsonl(lines)), purpose="batch")
+        >>> batch = client.batches.create(input_file_id=file.id, endpoint="/v1/responses", completion_window="24h")
+        >>> sorted(collect_batch(client, batch.id, lines, sleep=lambda s: None).results)
+        ['q0000']
+    """
+    started, statuses = clock(), []
 
     def heard(update) -> None:
         statuses.append(update.status)
         if on_status is not None:
             on_status(update)
 
-    batch = wait_for_batch(client, batch.id, sleep=sleep, on_status=heard)
+    batch = wait_for_batch(client, batch_id, sleep=sleep, on_status=heard, max_wait=max_wait, clock=clock)
     if batch.status == "failed":
         problems = "; ".join(f"line {e.line}: {e.code}: {e.message}" for e in (batch.errors.data if batch.errors
                                                                                  else [])[:5])

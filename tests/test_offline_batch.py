@@ -277,3 +277,13 @@ def test_batch_prices_are_half_of_the_synchronous_ones():
     batch_usd, sync_usd, note = price_bodies([body] * 4, provider="openai")
     assert batch_usd == pytest.approx(sync_usd / 2) and "half" in note
     assert price_bodies([body], provider="offline")[:2] == (0.0, 0.0)
+
+
+def test_a_batch_still_running_past_max_wait_is_named_and_collected_later(client):
+    # A clock that jumps an hour a poll, as a real batch's wait would: the cell stops, naming the batch.
+    from helpers.batch import BatchStillRunning, collect_batch
+    hours = iter(range(0, 10**6, 3600))
+    with pytest.raises(BatchStillRunning, match=r"is still \w+ after 3600 s.*collect_batch\(client, 'batch_") as caught:
+        run_batch(client, GOOD, max_wait=60, clock=lambda: next(hours), **NO_WAIT)
+    later = collect_batch(client, caught.value.batch_id, GOOD, **NO_WAIT)  # in another kernel, a day later
+    assert later.batch.status == "completed" and sorted(later.results) == sorted(line["custom_id"] for line in GOOD)
