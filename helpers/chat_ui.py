@@ -19,10 +19,12 @@ Left out on purpose: running the loop in a background thread (a click blocks the
 answers; the view still updates while it waits), a card for a tool call before its tool has finished (a slow
 tool shows its card when it returns), markdown rendering, and saving conversations.
 
-Why one module of about 560 lines, both layers together: lesson 10 teaches them as one thing, a session and
+Why one module of about 590 lines, both layers together: lesson 10 teaches them as one thing, a session and
 the view of it, and imports both from here; the view reads the session's fields directly (transcript,
-partial, run, meter), so a reader changing one wants the other on the same page. If the view grows, it is
-the part to move out (into helpers.chat_widget).
+partial, run, meter), so a reader changing one wants the other on the same page. Part 2 adds to it from
+outside: approval (helpers.chat_approval), speakers and tool labels (helpers.chat_labels), agents with
+handoffs (helpers.agent_chat), each in its own module. If the view grows, it is the part to move out (into
+helpers.chat_widget).
 """
 
 from __future__ import annotations
