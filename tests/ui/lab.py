@@ -165,3 +165,20 @@ def ask(widget, text: str) -> None:
     field.fill(text)
     field.press("Enter")
     expect(field).to_have_value("")  # Enter sent it, and the box is cleared for the next question
+
+
+def emptied(folder: Path) -> Path:
+    """A lesson's own screenshot folder (lesson 10's test clears data/ui/*.png), emptied of an earlier run's."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.png"):
+        old.unlink()
+    return folder
+
+
+def the_only_chat(page):
+    """The notebook's one chat widget (its demo is driven from code, not shown), in view: (its log, the widget)."""
+    expect(page.locator(".course-chat-log")).to_have_count(1)
+    log = page.locator(".course-chat-log").last
+    widget = log.locator("xpath=..")
+    widget.scroll_into_view_if_needed()
+    return log, widget

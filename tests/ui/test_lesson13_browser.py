@@ -8,20 +8,18 @@ The machinery (JupyterLab as `make lab` starts it, the system's Chromium) is tes
 """
 
 import pytest
-from lab import OUT, ROOT, ask, open_notebook, run_all_cells, running_lab
+from lab import OUT, ROOT, ask, emptied, open_notebook, run_all_cells, running_lab, the_only_chat
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("13-*.ipynb"))
-SHOTS = OUT / "lesson13"  # a folder of its own: lesson 10's test clears data/ui/*.png
+SHOTS = OUT / "lesson13"
 REQUEST = 'Add an FAQ entry: question "Can I use a Raspberry Pi?", answer "Yes, for the first modules."'
 REASON = "Nobody has tried it on a Raspberry Pi yet"
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for old in SHOTS.glob("*.png"):
-        old.unlink()
+    emptied(SHOTS)
     with running_lab(LESSON, tmp_path_factory.mktemp("lab13"), screenshots="13-*.png") as running:
         yield running
 
@@ -30,11 +28,8 @@ def test_lesson_13_approve_and_reject_in_jupyterlab(lab, browser):
     port, path = lab
     page, console = open_notebook(browser, port, path)
     run_all_cells(page, "13-run-all-timed-out.png")
-    expect(page.locator(".course-chat-log")).to_have_count(1)  # "now yours" (the demo is driven from code, not shown)
-    log = page.locator(".course-chat-log").last
-    widget = log.locator("xpath=..")
+    log, widget = the_only_chat(page)
     bar = widget.locator(".course-chat-approvals")
-    widget.scroll_into_view_if_needed()
     agents = log.locator(".widget-html", has_text="Agent:")
 
     # Reject, with a reason: the call waits, then the answer says it was not done and why.

@@ -9,18 +9,16 @@ only a browser shows: the speaker's name on the answer. The machinery is tests/u
 import re
 
 import pytest
-from lab import OUT, ROOT, ask, open_notebook, run_all_cells, running_lab
+from lab import OUT, ROOT, ask, emptied, open_notebook, run_all_cells, running_lab, the_only_chat
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("17-*.ipynb"))
-SHOTS = OUT / "lesson17"  # a folder of its own: lesson 10's test clears data/ui/*.png
+SHOTS = OUT / "lesson17"
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    for old in SHOTS.glob("*.png"):
-        old.unlink()
+    emptied(SHOTS)
     with running_lab(LESSON, tmp_path_factory.mktemp("lab17"), screenshots="17-*.png") as running:
         yield running
 
@@ -29,10 +27,7 @@ def test_lesson_17_widget_names_the_agent_that_answers(lab, browser):
     port, path = lab
     page, console = open_notebook(browser, port, path)
     run_all_cells(page, "17-run-all-timed-out.png")
-    expect(page.locator(".course-chat-log")).to_have_count(1)  # "now yours" (the demo is driven from code, not shown)
-    log = page.locator(".course-chat-log").last
-    widget = log.locator("xpath=..")
-    widget.scroll_into_view_if_needed()
+    log, widget = the_only_chat(page)
 
     ask(widget, "When is the homework 3 deadline?")
     expect(log.locator(".widget-html", has_text="Schedule agent:")).to_have_count(1)
