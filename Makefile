@@ -143,8 +143,8 @@ test: install lint
 bench-tests: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_tests --save -- $(TEST_ARGS) -q
 
-# Lesson 10's chat in a real browser: JupyterLab, headless Chromium driven by Playwright (tests/ui/). Kept out of
-# `make test` (pyproject's --ignore), which must run without a browser. Chromium comes from your system
+# The chat widgets of lessons 10, 13 and 17 in a real browser: JupyterLab, headless Chromium driven by
+# Playwright (tests/ui/). Kept out of `make test` (pyproject's --ignore), which must run without a browser. Chromium comes from your system
 # (Debian/Ubuntu: apt-get install chromium), or set CHROMIUM=/path/to/chromium; Playwright never downloads one.
 UI_STAMP := $(VENV)/.installed-ui
 $(UI_STAMP): requirements-ui.txt $(STAMP)
