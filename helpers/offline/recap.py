@@ -30,6 +30,7 @@ import re
 
 from helpers.offline.conversation import Conversation, Decision, parse_json
 from helpers.offline.instructions.form import read_form
+from helpers.offline.reading import Reading
 from helpers.offline.text import STOP_WORDS, stem, stems, words
 
 # "summarise/summarize/sum up/recap <object>", or "write/give/... a (short) summary|recap <object>"; the object
@@ -218,20 +219,20 @@ def recall(conv: Conversation) -> str | None:
     return f'{who.get(best[0], "The notes say")}: "{best[1]}"'
 
 
-def recap_reply(conv: Conversation) -> Decision | None:
+def recap_reply(reading: Reading) -> Decision | None:
     """The answer of these rules, or None when neither applies: a summary when one is asked for, else the
-    answer to a question about the conversation (only at the start of a turn, before any tool call).
+    answer to a question about the conversation (only at the start of a turn, before any tool call). A word
+    limit comes from the request for the summary, else from the instructions as the reading understood them.
 
     Example:
-        >>> recap_reply(Conversation(question="Hello")) is None
+        >>> recap_reply(Reading(Conversation(question="Hello"))) is None
         True
     """
-    asked_in = conv.instructions if asks_for_summary(conv.instructions) else None
-    if asked_in is None and asks_for_summary(conv.question):
-        asked_in = conv.question
-    if asked_in is not None:
-        limit = read_form(asked_in).max_words or read_form(conv.instructions).max_words
-        return Decision(text=summarise(conv, limit))
+    conv, instructed = reading.conv, reading.instructions.form.max_words
+    if asks_for_summary(conv.instructions):
+        return Decision(text=summarise(conv, instructed))
+    if asks_for_summary(conv.question):
+        return Decision(text=summarise(conv, read_form(conv.question).max_words or instructed))
     if conv.calls:
         return None
     answer = recall(conv)
