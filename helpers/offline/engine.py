@@ -236,7 +236,7 @@ def _decide(reading: Reading) -> Decision:
     if failed:
         # The tools failed: say so. Searching again or repairing a typo would treat it as an empty result.
         return Decision(text=failure_answer(failed), found=False)
-    if (recap := recap_reply(conv)) is not None:  # a summary asked for, or a question about the conversation
+    if (recap := recap_reply(reading)) is not None:  # a summary asked for, or a question about the conversation
         return recap
     if not tools or (reading.small_talk and not must_call and not conv.calls):
         return reply_without_tools(reading)

@@ -30,7 +30,8 @@ import re
 
 from helpers.offline.conversation import Conversation, Decision, parse_json
 from helpers.offline.instructions.form import read_form
-from helpers.offline.text import STOP_WORDS, stem, stems, words
+from helpers.offline.reading import Reading
+from helpers.offline.text import MONTHS, STOP_WORDS, stem, stems, words
 
 # "summarise/summarize/sum up/recap <object>", or "write/give/... a (short) summary|recap <object>"; the object
 # must name something to summarise, so "summarise your answer" or "the summary field" do not fire.
@@ -59,9 +60,8 @@ _POINTER_WORDS = frozenset(words("again earlier previously remind told tell said
                                  "gave give found suggested recommended agreed decided discussed chose picked "
                                  "conversation chat before"))
 
-_MONTHS = ("january february march april may june july august september october november december "
-           "jan feb mar apr jun jul aug sep sept oct nov dec "
-           "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight yesterday").split()
+_DATE_WORDS = frozenset(MONTHS + tuple("monday tuesday wednesday thursday friday saturday sunday "
+                                       "today tomorrow tonight yesterday".split()))
 _SELF = re.compile(r"\b(?:I\s+am|I'm|I\s+have|I've|I\s+live|I\s+work|I\s+prefer|I\s+need|I\s+want|I\s+like|"
                    r"I\s+use|I\s+can't|I\s+cannot|I'll|call\s+me|my|mine|we\s+are|we're|our)\b", re.IGNORECASE)
 _DECISION = re.compile(r"\b(?:decided?|agreed?|chose|choose|chosen|picked|booked|confirmed?|will|let's|we'll|"
@@ -102,7 +102,7 @@ def fact_score(sentence: str) -> int:
         return 0
     lowered = words(text)
     score = 2 if any(ch.isdigit() for ch in text) else 0
-    score += 2 if any(w in _MONTHS for w in lowered) else 0
+    score += 2 if any(w in _DATE_WORDS for w in lowered) else 0
     score += 2 if _SELF.search(text) else 0
     score += 2 if _NAMED.search(text) else 0  # the user's own name is the fact a summary must not lose
     score += 2 if _DECISION.search(text) else 0
@@ -218,20 +218,20 @@ def recall(conv: Conversation) -> str | None:
     return f'{who.get(best[0], "The notes say")}: "{best[1]}"'
 
 
-def recap_reply(conv: Conversation) -> Decision | None:
+def recap_reply(reading: Reading) -> Decision | None:
     """The answer of these rules, or None when neither applies: a summary when one is asked for, else the
-    answer to a question about the conversation (only at the start of a turn, before any tool call).
+    answer to a question about the conversation (only at the start of a turn, before any tool call). A word
+    limit comes from the request for the summary, else from the instructions as the reading understood them.
 
     Example:
-        >>> recap_reply(Conversation(question="Hello")) is None
+        >>> recap_reply(Reading(Conversation(question="Hello"))) is None
         True
     """
-    asked_in = conv.instructions if asks_for_summary(conv.instructions) else None
-    if asked_in is None and asks_for_summary(conv.question):
-        asked_in = conv.question
-    if asked_in is not None:
-        limit = read_form(asked_in).max_words or read_form(conv.instructions).max_words
-        return Decision(text=summarise(conv, limit))
+    conv, instructed = reading.conv, reading.instructions.form.max_words
+    if asks_for_summary(conv.instructions):
+        return Decision(text=summarise(conv, instructed))
+    if asks_for_summary(conv.question):
+        return Decision(text=summarise(conv, read_form(conv.question).max_words or instructed))
     if conv.calls:
         return None
     answer = recall(conv)

@@ -72,10 +72,11 @@ def _sentence(label: str, data: dict) -> str:
     return f"{label}: {listed}"[:SUMMARY_CHARS]
 
 
-def _summarise_output(output: str, label: str = "") -> str:
-    if tool_error(output) is not None:
-        return f"{label}: the tool failed with the error \"{tool_error(output)}\"".lstrip(": ")
-    data = read_output(output) if output else None
+def _summarise_output(output: str, data, error: str | None, label: str = "") -> str:
+    """A tool output in a sentence; `data` and `error` are the output as read_output and tool_error read it
+    (the caller reads them once, and needs them too)."""
+    if error is not None:
+        return f"{label}: the tool failed with the error \"{error}\"".lstrip(": ")
     if isinstance(data, dict):
         return _sentence(label or "the result", data)
     if isinstance(data, list):
@@ -133,9 +134,9 @@ def combine_results(conv: Conversation) -> str:
         label = first_string_arg(call) or call.name
         if call.output is None:
             continue
-        parts.append(_summarise_output(call.output, label))
-        data = read_output(call.output)
-        if isinstance(data, dict) and tool_error(call.output) is None:
+        data, error = read_output(call.output), tool_error(call.output)
+        parts.append(_summarise_output(call.output, data, error, label))
+        if isinstance(data, dict) and error is None:
             results.append((label, data))
             for key, value in data.items():
                 if isinstance(value, int | float) and not isinstance(value, bool):
