@@ -135,12 +135,8 @@ def hand_over(messages: list, call_id: str, current: Agent, target: Agent, api: 
         >>> len(msgs), instructions, schemas
         (2, 'Answer from the FAQ.', [])
     """
-    flavour = flavour_of(api)
-    messages = [*messages, flavour.tool_output(call_id, transfer_output(target))]
-    if not flavour.sends_instructions:  # Chat Completions: the instructions are the system message
-        messages = [{"role": "system", "content": target.instructions} if role_of(m) == "system" else m
-                    for m in messages]
-    return messages, target.instructions, target.schemas(api)
+    messages = [*messages, flavour_of(api).tool_output(call_id, transfer_output(target))]
+    return _swapped(messages, target, api), target.instructions, target.schemas(api)
 
 
 @dataclass
