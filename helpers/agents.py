@@ -103,9 +103,7 @@ class Agent:
         made += [_schema(a.ask_name(), f"Ask the {a.name} a question; it answers in text. {a.description}".strip(),
                          {"input": {"type": "string", "description": "The question for the agent"}})
                  for a in self.asks]
-        if api == "chat":
-            made = [{"type": "function", "function": {k: v for k, v in s.items() if k != "type"}} for s in made]
-        return own + made
+        return own + [flavour.function_tool(s) for s in made]
 
 
 def _schema(name: str, description: str, properties: dict) -> dict:
