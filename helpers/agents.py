@@ -103,9 +103,7 @@ class Agent:
         made += [_schema(a.ask_name(), f"Ask the {a.name} a question; it answers in text. {a.description}".strip(),
                          {"input": {"type": "string", "description": "The question for the agent"}})
                  for a in self.asks]
-        if api == "chat":
-            made = [{"type": "function", "function": {k: v for k, v in s.items() if k != "type"}} for s in made]
-        return own + made
+        return own + [flavour.function_tool(s) for s in made]
 
 
 def _schema(name: str, description: str, properties: dict) -> dict:
@@ -135,12 +133,8 @@ def hand_over(messages: list, call_id: str, current: Agent, target: Agent, api: 
         >>> len(msgs), instructions, schemas
         (2, 'Answer from the FAQ.', [])
     """
-    flavour = flavour_of(api)
-    messages = [*messages, flavour.tool_output(call_id, transfer_output(target))]
-    if not flavour.sends_instructions:  # Chat Completions: the instructions are the system message
-        messages = [{"role": "system", "content": target.instructions} if role_of(m) == "system" else m
-                    for m in messages]
-    return messages, target.instructions, target.schemas(api)
+    messages = [*messages, flavour_of(api).tool_output(call_id, transfer_output(target))]
+    return _swapped(messages, target, api), target.instructions, target.schemas(api)
 
 
 @dataclass

@@ -208,16 +208,8 @@ class ApprovalRun(AgentRun):
             >>> run.messages[-1]["output"]
             'The call was not approved by the user, so it did not run. Reason: not today'
         """
-        pending = self._take(call_id)
-        text = REJECTED.format(reason=reason.strip() or NO_REASON)
         # The output every function call needs (an orphan call gets a 400), written as the loop writes one.
-        self.messages.append(self.flavour.tool_output(pending.call_id, text))
-        self.tool_calls.append({"iteration": pending.iteration, "name": pending.name,
-                                "arguments": pending.arguments, "output": text, "rejected": True})
-        if self.hooks.on_tool is not None:
-            self.hooks.on_tool(self.tool_calls[-1])
-        if self.hooks.verbose:
-            print(f"rejected: {pending.name}({preview(pending.arguments, 80)}) -> {preview(text, 90)}")
+        self._run_decided(self._take(call_id), refusal=REJECTED.format(reason=reason.strip() or NO_REASON))
 
     def _take(self, call_id) -> PendingCall:
         call_id = getattr(call_id, "call_id", call_id)  # a PendingCall works too
@@ -227,12 +219,17 @@ class ApprovalRun(AgentRun):
         waiting = ", ".join(p.call_id for p in self.pending) or "none"
         raise KeyError(f"No pending call {call_id!r}; the calls waiting for a decision: {waiting}.")
 
-    def _run_decided(self, pending: PendingCall) -> None:
+    def _run_decided(self, pending: PendingCall, refusal: str | None = None) -> None:
+        """Run the call (or, given a `refusal`, answer it with that text unrun), recorded under its own turn."""
         from helpers.flavour import Call
 
+        call = Call(pending.call_id, pending.name, pending.arguments)
         iterations, self.iterations = self.iterations, pending.iteration  # the record names the call's turn
         try:
-            super()._run_tool(Call(pending.call_id, pending.name, pending.arguments))
+            if refusal is None:
+                super()._run_tool(call)
+            else:
+                self._keep_output(call, refusal, label="rejected", rejected=True)
         finally:
             self.iterations = iterations
 

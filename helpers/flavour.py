@@ -91,6 +91,9 @@ class Flavour(ABC):
     def schemas(self, registry) -> list[dict]: ...
 
     @abstractmethod
+    def function_tool(self, spec: dict) -> dict: ...
+
+    @abstractmethod
     def output_items(self, response) -> list[dict]: ...
 
     @abstractmethod
@@ -142,6 +145,14 @@ class Responses(Flavour):
         'search'
         """
         return registry.responses_schemas()
+
+    def function_tool(self, spec: dict) -> dict:
+        """A function tool written in the Responses shape (`{"type": "function", "name": ...}`), as this API
+        wants it: unchanged. Example:
+        >>> RESPONSES.function_tool({"type": "function", "name": "f", "parameters": {}})
+        {'type': 'function', 'name': 'f', 'parameters': {}}
+        """
+        return spec
 
     def output_items(self, response) -> list[dict]:
         """The model's output as the items that go back into the history. Example:
@@ -227,6 +238,14 @@ class Chat(Flavour):
         'function'
         """
         return registry.chat_schemas()
+
+    def function_tool(self, spec: dict) -> dict:
+        """A function tool written in the Responses shape, as Chat Completions wants it: the same fields
+        nested under "function". Example:
+        >>> CHAT.function_tool({"type": "function", "name": "f", "parameters": {}})
+        {'type': 'function', 'function': {'name': 'f', 'parameters': {}}}
+        """
+        return {"type": "function", "function": {k: v for k, v in spec.items() if k != "type"}}
 
     def output_items(self, response) -> list[dict]:
         """The assistant message, the one item that goes back into the history. Example:

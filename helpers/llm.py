@@ -239,11 +239,9 @@ def offline_client(faults=None, context_window: int | None = None, **kwargs):
         >>> offline_client("never_stop", max_retries=0).models.list().data[0].id
         'offline-rules-v1'
     """
-    from helpers.faq_vocabulary import faq_vocabulary
     from helpers.offline import offline_client as neutral_client
 
-    return neutral_client(faults, vocabulary=faq_vocabulary(), context_window=context_window_setting(context_window),
-                          **kwargs)
+    return neutral_client(faults, **_course_knowledge(context_window), **kwargs)
 
 
 def async_offline_client(faults=None, context_window: int | None = None, **kwargs):
@@ -256,11 +254,9 @@ def async_offline_client(faults=None, context_window: int | None = None, **kwarg
         >>> asyncio.run(first_model())
         'offline-rules-v1'
     """
-    from helpers.faq_vocabulary import faq_vocabulary
     from helpers.offline import async_offline_client as neutral_client
 
-    return neutral_client(faults, vocabulary=faq_vocabulary(), context_window=context_window_setting(context_window),
-                          **kwargs)
+    return neutral_client(faults, **_course_knowledge(context_window), **kwargs)
 
 
 def _record_path(s: Settings, record) -> Path | None:
@@ -290,6 +286,14 @@ def context_window_setting(context_window: int | None = None) -> int | None:
     return int(text)
 
 
+def _course_knowledge(context_window: int | None) -> dict:
+    """What every offline client of the course is handed: the FAQ's words (the model knows no course) and the
+    context window setting."""
+    from helpers.faq_vocabulary import faq_vocabulary
+
+    return {"vocabulary": faq_vocabulary(), "context_window": context_window_setting(context_window)}
+
+
 def _transport_for(s: Settings, record_path: Path | None, context_window: int | None = None):
     """The httpx transport a provider needs (offline model, replay, recording), or None for plain HTTP."""
     transport = None
@@ -299,10 +303,7 @@ def _transport_for(s: Settings, record_path: Path | None, context_window: int | 
         except ImportError as err:
             raise ProviderError(f"The offline model could not be loaded ({err}). Reinstall the course with "
                                 "`pip install -r requirements.txt`, or set LLM_PROVIDER to a real provider.") from err
-        from helpers.faq_vocabulary import faq_vocabulary
-
-        # The model knows no course: hand it the FAQ's words.
-        transport = OfflineTransport(vocabulary=faq_vocabulary(), context_window=context_window_setting(context_window))
+        transport = OfflineTransport(**_course_knowledge(context_window))
     elif s.provider.name == "replay":
         from helpers.cassette import ReplayTransport
 

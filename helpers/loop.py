@@ -249,14 +249,19 @@ class AgentRun:
 
     def _run_tool(self, call) -> None:
         """Run one tool call and append its output. A failing tool becomes an error output (run_tool)."""
-        text = run_tool(call.name, call.arguments, self.tools)
+        self._keep_output(call, run_tool(call.name, call.arguments, self.tools))
+
+    def _keep_output(self, call, text: str, *, label: str | None = None, **extra) -> None:
+        """Append a call's output to the history and record it in tool_calls (with `extra` fields), for the
+        on_tool hook and the verbose line (`label`, default "iteration N"). ApprovalRun records a refusal so."""
         self.messages.append(self.flavour.tool_output(call.id, text))
         self.tool_calls.append({"iteration": self.iterations, "name": call.name, "arguments": call.arguments,
-                                "output": text})
+                                "output": text, **extra})
         if self.hooks.on_tool is not None:  # a chat view shows each call at once, not when the whole turn is done
             self.hooks.on_tool(self.tool_calls[-1])
         if self.hooks.verbose:
-            print(f"iteration {self.iterations}: {call.name}({preview(call.arguments, 80)}) -> {preview(text, 90)}")
+            print(f"{label or f'iteration {self.iterations}'}: {call.name}({preview(call.arguments, 80)}) -> "
+                  f"{preview(text, 90)}")
 
     # --- safety nets (lesson 07) ----------------------------------------------------------------------
 

@@ -55,10 +55,8 @@ def function_schema(tool, api: str = "responses") -> dict:
     """
     name, description, parameters = _field(tool, "name"), _field(tool, "description"), _input_schema(tool)
     # MCP allows a tool with no description; the function-calling APIs want a string.
-    function = {"name": name, "description": description or "", "parameters": parameters}
-    if flavour_of(api).name == "chat":
-        return {"type": "function", "function": function}
-    return {"type": "function", **function}
+    return flavour_of(api).function_tool({"type": "function", "name": name, "description": description or "",
+                                          "parameters": parameters})
 
 
 def result_text(result, tool_name: str = "tool") -> str:

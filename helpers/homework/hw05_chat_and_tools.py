@@ -35,10 +35,10 @@ def check_my_chat_loop(my_chat_loop, client, model):
         [NOT DONE YET] Task 5.1 · A Chat Completions loop: define the function in the cell above, then run
         this cell again.
     """
+    from helpers.flavour import CHAT
     from helpers.search import SEARCH_TOOL, search
 
-    # Chat Completions nests the same fields under "function".
-    chat_search = {"type": "function", "function": {k: v for k, v in SEARCH_TOOL.items() if k != "type"}}
+    chat_search = CHAT.function_tool(SEARCH_TOOL)  # Chat Completions nests the same fields under "function"
     scripted, ran, answer, iterations = two_searches_then_answer(my_chat_loop, scripted_chat_completion,
                                                                  [chat_search])
     fail_if(len(scripted.calls) == 1, "your loop stopped after 1 iteration; the model asked for 2 tool "
