@@ -24,6 +24,7 @@ from pathlib import Path
 
 from helpers import ROOT
 from helpers.flavour import flavour_of_request, flavour_of_response
+from helpers.tools import preview
 
 REDACTED = "[REDACTED]"
 
@@ -231,11 +232,6 @@ def load_trace(path):
     return events
 
 
-def _preview(text, n=80) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
 def show_trace(path_or_events, latency=False, width=80):
     """Print a trace iteration by iteration: tool outputs sent, tool calls made, answer, tokens.
 
@@ -269,21 +265,21 @@ def show_trace(path_or_events, latency=False, width=80):
             for call_id, output in filter(None, map(flavour.item_output, items)):
                 if str(call_id) not in seen_outputs:
                     seen_outputs.add(str(call_id))
-                    print(f"  tool output [{call_id}]: {_preview(output, width - 20)}")
+                    print(f"  tool output [{call_id}]: {preview(output, width - 20)}")
         elif kind == "response" and isinstance(body, dict):
             flavour = flavour_of_response(body)
             for call in flavour.calls_in(flavour.output_items(body)):
                 name = str(call.name)
-                print(f"  tool call: {name}({_preview(call.arguments, width - 16 - len(name))})")
+                print(f"  tool call: {name}({preview(call.arguments, width - 16 - len(name))})")
             answer, usage = flavour.text(body), flavour.usage(body)
             if answer:
-                print(f"  answer: {_preview(answer, width - 10)}")
+                print(f"  answer: {preview(answer, width - 10)}")
             seconds = event.get("latency_s")
             timing = f" · {seconds:.2f}s" if latency and seconds is not None else ""
             tokens = f"{usage.input_tokens:,} in / {usage.output_tokens:,} out" if usage.reported else "not reported"
             print(f"  {usage.finish} · tokens: {tokens}{timing}")
         elif kind == "error" and isinstance(body, dict):
             status = f" (HTTP {body['status_code']})" if body.get("status_code") else ""
-            print(f"  error: {body.get('type')}{status}: {_preview(body.get('message', ''), width - 20)}")
+            print(f"  error: {body.get('type')}{status}: {preview(body.get('message', ''), width - 20)}")
         else:
-            print(f"  {kind}: {_preview(json.dumps(body, ensure_ascii=False), width - 6 - len(str(kind)))}")
+            print(f"  {kind}: {preview(json.dumps(body, ensure_ascii=False), width - 6 - len(str(kind)))}")
