@@ -29,6 +29,9 @@ from helpers.loop import AgentRun, Limits, LoopResult, grouped
 from helpers.tools import preview
 
 STATE_VERSION = 1
+# What to_json() saves and from_json() needs (tests/test_approval.py keeps the two in step).
+STATE_KEYS = ("version", "model", "api", "instructions", "schemas", "messages", "iterations", "pending", "tool_calls",
+              "calls", "limits")
 # What the model reads as the output of a call the person rejected. Worded like the frameworks' own
 # ("Tool execution was not approved.", "The tool call was denied."), plus the person's reason.
 REJECTED = "The call was not approved by the user, so it did not run. Reason: {reason}"
@@ -273,8 +276,7 @@ class ApprovalRun(AgentRun):
                              f"edited? Save it again with to_json().") from None
         if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
             raise ValueError(f"Not a saved ApprovalRun (version {STATE_VERSION}): was it made by to_json()?")
-        missing = sorted({"limits", "model", "schemas", "instructions", "api", "messages", "iterations", "pending",
-                          "tool_calls", "calls"} - set(state))
+        missing = [key for key in STATE_KEYS if key not in state]
         if missing:
             raise ValueError(f"A saved ApprovalRun without {', '.join(missing)}: was it edited? Save it again with "
                              f"to_json().")

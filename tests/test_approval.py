@@ -149,3 +149,10 @@ def test_a_run_paused_in_one_kernel_resumes_from_saved_json_in_a_fresh_kernel(tm
 def test_a_damaged_save_is_refused_with_a_clear_error(damaged):
     with pytest.raises(ValueError, match="ApprovalRun"):
         ApprovalRun.from_json(damaged, offline_client(), Tools(), needs_approval=set())
+
+
+def test_a_save_holds_exactly_the_keys_a_resume_needs():
+    from helpers.approval import STATE_KEYS
+    run = demo_run()
+    run.advance()
+    assert list(json.loads(run.to_json())) == list(STATE_KEYS)
