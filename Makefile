@@ -183,10 +183,10 @@ bench-memory: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_memory
 
 data: install
-	$(BIN)/python -m helpers.pinned
+	$(BIN)/python -m helpers.setup.pinned
 
 homework: install
-	$(OFFLINE) $(BIN)/python -m helpers.homework
+	$(OFFLINE) $(BIN)/python -m helpers.checks
 
 # The solutions are the one source: their ### BEGIN SOLUTION regions become the students' stubs.
 homework-notebooks: install

@@ -2,28 +2,34 @@
 
 What the lessons import, in the order they meet it:
 - llm: make_client() for the chosen provider (offline, OpenAI, Groq, Ollama, ...) (lesson 00)
-- providers: each provider's preset and the documented facts behind it, re-exported by llm (lesson 00)
+- doctor: `python -m helpers doctor`, which checks a student's .env, key, provider and model (lesson 00)
 - ingest: load the pinned DataTalksClub FAQ (lesson 01)
 - search: the minsearch index and the search tool's schema (lessons 01 and 03)
 - tools: a package; tools.dispatch runs the tools a model asks for and serializes their output (lesson 04),
   tools.registry is the @tool decorator and the Tools registry (lesson 09); lessons import both from tools
 - loop: agent_loop and AgentRun, the lesson-04 loop with its safety nets (lessons 04 and 07)
 - cost: per-call usage records, a running meter and the run report (lesson 06)
-- prices: genai-prices prices at an explicit moment, re-exported by cost (lesson 06)
-- context: send less (a lean search tool, dropped stale tool outputs) (lesson 06)
+- lean_search: a search tool that sends fewer tokens and no result twice (lesson 06)
+- history: a conversation's turns, and the ways to send fewer of its tokens (lessons 06 and 15)
 - trace: a JSONL trace of every request, response and error (lesson 07)
-- chat_ui: a chat session and its ipywidgets view (lesson 10)
+- chat: a package; a chat session and its ipywidgets view (lesson 10), with approval (13) and agents (17)
 - evaluate: ground truth, hit rate, MRR, tuning by split, cited answers (lesson 12)
-- homework: the checks of the homework notebooks, one module per homework, and `make homework`'s runner
+- batch: the Batch API: many model calls as one job, at half the price (lesson 12)
+- approval: an agent run that pauses on a call a person must approve, saved and resumed (lesson 13)
+- injection: defences against orders planted in tool outputs, and their measurement (lesson 14)
+- injection_cases: the labelled clean and planted FAQ entries lesson 14 measures on (lesson 14)
+- memory: a conversation played under a history policy, and facts remembered across sessions (lesson 15)
+- mcp_server: the course's FAQ tools as an MCP server (lesson 16)
+- mcp_tools: MCP servers' tools in the course's own loop (lesson 16)
+- agents: several agents: handoffs, agents as tools, one report of who did what (lesson 17)
+- checks: a package; the check of every lesson's exercise and homework task, and `make homework`'s runner
 
-What those build on:
+What those build on (packages no lesson needs to open):
 - offline: the deterministic offline model behind the real OpenAI wire format (no key, no network)
-- env: the settings of .env.example, read the same way everywhere
-- errors: ProviderError, the setup problem a student can fix, shared by llm and cassette
-- pinned: single files pinned to one commit (the ground truth, the OpenAI spec), fetched once
-- tokens: BPE token counts of a request and a provider's prompt cache
-- cassette: record a real run's HTTP traffic and replay it without a key
-- doctor: `python -m helpers doctor`, which checks a student's .env, key, provider and model
+- apis: the Responses API and Chat Completions behind one interface, streaming, and HTTP cassettes
+- setup: the settings of .env, the provider presets, the pinned files, the errors a student can fix
+- billing: token counts and genai-prices prices, re-exported by cost
+- faq: the FAQ's vocabulary, lesson 09's writing tool and a cached index with planted entries
 
 For the course's maintainers (no lesson imports it):
 - maint: nbrun, nbtidy, the homework notebook generator and the benchmarks behind `make bench*`

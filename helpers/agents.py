@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from helpers.apis.adapter import flavour_of, role_of
 from helpers.cost import CallRecord, format_usd
-from helpers.flavour import flavour_of, role_of
 from helpers.loop import AgentRun, LoopResult, grouped
 from helpers.tools import Tools
 
@@ -236,13 +236,13 @@ def run_agents(client, model: str, question: str, agent: Agent, *, api: str = "r
     transfer tool. `options` are agent_loop's (max_iterations, verbose, trace, price_as, ...).
 
     Example:
-        >>> from helpers.offline import offline_client
+        >>> from helpers.offline import neutral_client
         >>> def notes(query: str) -> list:
         ...     "Search the loans desk's notes."
         ...     return [{"id": "n1", "title": "Renewing a book loan", "answer": "Renew twice online."}]
         >>> loans = Agent("Loans agent", "Answer from your notes.", Tools(notes), "Renews book loans.")
         >>> triage = Agent("Triage", "Hand the conversation to the right agent.", handoffs=[loans])
-        >>> run = run_agents(offline_client(), "offline-rules-v1", "Can I renew my book loan?", triage, verbose=False)
+        >>> run = run_agents(neutral_client(), "offline-rules-v1", "Can I renew my book loan?", triage, verbose=False)
         >>> run.last_agent.name, run.ledger.who_called_whom()
         ('Loans agent', ['Triage hands over to Loans agent'])
     """
@@ -280,9 +280,9 @@ def take_over(run: AgentRun, current: Agent, seen: int, *, functions, ledger: Le
     agent's, keeping the history. Returns the agent that now has the conversation.
 
     Example:
-        >>> from helpers.offline import offline_client
+        >>> from helpers.offline import neutral_client
         >>> faq = Agent("FAQ agent", "Answer from the FAQ.")
-        >>> run = AgentRun(offline_client(), "m", "Hi", {}, instructions="Route.")
+        >>> run = AgentRun(neutral_client(), "m", "Hi", {}, instructions="Route.")
         >>> run.tool_calls.append({"name": "transfer_to_faq_agent"})
         >>> take_over(run, Agent("Triage", "Route.", handoffs=[faq]), 0, functions=lambda a: {}).name, run.instructions
         ('FAQ agent', 'Answer from the FAQ.')
@@ -338,12 +338,12 @@ def ask_tool(agent: Agent, client, model: str, *, api: str = "responses", ledger
     answer (the tool output the caller reads). Its model calls go into `ledger` under its own name.
 
     Example:
-        >>> from helpers.offline import offline_client
+        >>> from helpers.offline import neutral_client
         >>> def notes(query: str) -> list:
         ...     "Search the events desk's notes."
         ...     return [{"id": "e1", "title": "When the book club meets", "answer": "On Mondays."}]
         >>> events = Agent("Events agent", "Answer from your notes.", Tools(notes))
-        >>> ask_tool(events, offline_client(), "offline-rules-v1")(input="When does the book club meet?")
+        >>> ask_tool(events, neutral_client(), "offline-rules-v1")(input="When does the book club meet?")
         'According to "When the book club meets" [e1]: On Mondays.'
     """
     ledger = ledger if ledger is not None else Ledger()

@@ -93,12 +93,12 @@ class ApprovalRun(AgentRun):
     """An AgentRun whose calls to some tools wait for a person's approval (see the module docstring).
 
     Example:
-        >>> from helpers.offline import offline_client
+        >>> from helpers.offline import neutral_client
         >>> from helpers.tools import Tools
         >>> def delete_file(path: str) -> dict:
         ...     '''Delete a file.'''
         ...     return {"deleted": path}
-        >>> run = ApprovalRun(offline_client(), "offline-rules-v1", 'Delete the file "notes.txt"',
+        >>> run = ApprovalRun(neutral_client(), "offline-rules-v1", 'Delete the file "notes.txt"',
         ...                   Tools(delete_file), needs_approval={"delete_file"}, verbose=False)
         >>> run.advance() is None, [p.describe() for p in run.pending]
         (True, ['delete_file({"path": "notes.txt"})'])
@@ -224,7 +224,7 @@ class ApprovalRun(AgentRun):
 
     def _run_decided(self, pending: PendingCall, refusal: str | None = None) -> None:
         """Run the call (or, given a `refusal`, answer it with that text unrun), recorded under its own turn."""
-        from helpers.flavour import Call
+        from helpers.apis.adapter import Call
 
         call = Call(pending.call_id, pending.name, pending.arguments)
         iterations, self.iterations = self.iterations, pending.iteration  # the record names the call's turn
@@ -260,10 +260,10 @@ class ApprovalRun(AgentRun):
         """Resume a saved run with a client and the tools (both live objects, so they are passed in again).
 
         Example:
-            >>> from helpers.offline import offline_client
+            >>> from helpers.offline import neutral_client
             >>> run = demo_run()
             >>> _ = run.advance()
-            >>> again = ApprovalRun.from_json(run.to_json(), offline_client(), run.tools,
+            >>> again = ApprovalRun.from_json(run.to_json(), neutral_client(), run.tools,
             ...                               needs_approval={"delete_file"}, verbose=False)
             >>> again.approve(again.pending[0].call_id)
             >>> again.advance().stop_reason
@@ -314,7 +314,7 @@ def demo_run(**options) -> ApprovalRun:
         >>> demo_run().pending
         []
     """
-    from helpers.offline import offline_client  # here: only the examples need the offline model
+    from helpers.offline import neutral_client  # here: only the examples need the offline model
     from helpers.tools import Tools
 
     def delete_file(path: str) -> dict:
@@ -322,5 +322,5 @@ def demo_run(**options) -> ApprovalRun:
         return {"deleted": path}
 
     options = {"needs_approval": {"delete_file"}, "verbose": False, **options}
-    return ApprovalRun(offline_client(), "offline-rules-v1", 'Delete the file "notes.txt"', Tools(delete_file),
+    return ApprovalRun(neutral_client(), "offline-rules-v1", 'Delete the file "notes.txt"', Tools(delete_file),
                        **options)

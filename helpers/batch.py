@@ -5,12 +5,12 @@ offline model's, which serves the same endpoints) takes a JSONL file of requests
 at half the price, and writes the answers to an output file (failed requests to an error file), in no
 particular order. This module does the bookkeeping:
 - `first_call_lines()` writes, for each question, the request lesson 12's agent loop would send first (the
-  same helpers.flavour code builds both), with a `custom_id` per question;
+  same helpers.apis.adapter code builds both), with a `custom_id` per question;
 - `run_batch()` uploads them, creates the batch, polls it until it is done, downloads both files and joins
   their lines to the requests by `custom_id` (`join_by_custom_id`), never by position;
 - `batch_agent()` runs the whole agent loop as rounds of batches: each round sends every unfinished
   conversation's next call as one batch, then runs the tools it asked for locally;
-- `price_bodies()` prices the answers at the batch rate and at the synchronous rate (helpers.prices).
+- `price_bodies()` prices the answers at the batch rate and at the synchronous rate (helpers.billing.prices).
 
 - `collect_batch()` reads a batch created earlier: `run_batch(..., max_wait=...)` raises BatchStillRunning,
   naming the batch, instead of holding a notebook cell for the 24 hours a real batch may take.
@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from helpers.flavour import flavour_of, lookup
-from helpers.prices import LOCAL_PROVIDERS, normalize_provider, price_usage, to_utc
+from helpers.apis.adapter import flavour_of, lookup
+from helpers.billing.prices import LOCAL_PROVIDERS, normalize_provider, price_usage, to_utc
 from helpers.tools import run_tool
 
 ENDPOINTS = {"responses": "/v1/responses", "chat": "/v1/chat/completions"}
@@ -95,8 +95,8 @@ def wait_for_batch(client, batch_id: str, *, sleep: Callable[[float], None] = ti
     is never stuck for the 24 hours a real batch may take.
 
     Example:
-        >>> from helpers.offline import offline_client
-        >>> client = offline_client()
+        >>> from helpers.offline import neutral_client
+        >>> client = neutral_client()
         >>> file = client.files.create(file=("q.jsonl", to_jsonl(first_call_lines([{"question": "Hi"}],
         ...     "offline-rules-v1"))), purpose="batch")
         >>> batch = client.batches.create(input_file_id=file.id, endpoint="/v1/responses", completion_window="24h")
@@ -175,8 +175,8 @@ def run_batch(client, lines: list[dict], *, api: str = "responses", sleep: Calla
     `max_wait`: see wait_for_batch (past it, BatchStillRunning names the batch to collect later).
 
     Example:
-        >>> from helpers.offline import offline_client
-        >>> run = run_batch(offline_client(), first_call_lines([{"question": "Hi"}], "offline-rules-v1"),
+        >>> from helpers.offline import neutral_client
+        >>> run = run_batch(neutral_client(), first_call_lines([{"question": "Hi"}], "offline-rules-v1"),
         ...                 sleep=lambda s: None)
         >>> run.statuses, answer_body(run.results["q0000"])["status"]
         (['validating', 'in_progress', 'finalizing', 'completed'], 'completed')
@@ -196,8 +196,8 @@ def collect_batch(client, batch_id: str, lines: list[dict], *, sleep: Callable[[
     output and error files to the `lines` it was made from. Its `seconds` count from this call.
 
     Example:
-        >>> from helpers.offline import offline_client
-        >>> client, lines = offline_client(), first_call_lines([{"question": "Hi"}], "offline-rules-v1")
+        >>> from helpers.offline import neutral_client
+        >>> client, lines = neutral_client(), first_call_lines([{"question": "Hi"}], "offline-rules-v1")
         >>> file = client.files.create(file=("q.jsonl", to_jsonl(lines)), purpose="batch")
         >>> batch = client.batches.create(input_file_id=file.id, endpoint="/v1/responses", completion_window="24h")
         >>> sorted(collect_batch(client, batch.id, lines, sleep=lambda s: None).results)
@@ -230,7 +230,7 @@ def price_bodies(bodies: list[dict], *, provider, price_as: str | None = None) -
         >>> price_bodies([body, body], provider="openai")
         (0.000789, 0.001578, 'genai-prices: openai/gpt-5.4-mini, batch price')
     """
-    from helpers.flavour import usage_of
+    from helpers.apis.adapter import usage_of
 
     if price_as is None and normalize_provider(provider) in LOCAL_PROVIDERS:
         return 0.0, 0.0, f"local: $0 ({normalize_provider(provider)})"
@@ -270,10 +270,10 @@ def batch_agent(client, model: str, rows: list[dict], tools_for: Callable[[dict]
     (tool_choice "none"), as the loop's iteration cap does, so each conversation ends with an answer.
 
     Example:
-        >>> from helpers.offline import offline_client
+        >>> from helpers.offline import neutral_client
         >>> from helpers.search import SEARCH_TOOL
         >>> faq = [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until May."}]
-        >>> result = batch_agent(offline_client(), "offline-rules-v1", [{"question": "Can I join late?"}],
+        >>> result = batch_agent(neutral_client(), "offline-rules-v1", [{"question": "Can I join late?"}],
         ...                      lambda row: {"search": lambda query: faq}, schemas=[SEARCH_TOOL], sleep=lambda s: None)
         >>> result.answers["q0000"], len(result.runs)
         ('According to "Can I join late?" [a1]: Yes, until May.', 2)

@@ -2,7 +2,7 @@
 
 Every model call becomes a `CallRecord`: which model and provider answered, how many input, cached-input,
 output and reasoning tokens the API reported, how long it took, why it stopped, and what it cost in USD.
-Prices come from helpers.prices (genai-prices at an explicit moment), whose public names are re-exported
+Prices come from helpers.billing.prices (genai-prices at an explicit moment), whose public names are re-exported
 here: lessons import `price_per_mtok`, `record_call`, `CostMeter` and `run_report` all from helpers.cost.
 
 Rules this module keeps:
@@ -14,7 +14,7 @@ Rules this module keeps:
 - Never the wall clock behind your back. A call is priced at the moment it was made (the response's
   `created_at` or `created`); only a response without a timestamp is priced now, and its `price_note` says so.
 
-Left out on purpose: the price lookup (helpers.prices); alerts, and a meter that outlives the kernel.
+Left out on purpose: the price lookup (helpers.billing.prices); alerts, and a meter that outlives the kernel.
 """
 
 from __future__ import annotations
@@ -25,13 +25,10 @@ from datetime import UTC, datetime
 
 import pandas as pd
 
-from helpers.flavour import lookup, usage_of
-
-# The offline model's name from its constants module, which imports nothing: pricing never loads the model.
-from helpers.offline.constants import OFFLINE_MODEL
+from helpers.apis.adapter import lookup, usage_of
 
 # Re-exported: a lesson imports prices and records from one place, helpers.cost (lesson 06).
-from helpers.prices import (  # noqa: F401
+from helpers.billing.prices import (  # noqa: F401
     LOCAL_PROVIDERS,
     UnknownPriceWarning,
     normalize_provider,
@@ -41,6 +38,10 @@ from helpers.prices import (  # noqa: F401
     register_price,
     to_utc,
 )
+from helpers.billing.tokens import request_tokens  # noqa: F401
+
+# The offline model's name from its constants module, which imports nothing: pricing never loads the model.
+from helpers.offline.constants import OFFLINE_MODEL
 
 OFFLINE_PROVIDER = "offline"
 
@@ -86,7 +87,7 @@ class CallRecord:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Pricing one call (helpers.flavour reads its usage)
+# Pricing one call (helpers.apis.adapter reads its usage)
 
 
 def call_time(response) -> datetime | None:

@@ -72,7 +72,7 @@ def _sdk_check() -> Check:
 
 
 def _replay_checks(s: llm.Settings) -> list[Check]:
-    from helpers.cassette import CassetteError, load_cassette
+    from helpers.apis.cassette import CassetteError, load_cassette
 
     try:
         entries = load_cassette(s.cassette or "")  # resolve() sets it for the replay provider
@@ -124,7 +124,7 @@ def _setup_checks(env_file) -> list[Check]:
         # What the preset's sources say a student should know (limits, beta APIs, old model names).
         notes = textwrap.fill(p.notes, NOTES_WIDTH)
         if p.facts:
-            notes += f"\n(checked {p.facts[0].checked}; sources in helpers/providers.py, PROVIDERS[{p.name!r}].facts)"
+            notes += f"\n(checked {p.facts[0].checked}; sources in helpers/setup/providers.py, PROVIDERS[{p.name!r}].facts)"
         checks.append(Check("notes", "warn", notes))
     if not p.key_env:
         checks.append(Check("API key", "ok", f"not needed for {p.name}"))

@@ -1,7 +1,7 @@
 """Measure the FAQ search and the agent on labelled questions: hit rate, MRR, tuning, cited answers.
 
 Lesson 12 builds these step by step; `make bench-search` (helpers.maint.bench_search) prints them for the
-whole file. Each row of the ground truth (the LLM Zoomcamp's own file, fetched pinned by helpers.pinned) is a
+whole file. Each row of the ground truth (the LLM Zoomcamp's own file, fetched pinned by helpers.setup.pinned) is a
 question, its course and the id of the FAQ entry that answers it. A question is a hit when that id is among
 the top k results; MRR averages 1/rank of the right entry (0 when it is missing).
 
@@ -47,7 +47,7 @@ class GroundTruthError(ValueError):
 
 def load_ground_truth(path: str | Path | None = None, *, progress: bool = True) -> list[dict]:
     """Read the ground-truth CSV (columns question, course, document). With no path, the pinned file
-    (GROUND_TRUTH_CSV, else the cache in data/, else a one-time download; see helpers.pinned).
+    (GROUND_TRUTH_CSV, else the cache in data/, else a one-time download; see helpers.setup.pinned).
 
     Example:
         >>> import tempfile
@@ -57,7 +57,7 @@ def load_ground_truth(path: str | Path | None = None, *, progress: bool = True) 
         [{'question': 'Can I still join?', 'course': 'llm-zoomcamp', 'document': '74eb249bbf'}]
     """
     if path is None:
-        from helpers.pinned import GROUND_TRUTH, fetch
+        from helpers.setup.pinned import GROUND_TRUTH, fetch
 
         path = fetch(GROUND_TRUTH, progress=progress)
     path = Path(path)

@@ -34,8 +34,8 @@ import frontmatter
 import yaml
 
 from helpers import ROOT
-from helpers.env import repo_path, setting
-from helpers.pinned import cannot_download, retrieve, write_atomically
+from helpers.setup.env import repo_path, setting
+from helpers.setup.pinned import cannot_download, retrieve, write_atomically
 
 FAQ_REPO = "DataTalksClub/faq"
 FAQ_COMMIT = "7757d2a0e71dc376d0fc93f419162c306e7582b3"

@@ -11,7 +11,7 @@ A clean entry has no goal. `expected` is a phrase from the entry's honest part: 
 has done the student's task.
 
 `CASES` is what lesson 14 shows and measures. Homework 07 measures on a separate held-back set that lives in
-its check (helpers/homework/hw07_injection.py) and no notebook prints.
+its check (helpers/checks/homework/hw07_injection.py) and no notebook prints.
 
 What it leaves out on purpose: scale and variety. Twelve entries written for this course, with the attack
 families of published sets (BIPIA, AgentDojo: task hijacking, prompt leaking, tool misuse, link insertion)

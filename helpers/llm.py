@@ -5,17 +5,17 @@ What it does:
   repository's `.env`), without overriding variables already set in your shell;
 - chooses a provider: `LLM_PROVIDER` if set, else OpenAI when `OPENAI_API_KEY` is set, else the built-in
   offline model, which needs no key and no network;
-- uses each provider's preset (helpers.providers: base URL, key variable, default model, API flavours,
+- uses each provider's preset (helpers.setup.providers: base URL, key variable, default model, API flavours,
   notes and the documented facts behind them, re-exported here), and `require_api` stops a lesson early
   with a plain message when the provider lacks the API flavour it calls;
 - optionally records every request/response pair to a JSONL cassette, and replays one offline
-  (see helpers/cassette.py);
+  (see helpers/apis/cassette.py);
 - never prints, logs or stores an API key: the one line it prints names the provider and model only.
 
 `make_async_client` is the same choice as an `openai.AsyncOpenAI` client, for the agent frameworks of
 lesson 11, which are async.
 
-What it leaves out on purpose: the presets' data (helpers.providers), streaming helpers, and any wrapper around the SDK's calls. Lessons call `client.responses.create(...)` themselves; hiding that call
+What it leaves out on purpose: the presets' data (helpers.setup.providers), streaming helpers, and any wrapper around the SDK's calls. Lessons call `client.responses.create(...)` themselves; hiding that call
 would hide the lesson.
 """
 
@@ -29,9 +29,10 @@ from urllib.parse import urlparse
 import httpx
 import openai
 
-from helpers import ROOT, env  # noqa: F401 -- ROOT stays importable as llm.ROOT
-from helpers.errors import ProviderError  # re-exported: callers catch llm.ProviderError
-from helpers.providers import (  # noqa: F401 -- re-exported: lessons import the presets from helpers.llm
+from helpers import ROOT  # noqa: F401 -- ROOT stays importable as llm.ROOT
+from helpers.setup import env
+from helpers.setup.errors import ProviderError  # re-exported: callers catch llm.ProviderError
+from helpers.setup.providers import (  # noqa: F401 -- re-exported: lessons import the presets from helpers.llm
     FACTS_CHECKED,
     PRETTY_NAMES,
     PROVIDERS,
@@ -73,10 +74,10 @@ def load_env(env_file: str | os.PathLike | None = None) -> str | None:
     Example: (`load_env()` returns the .env it found, e.g. "/home/me/course/.env", or None)
         >>> load_env("no-such.env")
         Traceback (most recent call last):
-        helpers.errors.ProviderError: The env file no-such.env does not exist. Copy .env.example to no-such.env,
+        helpers.setup.errors.ProviderError: The env file no-such.env does not exist. Copy .env.example to no-such.env,
         ...
     """
-    # One loader for every helper (helpers/env.py): ingest, evaluate and the doctor read .env the same way.
+    # One loader for every helper (helpers/setup/env.py): ingest, evaluate and the doctor read .env the same way.
     try:
         return env.load_env(env_file)
     except FileNotFoundError as err:
@@ -141,7 +142,7 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
                                 "recorded with make_client(record=...) or LLM_RECORD). Set it in .env.")
         cassette = str(_data_path(cassette))
         if not _env("LLM_MODEL") and Path(cassette).is_file():
-            from helpers.cassette import recorded_model
+            from helpers.apis.cassette import recorded_model
 
             model = recorded_model(cassette) or preset.default_model
     return Settings(preset, model, base_url, api_key, env_path, reason, cassette)
@@ -239,7 +240,7 @@ def offline_client(faults=None, context_window: int | None = None, **kwargs):
         >>> offline_client("never_stop", max_retries=0).models.list().data[0].id
         'offline-rules-v1'
     """
-    from helpers.offline import offline_client as neutral_client
+    from helpers.offline import neutral_client
 
     return neutral_client(faults, **_course_knowledge(context_window), **kwargs)
 
@@ -254,7 +255,7 @@ def async_offline_client(faults=None, context_window: int | None = None, **kwarg
         >>> asyncio.run(first_model())
         'offline-rules-v1'
     """
-    from helpers.offline import async_offline_client as neutral_client
+    from helpers.offline import async_neutral_client as neutral_client
 
     return neutral_client(faults, **_course_knowledge(context_window), **kwargs)
 
@@ -289,7 +290,7 @@ def context_window_setting(context_window: int | None = None) -> int | None:
 def _course_knowledge(context_window: int | None) -> dict:
     """What every offline client of the course is handed: the FAQ's words (the model knows no course) and the
     context window setting."""
-    from helpers.faq_vocabulary import faq_vocabulary
+    from helpers.faq.vocabulary import faq_vocabulary
 
     return {"vocabulary": faq_vocabulary(), "context_window": context_window_setting(context_window)}
 
@@ -305,11 +306,11 @@ def _transport_for(s: Settings, record_path: Path | None, context_window: int | 
                                 "`pip install -r requirements.txt`, or set LLM_PROVIDER to a real provider.") from err
         transport = OfflineTransport(**_course_knowledge(context_window))
     elif s.provider.name == "replay":
-        from helpers.cassette import ReplayTransport
+        from helpers.apis.cassette import ReplayTransport
 
         transport = ReplayTransport(s.cassette or "", base_url=s.base_url)  # set for replay by resolve()
     if record_path is not None:
-        from helpers.cassette import RecordingTransport
+        from helpers.apis.cassette import RecordingTransport
 
         inner = transport or httpx.HTTPTransport(retries=0)
         transport = RecordingTransport(inner, record_path, base_url=s.base_url)
@@ -348,7 +349,7 @@ def require_api(client, flavour: str) -> Provider:
         >>> import openai
         >>> require_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"), "responses")
         Traceback (most recent call last):
-        helpers.errors.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub
+        helpers.setup.errors.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub
         Models has no Responses API: it offers Chat Completions only. ...
     """
     if flavour not in ("responses", "chat"):

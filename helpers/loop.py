@@ -14,12 +14,12 @@ returns, so a run can go over a budget by one call. A hanging call is cut short 
 which is lowered to the time left when `max_seconds` is set.
 
 It speaks both API flavours, the Responses API (default) and Chat Completions (`api="chat"`, lesson 08),
-through helpers.flavour, which holds all that differs between them. `AgentRun.step()` runs one iteration at a
+through helpers.apis.adapter, which holds all that differs between them. `AgentRun.step()` runs one iteration at a
 time (the chat widget's Step button); `agent_loop()` runs to the end. AgentRun takes its options as three
 records, `Limits`, `Hooks` and `Pricing`; `agent_loop()` takes their fields as plain keyword arguments.
 
 Streaming is one optional hook: `on_text=callable` gets each piece of the answer's text as it arrives (the
-chat widget of lesson 10 draws it). The call is then streamed (helpers.streaming), and the stream is put back
+chat widget of lesson 10 draws it). The call is then streamed (helpers.apis.streaming), and the stream is put back
 together into the same response object the plain call returns, so the history, usage, cost and trace don't
 change. Without the hook nothing is streamed. `on_tool=callable` hears of each tool call as soon as it has run.
 
@@ -41,8 +41,8 @@ from dataclasses import dataclass, field, fields
 
 import openai
 
+from helpers.apis.adapter import flavour_of, role_of
 from helpers.cost import CallRecord, CostMeter, record_call
-from helpers.flavour import flavour_of, role_of
 from helpers.tools import preview, run_tool
 from helpers.trace import Trace
 
@@ -132,10 +132,10 @@ class AgentRun:
     try/except around each tool is `run_tool`'s, in helpers.tools.
 
     Example:
-        >>> from helpers.offline import offline_client
+        >>> from helpers.offline import neutral_client
         >>> from helpers.search import SEARCH_TOOL
         >>> search = lambda query: [{"id": "a1", "question": "Can I join late?", "answer": "Yes, until May."}]
-        >>> run = AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", {"search": search},
+        >>> run = AgentRun(neutral_client(), "offline-rules-v1", "Can I join late?", {"search": search},
         ...                schemas=[SEARCH_TOOL], limits=Limits(max_iterations=3), hooks=Hooks(verbose=False))
         >>> while not run.step():
         ...     pass
@@ -166,11 +166,11 @@ class AgentRun:
         """Advance until the run stops; return its result.
 
         Example:
-            >>> from helpers.offline import offline_client
+            >>> from helpers.offline import neutral_client
             >>> from helpers.search import SEARCH_TOOL
             >>> tools = {"search": lambda query: [{"id": "a1", "question": "Can I join late?",
             ...     "answer": "Yes, until the end."}]}
-            >>> AgentRun(offline_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
+            >>> AgentRun(neutral_client(), "offline-rules-v1", "Can I join late?", tools, schemas=[SEARCH_TOOL],
             ...          hooks=Hooks(verbose=False)).run().stop_reason
             'answered'
         """
@@ -183,8 +183,8 @@ class AgentRun:
         """One iteration: a model call plus the tool calls it asks for. Returns True once the run has stopped.
 
         Example:
-            >>> from helpers.offline import offline_client
-            >>> run = AgentRun(offline_client(), "offline-rules-v1", "Hello!", {}, hooks=Hooks(verbose=False))
+            >>> from helpers.offline import neutral_client
+            >>> run = AgentRun(neutral_client(), "offline-rules-v1", "Hello!", {}, hooks=Hooks(verbose=False))
             >>> run.step()  # no tools offered, so the model answers at once and the run stops
             True
         """
@@ -224,7 +224,7 @@ class AgentRun:
         try:
             # The SDK retries 429s, 5xx and timeouts itself (max_retries on the client, with backoff);
             # an exception here means those retries were used up, or the error is not worth retrying.
-            # With on_text the call is streamed (helpers.streaming) and comes back as the same object.
+            # With on_text the call is streamed (helpers.apis.streaming) and comes back as the same object.
             response = self.flavour.create(client, kwargs, on_text=self.hooks.on_text)
         except openai.OpenAIError as exc:
             self._stop_on_api_error(exc, timed_out_by_us=ours)
@@ -242,7 +242,7 @@ class AgentRun:
             self.hooks.meter.add(record)
 
     def _append_output(self, response) -> list:
-        """Append the model's output to the history and return its function calls (helpers.flavour.Call)."""
+        """Append the model's output to the history and return its function calls (helpers.apis.adapter.Call)."""
         items = self.flavour.output_items(response)
         self.messages.extend(items)
         return self.flavour.calls_in(items)
@@ -375,10 +375,10 @@ def agent_loop(client, model: str, question: str, tools, **options) -> LoopResul
     stream the answer's text, on_tool to hear of each tool call as it runs) and Pricing (provider, price_as).
 
     Example:
-        >>> from helpers.offline import offline_client
+        >>> from helpers.offline import neutral_client
         >>> from helpers.search import SEARCH_TOOL
         >>> s = lambda query: [{"id": "o1", "question": "How to install Ollama?", "answer": "Run the installer."}]
-        >>> agent_loop(offline_client(), "offline-rules-v1", "How do I run Olama locally?", {"search": s},
+        >>> agent_loop(neutral_client(), "offline-rules-v1", "How do I run Olama locally?", {"search": s},
         ...            schemas=[SEARCH_TOOL], verbose=False).answer
         'According to "How to install Ollama?" [o1]: Run the installer.'
     """

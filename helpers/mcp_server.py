@@ -41,10 +41,10 @@ from minsearch import AppendableIndex, Index
 from pydantic import Field
 
 from helpers import ROOT
-from helpers.env import setting
-from helpers.faq_writes import Answer, Question, faq_entry_writer  # lesson 09's writing tool
+from helpers.faq.writes import Answer, Question, faq_entry_writer  # lesson 09's writing tool
 from helpers.ingest import CACHE_PATH, load_faq_data
 from helpers.search import KEYWORD_FIELDS, SEARCH_TOOL, TEXT_FIELDS, search
+from helpers.setup.env import setting
 from helpers.tools import serialize
 
 SERVER_NAME = "course-faq"
@@ -110,7 +110,7 @@ def faq_documents() -> list[dict]:
 
 
 def _entry_writer(faq: list[dict], index: AppendableIndex):
-    """Lesson 09's add_faq_entry (helpers.faq_writes) over this server's index, its answer as the loop's JSON
+    """Lesson 09's add_faq_entry (helpers.faq.writes) over this server's index, its answer as the loop's JSON
     text, a refused write as an MCP error result, and each entry logged."""
     write = faq_entry_writer(index, existing=faq)
 

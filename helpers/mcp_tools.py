@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from helpers.flavour import flavour_of
+from helpers.apis.adapter import flavour_of
 from helpers.tools import ToolError, serialize
 from helpers.tools.registry import ToolMapping
 

@@ -1,25 +1,16 @@
-"""Memory for the agent loop (lesson 15): keep the conversation under the context window, and remember across sessions.
+"""Memory for the agent loop (lesson 15): play a conversation under a history policy, and remember across sessions.
 
-Every model call re-sends the whole message list, so a long conversation grows until it costs too much or
-no longer fits (the API answers 400 `context_length_exceeded`). Three policies shorten it before the next
-question, each over a Responses input list or a Chat Completions message list (plain dicts, as
-`LoopResult.messages` holds them):
-- `keep_last_turns(items, n)`: the instructions (leading system/developer messages) and the last `n` user
-  turns, whole. A turn starts at a user message and holds every item up to the next one, so a tool call
-  always keeps its output (an orphaned output is the API's 400);
-- `drop_stale_outputs(items, keep_turns)`: every tool output older than the last `keep_turns` turns becomes a
-  short note; the calls, questions and answers stay;
-- `summarise_old_turns(items, client, model, ...)`: the turns before the last `keep_turns` replaced by one
-  message holding a summary that a model call wrote (the client is passed in; its cost can go to a meter).
+- `run_conversation(client, model, questions, tools, policy=...)` plays scripted questions through
+  helpers.loop's agent loop with a policy applied before each one (any function from a list of items to a
+  shorter list: those of helpers.history, or your own), counting every call in a CostMeter, and stops at the
+  API's error when the conversation no longer fits;
+- a long-term memory: `FactStore(path)`, a small JSON file of facts, with `memory_tools(store)`, a `remember`
+  tool and a `recall` tool (helpers.tools' registry) that a loop offers the model, so a fact saved in one
+  session is found in a later one, by a new client.
 
-`user_turns(items)` splits a list into those pieces; `run_conversation(...)` plays scripted questions through
-helpers.loop's agent loop with a policy applied before each one, counting every call in a CostMeter. And a long-term memory: `FactStore(path)`, a small JSON
-file of facts, with `memory_tools(store)`, a `remember` tool and a `recall` tool (helpers.tools' registry) that
-a loop offers the model, so a fact saved in one session is found in a later one, by a new client.
-
-What it leaves out on purpose: counting tokens before trimming (helpers.tokens does that; a policy that keeps
-a token budget is the homework), embeddings for recall (the store matches words), and server-side state
-(`previous_response_id`, conversations): the offline model keeps those, see lesson 15.
+What it leaves out on purpose: the policies themselves (helpers.history), embeddings for recall (the store
+matches words), and server-side state (`previous_response_id`, conversations): the offline model keeps those,
+see lesson 15.
 """
 
 from __future__ import annotations
@@ -30,119 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from helpers.cost import CostMeter, record_call
-from helpers.flavour import as_item, flavour_of, role_of
+from helpers.cost import CostMeter
 from helpers.loop import agent_loop
 from helpers.tools import Tools
-
-STALE_NOTE = "[tool output removed to save tokens; call the tool again if you need it]"
-SUMMARY_PREFIX = "Summary of the earlier conversation:"
-SUMMARY_WORDS = 80
-SUMMARY_INSTRUCTIONS = ("Summarise the conversation so far in at most {words} words. Keep every name, number, "
-                        "date and decision, and what the user said about themselves.")
-_INSTRUCTION_ROLES = ("system", "developer")
-
-
-def user_turns(items: list) -> tuple[list, list[list]]:
-    """(head, turns): the leading system/developer messages (and a summary kept there), then one list per
-    user turn, each starting at its user message. Items before the first user message that are not
-    instructions go into the first turn.
-
-    Example:
-        >>> head, turns = user_turns([{"role": "system", "content": "Be brief."},
-        ...     {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"},
-        ...     {"role": "user", "content": "Bye"}])
-        >>> len(head), [len(t) for t in turns]
-        (1, [2, 1])
-    """
-    items = [as_item(item) if not isinstance(item, dict) else item for item in items]
-    start = 0
-    while start < len(items) and role_of(items[start]) in _INSTRUCTION_ROLES:
-        start += 1
-    head, turns = items[:start], []
-    for item in items[start:]:
-        if role_of(item) == "user" or not turns:
-            turns.append([])
-        turns[-1].append(item)
-    return head, turns
-
-
-def keep_last_turns(items: list, n: int) -> list:
-    """The instructions and the last `n` user turns, whole: a tool call and its output are never split.
-
-    Example:
-        >>> items = [{"role": "user", "content": "Q1"}, {"type": "function_call", "call_id": "c1", "name": "f",
-        ...          "arguments": "{}"}, {"type": "function_call_output", "call_id": "c1", "output": "42"},
-        ...          {"role": "assistant", "content": "A1"}, {"role": "user", "content": "Q2"}]
-        >>> [i.get("content") or i["type"] for i in keep_last_turns(items, 1)]
-        ['Q2']
-        >>> len(keep_last_turns(items, 2))
-        5
-    """
-    if n < 1:
-        raise ValueError(f"n must be at least 1 (the current question's turn), got {n}")
-    head, turns = user_turns(items)
-    return head + [item for turn in turns[-n:] for item in turn]
-
-
-def drop_stale_outputs(items: list, keep_turns: int = 1, note: str = STALE_NOTE) -> list:
-    """The list with every tool output before the last `keep_turns` user turns replaced by `note` (Responses
-    `function_call_output` and Chat `tool` messages alike). Calls keep their outputs, so the list stays valid.
-
-    Example:
-        >>> items = [{"role": "user", "content": "Q1"}, {"type": "function_call", "call_id": "c1", "name": "f",
-        ...          "arguments": "{}"}, {"type": "function_call_output", "call_id": "c1", "output": "[...long...]"},
-        ...          {"role": "user", "content": "Q2"}]
-        >>> drop_stale_outputs(items)[2]["output"][:25]
-        '[tool output removed to s'
-    """
-    head, turns = user_turns(items)
-    fresh_from = max(len(turns) - keep_turns, 0)
-    out = list(head)
-    for index, turn in enumerate(turns):
-        for item in turn:
-            if index < fresh_from and item.get("type") == "function_call_output":
-                item = {**item, "output": note}
-            elif index < fresh_from and role_of(item) == "tool":
-                item = {**item, "content": note}
-            out.append(item)
-    return out
-
-
-def summarise_old_turns(items: list, client, model: str, *, keep_turns: int = 2, when_over: int | None = None,
-                        words: int = SUMMARY_WORDS, api: str = "responses", meter=None, price_as: str | None = None,
-                        provider: str = "offline") -> list:
-    """The turns before the last `keep_turns` replaced by one summary message written by a model call (one
-    extra call, billed like any other: pass a helpers.cost.CostMeter as `meter` to count it). With
-    `when_over`, nothing happens until there are more than that many turns, so the prompt cache survives
-    between summaries. An earlier summary is summarised again with the turns after it.
-
-    Example:
-        >>> from helpers.offline import offline_client
-        >>> items = [{"role": "user", "content": "I'm Ana; my room is 214."},
-        ...          {"role": "assistant", "content": "Welcome, Ana."}, {"role": "user", "content": "Thanks!"}]
-        >>> summarise_old_turns(items, offline_client(), "offline-rules-v1", keep_turns=1)[0]["content"]
-        "Summary of the earlier conversation: User: I'm Ana; my room is 214."
-    """
-    head, turns = user_turns(items)
-    if len(turns) <= max(keep_turns, when_over or 0):
-        return head + [item for turn in turns for item in turn]
-    earlier = [m for m in head if _is_summary(m)]
-    head = [m for m in head if not _is_summary(m)]
-    old = earlier + [item for turn in turns[:-keep_turns] for item in turn]
-    flavour = flavour_of(api)
-    instructions = SUMMARY_INSTRUCTIONS.format(words=words)
-    history = old if flavour.sends_instructions else [{"role": "system", "content": instructions}, *old]
-    response = flavour.create(client, flavour.request(model, history, instructions=instructions))
-    if meter is not None:
-        record_call(response, provider=provider, latency_s=None, price_as=price_as, meter=meter)
-    role = "developer" if api == "responses" else "system"
-    summary = {"role": role, "content": f"{SUMMARY_PREFIX} {flavour.text(response).strip()}"}
-    return head + [summary] + [item for turn in turns[-keep_turns:] for item in turn]
-
-
-def _is_summary(item: dict) -> bool:
-    return role_of(item) in _INSTRUCTION_ROLES and str(item.get("content", "")).startswith(SUMMARY_PREFIX)
 
 
 @dataclass
@@ -164,8 +45,8 @@ def run_conversation(client, model: str, questions: list[str], tools, *, policy:
     `options` go to agent_loop (schemas, instructions, api, price_as, ...).
 
     Example:
-        >>> from helpers.offline import offline_client
-        >>> run = run_conversation(offline_client(), "offline-rules-v1",
+        >>> from helpers.offline import neutral_client
+        >>> run = run_conversation(neutral_client(), "offline-rules-v1",
         ...     ["I'm Ana and my room is 214.", "What was my room number again?"], {})
         >>> print(run.answers[-1], len(run.meter))
         You said earlier: "I'm Ana and my room is 214." 2

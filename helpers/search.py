@@ -27,7 +27,7 @@ NUM_RESULTS = 5
 # They win on the held-back half, yet they are not the lessons' default: with the answer weighted 4, "How do I
 # run Olama locally?" pulls the Ollama entry into the top five through its answer's other words ("run",
 # "locally"), which hides the typo failure that lessons 01-02 show and the agent loop (04) fixes. Lesson 12 and
-# helpers.context (the cheaper search tool) use them; pass boost=TUNED_BOOST to use them anywhere.
+# helpers.lean_search (the cheaper search tool) use them; pass boost=TUNED_BOOST to use them anywhere.
 TUNED_BOOST = {"question": 3.0, "section": 0.0, "answer": 4.0}
 TUNED_NUM_RESULTS = 3
 

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from helpers import ROOT
-from helpers.flavour import flavour_of_request, flavour_of_response
+from helpers.apis.adapter import flavour_of_request, flavour_of_response
 from helpers.tools import preview
 
 REDACTED = "[REDACTED]"
@@ -75,8 +75,8 @@ def to_jsonable(obj):
     """Turn SDK objects (pydantic models), dicts, lists and odd values into plain JSON-ready data.
 
     Example:
-        >>> from helpers.offline import offline_client
-        >>> data = to_jsonable(offline_client().responses.create(model="offline-rules-v1", input="Hi"))
+        >>> from helpers.offline import neutral_client
+        >>> data = to_jsonable(neutral_client().responses.create(model="offline-rules-v1", input="Hi"))
         >>> type(data).__name__, data["object"], data["output"][0]["content"][0]["text"]
         ('dict', 'response', "Hello! Ask me a question and I'll look it up.")
     """

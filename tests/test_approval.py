@@ -9,7 +9,7 @@ import pytest
 from jupyter_client.manager import start_new_kernel
 
 from helpers.approval import ApprovalRun, Paused, demo_run
-from helpers.offline import offline_client
+from helpers.offline import neutral_client
 from helpers.tools import Tools
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +63,7 @@ def test_tools_without_approval_run_at_once_and_a_predicate_works():
         """Read a file."""
         return "hello"
 
-    run = ApprovalRun(offline_client(), "offline-rules-v1", 'Read the file "a.txt"', Tools(read_file),
+    run = ApprovalRun(neutral_client(), "offline-rules-v1", 'Read the file "a.txt"', Tools(read_file),
                       needs_approval=lambda name, arguments: "secret" in arguments, verbose=False)
     assert run.advance().stop_reason == "answered" and run.tool_calls[0]["output"] == "hello"
 
@@ -85,7 +85,7 @@ def test_bad_input_gets_a_clear_error():
     with pytest.raises(KeyError, match="waiting for a decision"):
         run.approve("no-such-call")
     with pytest.raises(ValueError, match="to_json"):
-        ApprovalRun.from_json("{}", offline_client(), run.tools, needs_approval=set())
+        ApprovalRun.from_json("{}", neutral_client(), run.tools, needs_approval=set())
 
 
 def run_in_kernel(code: str) -> str:
@@ -113,7 +113,7 @@ def run_in_kernel(code: str) -> str:
 # What both kernels define: the tool, as a notebook cell would.
 KERNEL_SETUP = '''
 from helpers.approval import ApprovalRun, demo_run
-from helpers.offline import offline_client
+from helpers.offline import neutral_client
 from helpers.tools import Tools
 
 def delete_file(path: str) -> dict:
@@ -134,7 +134,7 @@ def test_a_run_paused_in_one_kernel_resumes_from_saved_json_in_a_fresh_kernel(tm
     assert first.split() == ["True", "delete_file"]
     json.loads(saved.read_text())  # plain JSON, nothing pickled
     second = run_in_kernel(KERNEL_SETUP + textwrap.dedent(f"""
-        run = ApprovalRun.from_json(open({str(saved)!r}).read(), offline_client(), Tools(delete_file),
+        run = ApprovalRun.from_json(open({str(saved)!r}).read(), neutral_client(), Tools(delete_file),
                                     needs_approval={{"delete_file"}}, verbose=False)
         print(run.pending[0].name, run.iterations)
         run.reject(run.pending[0].call_id, "keep it")
@@ -148,7 +148,7 @@ def test_a_run_paused_in_one_kernel_resumes_from_saved_json_in_a_fresh_kernel(tm
 @pytest.mark.parametrize("damaged", ["not json", '{"version": 1, "model": "m"', "[]", '{"version": 1, "model": "m"}'])
 def test_a_damaged_save_is_refused_with_a_clear_error(damaged):
     with pytest.raises(ValueError, match="ApprovalRun"):
-        ApprovalRun.from_json(damaged, offline_client(), Tools(), needs_approval=set())
+        ApprovalRun.from_json(damaged, neutral_client(), Tools(), needs_approval=set())
 
 
 def test_a_save_holds_exactly_the_keys_a_resume_needs():

@@ -10,7 +10,7 @@ import time_machine
 from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 
-from helpers import prices
+from helpers.billing import prices
 from helpers.cost import (
     CallRecord,
     CostMeter,

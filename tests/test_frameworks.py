@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from helpers.ingest import load_faq_data
 from helpers.llm import make_async_client, make_client
-from helpers.offline import OFFLINE_MODEL, OfflineServer, async_offline_client, offline_client
+from helpers.offline import OFFLINE_MODEL, OfflineServer, async_neutral_client, neutral_client
 from helpers.search import build_index, search
 
 QUESTION = "I just found out about the course. Can I still join?"
@@ -65,9 +65,9 @@ def assert_structured(reply: Reply, entry: dict) -> None:
 
 
 def async_clients(server):
-    """(label, AsyncOpenAI): in-process through make_async_client and async_offline_client, and over HTTP."""
+    """(label, AsyncOpenAI): in-process through make_async_client and async_neutral_client, and over HTTP."""
     yield "make_async_client", make_async_client("offline", verbose=False)[0]
-    yield "async_offline_client", async_offline_client()
+    yield "async_neutral_client", async_neutral_client()
     yield "http", openai.AsyncOpenAI(base_url=server.base_url, api_key="offline")
 
 
@@ -112,7 +112,7 @@ def test_agents_sdk_reads_python_repr_tool_output(faq):
 
     index, entry = faq
     for options, check in [({}, assert_grounded), ({"output_type": Reply}, assert_structured)]:
-        agent = sdk_agent(async_offline_client(), "responses", index, **options)
+        agent = sdk_agent(async_neutral_client(), "responses", index, **options)
         result = asyncio.run(Runner.run(agent, QUESTION))
         sent = result.to_input_list()
         output = next(item for item in sent if item.get("type") == "function_call_output")["output"]
@@ -160,7 +160,7 @@ def test_pydantic_ai_usage_limit_maps_to_the_iteration_cap(faq):
     from pydantic_ai.usage import UsageLimits
 
     index, _ = faq
-    agent = pai_agent(async_offline_client("never_stop"), "responses", index)
+    agent = pai_agent(async_neutral_client("never_stop"), "responses", index)
     with pytest.raises(UsageLimitExceeded, match="request_limit of 3"):
         asyncio.run(agent.run(QUESTION, usage_limits=UsageLimits(request_limit=3)))
 
@@ -176,7 +176,7 @@ def test_toyaikit_plain_and_structured(faq, server, api):
     index, entry = faq
     tools = Tools()
     tools.add_tool(search_tool(index))
-    clients = [("make_client", make_client("offline", verbose=False)[0]), ("offline_client", offline_client()),
+    clients = [("make_client", make_client("offline", verbose=False)[0]), ("neutral_client", neutral_client()),
                ("http", openai.OpenAI(base_url=server.base_url, api_key="offline"))]
     for label, client in clients:
         llm = (OpenAIClient if api == "responses" else OpenAIChatCompletionsClient)(model=OFFLINE_MODEL, client=client)

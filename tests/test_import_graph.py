@@ -6,8 +6,8 @@ and line, and the module it reaches.
 
 The layers, bottom to top (an arrow may only point down or sideways):
 1. helpers.offline.*: the offline model imports nothing from helpers outside helpers.offline;
-2. the lesson helpers (helpers/*.py and helpers/tools/*): nothing from helpers.homework or helpers.maint;
-3. helpers.homework.*: nothing from helpers.maint;
+2. the lesson helpers (helpers/*.py and helpers/tools/*): nothing from helpers.checks or helpers.maint;
+3. helpers.checks.*: nothing from helpers.maint;
 4. helpers.maint.*: anything.
 
 Left out on purpose: attribute access to a private name (`module._x`) without an import, and the implicit
@@ -144,12 +144,18 @@ def cycles(found: list[Arrow]) -> list[list[Arrow]]:
             for g in groups]
 
 
+LAYERS = (("offline", 0), ("setup", 1), ("billing", 1), ("apis", 1), ("checks", 3), ("maint", 4))
+
+
 def layer(module: str, package: str = "helpers") -> int:
-    """0 offline model, 1 lesson helpers, 2 homework, 3 maintainers' tools (see the module docstring)."""
-    for prefix, rank in (("offline", 0), ("homework", 2), ("maint", 3)):
+    """0 offline model, 1 foundations, 2 lesson-facing modules, 3 checks, 4 maintainers' tools (see the module
+    docstring). The package itself holds only ROOT, which every layer may use."""
+    if module == package:
+        return 1
+    for prefix, rank in LAYERS:
         if module == f"{package}.{prefix}" or module.startswith(f"{package}.{prefix}."):
             return rank
-    return 1
+    return 2
 
 
 def upward(found: list[Arrow], package: str = "helpers") -> list[Arrow]:
@@ -195,7 +201,7 @@ def test_no_import_cycles(graph):
 
 def test_no_upward_imports(graph):
     found = upward(graph)
-    assert not found, ("imports that point up the layers (offline < lesson helpers < homework < maint):\n"
+    assert not found, ("imports that point up the layers (offline < foundations < lesson-facing < checks < maint):\n"
                        + "\n".join(describe(a) for a in found))
 
 
@@ -225,17 +231,17 @@ def test_naming_the_offline_model_does_not_load_it():
     # Pricing and the provider presets name the offline model; that must not load its engine or the HTTP stack.
     model = ("helpers.offline.engine", "helpers.offline.api.wire", "helpers.offline.api.transport")
     assert loaded_after("helpers.offline", ("httpx", "openai", *model)) == []
-    assert loaded_after("helpers.cost, helpers.providers", model) == []
+    assert loaded_after("helpers.cost, helpers.setup.providers", model) == []
 
 
 def test_the_offline_model_name_has_one_definition():
     import helpers.cost
     import helpers.offline
-    import helpers.providers
+    import helpers.setup.providers
     from helpers.offline import constants
 
     assert helpers.offline.OFFLINE_MODEL is constants.OFFLINE_MODEL is helpers.cost.OFFLINE_MODEL
-    assert helpers.providers.PROVIDERS["offline"].default_model is constants.OFFLINE_MODEL
+    assert helpers.setup.providers.PROVIDERS["offline"].default_model is constants.OFFLINE_MODEL
     assert helpers.offline.OfflineTransport.__module__ == "helpers.offline.api.transport"  # lazy names still resolve
     assert "OfflineTransport" in dir(helpers.offline)
 
@@ -287,19 +293,23 @@ def test_checker_accepts_a_package_that_imports_its_modules(tmp_path):
 def test_checker_finds_upward_arrows(tmp_path):
     package = tree(tmp_path, {
         "helpers/ingest.py": "def load(): ...\n",
-        "helpers/llm.py": "def f():\n    from helpers.homework.core import check\n",
+        "helpers/llm.py": "def f():\n    from helpers.checks.core import check\n",
         "helpers/offline/__init__.py": "",
         "helpers/offline/knowledge.py": "from helpers.ingest import load\n",
         "helpers/offline/engine.py": "from helpers.offline import knowledge\n",  # inside the layer: fine
-        "helpers/homework/__init__.py": "",
-        "helpers/homework/core.py": "from helpers import ingest\nimport helpers.maint.bench\n",
+        "helpers/setup/__init__.py": "",
+        "helpers/setup/env.py": "from helpers import ROOT\nfrom helpers.offline import engine\n",  # down: fine
+        "helpers/setup/providers.py": "from helpers.ingest import load\n",
+        "helpers/checks/__init__.py": "",
+        "helpers/checks/core.py": "from helpers import ingest\nimport helpers.maint.bench\n",
         "helpers/maint/__init__.py": "",
-        "helpers/maint/bench.py": "from helpers.homework.core import check\nfrom helpers.offline import engine\n",
+        "helpers/maint/bench.py": "from helpers.checks.core import check\nfrom helpers.offline import engine\n",
     })
     assert [describe(a) for a in upward(arrows(package))] == [
-        "helpers/homework/core.py:2: helpers.homework.core imports helpers.maint.bench",
-        "helpers/llm.py:2: helpers.llm imports helpers.homework.core (check)",
+        "helpers/checks/core.py:2: helpers.checks.core imports helpers.maint.bench",
+        "helpers/llm.py:2: helpers.llm imports helpers.checks.core (check)",
         "helpers/offline/knowledge.py:1: helpers.offline.knowledge imports helpers.ingest (load)",
+        "helpers/setup/providers.py:1: helpers.setup.providers imports helpers.ingest (load)",
     ]
 
 

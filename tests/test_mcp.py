@@ -21,7 +21,7 @@ from helpers.mcp_server import (
     stdio_parameters,
 )
 from helpers.mcp_tools import MCPConnection, MCPTools, function_schema, result_text
-from helpers.offline import OFFLINE_MODEL, offline_client
+from helpers.offline import OFFLINE_MODEL, neutral_client
 from helpers.search import SEARCH_TOOL, search
 from helpers.tools import serialize
 
@@ -194,7 +194,7 @@ def test_same_tool_name_on_two_servers_is_refused(connections):
     ("Is the book 'The Dispossessed' on the shelf at the library?", "find_book", "B-12"),
 ])
 def test_bridge_in_the_course_loop(connections, api, question, tool, expected):
-    result = agent_loop(offline_client(), OFFLINE_MODEL, question, MCPTools(*connections), api=api,
+    result = agent_loop(neutral_client(), OFFLINE_MODEL, question, MCPTools(*connections), api=api,
                         verbose=False)
     assert result.stop_reason == "answered"
     assert [call["name"] for call in result.tool_calls][:1] == [tool]
@@ -209,7 +209,7 @@ def test_errors_become_outputs_not_exceptions(connections):
     assert "reported an error" in crashed["error"]
     invalid = json.loads(tools["miles_to_km"](miles="far"))  # the server's own argument check
     assert "miles" in invalid["error"]
-    run = agent_loop(offline_client(), OFFLINE_MODEL, "What is the forecast for Atlantis?", tools, verbose=False)
+    run = agent_loop(neutral_client(), OFFLINE_MODEL, "What is the forecast for Atlantis?", tools, verbose=False)
     assert run.stop_reason == "answered" and "error" in run.tool_calls[0]["output"]
 
 

@@ -4,18 +4,16 @@
 import pytest
 
 from helpers.cost import CostMeter
-from helpers.loop import agent_loop
-from helpers.memory import (
+from helpers.history import (
     SUMMARY_PREFIX,
-    FactStore,
     drop_stale_outputs,
     keep_last_turns,
-    memory_tools,
-    run_conversation,
     summarise_old_turns,
     user_turns,
 )
-from helpers.offline import offline_client
+from helpers.loop import agent_loop
+from helpers.memory import FactStore, memory_tools, run_conversation
+from helpers.offline import neutral_client
 
 MODEL = "offline-rules-v1"
 LOOKUP = {"type": "function", "name": "lookup", "description": "Look up a moth in the field guide.",
@@ -43,7 +41,7 @@ def test_policies_on_a_chat_list_keep_the_system_message_and_the_pairs():
     dropped = drop_stale_outputs(items)
     assert dropped[3]["content"].startswith("[tool output removed") and dropped[2] == items[2]
     assert items[3]["content"] == "long field guide page"  # the caller's list is left alone
-    offline_client().chat.completions.create(model=MODEL, messages=dropped)  # still valid: no 400
+    neutral_client().chat.completions.create(model=MODEL, messages=dropped)  # still valid: no 400
 
 
 def test_user_turns_keeps_leading_items_that_are_not_instructions_in_the_first_turn():
@@ -52,7 +50,7 @@ def test_user_turns_keeps_leading_items_that_are_not_instructions_in_the_first_t
 
 
 def test_a_summary_replaces_old_turns_and_a_later_one_absorbs_it():
-    client, meter = offline_client(), CostMeter()
+    client, meter = neutral_client(), CostMeter()
     run = run_conversation(client, MODEL, ["I'm Oskar and I run trap 5 on Fridays.", "Which moth flies at dusk?",
                                            "Which moth is pink?"], {"lookup": moths}, schemas=[LOOKUP])
     once = summarise_old_turns(run.messages, client, MODEL, keep_turns=1, meter=meter)
@@ -76,11 +74,11 @@ def test_when_over_leaves_a_short_conversation_alone():
 def test_a_fact_saved_in_one_session_is_recalled_in_another(tmp_path):
     path = tmp_path / "memory" / "facts.json"
     tools = memory_tools(FactStore(path))
-    agent_loop(offline_client(), MODEL, "Please remember that my moth trap is behind the greenhouse.", tools,
+    agent_loop(neutral_client(), MODEL, "Please remember that my moth trap is behind the greenhouse.", tools,
                schemas=tools.responses_schemas(), verbose=False)
     assert FactStore(path).facts() == ["My moth trap is behind the greenhouse."]
     tools = memory_tools(FactStore(path))
-    later = agent_loop(offline_client(), MODEL, "Where is my moth trap?", tools, schemas=tools.responses_schemas(),
+    later = agent_loop(neutral_client(), MODEL, "Where is my moth trap?", tools, schemas=tools.responses_schemas(),
                        verbose=False)
     assert later.tool_calls[0]["name"] == "recall" and "greenhouse" in later.answer
 

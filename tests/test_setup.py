@@ -176,7 +176,7 @@ def test_ci_run_exports_the_pinned_files_for_the_tests():
     script = (ROOT / ".ci" / "run").read_text()
     assert 'export OPENAI_SPEC="$shared/spec/openai-openapi.yaml"' in script
     assert 'export GROUND_TRUTH_CSV="$shared/data/ground-truth-llm-zoomcamp.csv"' in script
-    assert "OPENAI_SPEC" in (ROOT / "tests" / "test_offline_conformance.py").read_text()
+    assert "OPENAI_SPEC" in (ROOT / "tests" / "offline" / "test_offline_conformance.py").read_text()
 
 
 WORKFLOW = ROOT / ".github" / "workflows" / "test.yml"
@@ -187,7 +187,7 @@ def test_the_github_workflow_runs_the_suite_the_way_ci_does():
     import yaml
 
     from helpers.ingest import FAQ_COMMIT
-    from helpers.pinned import GROUND_TRUTH, OPENAI_SPEC
+    from helpers.setup.pinned import GROUND_TRUTH, OPENAI_SPEC
 
     workflow = yaml.safe_load(WORKFLOW.read_text())
     triggers = workflow[True]  # YAML 1.1 reads the key `on` as True

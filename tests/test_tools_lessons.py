@@ -68,28 +68,28 @@ def chat_loop(client, question, max_iters=5):
 
 
 def test_comparing_two_cities_takes_three_iterations_by_hand():
-    answer, iterations, cities = chat_loop(offline.offline_client(), COMPARE)
+    answer, iterations, cities = chat_loop(offline.neutral_client(), COMPARE)
     assert iterations == 3
     assert cities == ["Madrid", "Oslo"]
     assert "Madrid" in answer and "Oslo" in answer
 
 
 def test_one_city_takes_two_iterations_and_no_city_takes_one():
-    client = offline.offline_client()
+    client = offline.neutral_client()
     assert chat_loop(client, "Do I need an umbrella in Berlin today?")[1:] == (2, ["Berlin"])
     assert chat_loop(client, "What does 'overcast' mean?")[1:] == (1, [])
 
 
 @pytest.mark.parametrize("api", ["chat", "responses"])
 def test_comparing_two_cities_takes_three_iterations_in_the_course_loop(api):
-    result = agent_loop(offline.offline_client(), offline.OFFLINE_MODEL, COMPARE, Tools(get_weather),
+    result = agent_loop(offline.neutral_client(), offline.OFFLINE_MODEL, COMPARE, Tools(get_weather),
                         instructions=SYSTEM, api=api, verbose=False)
     assert (result.stop_reason, result.iterations) == ("answered", 3)
     assert [json.loads(c["arguments"])["city"] for c in result.tool_calls] == ["Madrid", "Oslo"]
 
 
 def test_a_tool_message_without_its_assistant_message_gets_a_400():
-    client = offline.offline_client()
+    client = offline.neutral_client()
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Weather in Berlin?"}]
     call = client.chat.completions.create(model=offline.OFFLINE_MODEL, messages=messages,
                                           tools=[WEATHER_TOOL]).choices[0].message.tool_calls[0]

@@ -5,4 +5,9 @@
 - homework_notebooks: write the student homework notebooks from the solutions (`make homework-notebooks`).
 - bench: input tokens, citations and dollars per answered question, technique by technique (`make bench`).
 - bench_search: search hit rate and MRR, tuned and untuned, and the agent's citations (`make bench-search`).
+- bench_memory: lesson 15's memory policies on one long conversation: tokens, dollars, follow-ups right
+  (`make bench-memory`).
+- bench_tests: the test suite timed: the slowest tests and units, and the totals (`make bench-tests`).
+- eval_batch: lesson 12's agent evaluation on all 320 questions as Batch API jobs (`make eval-batch`).
+- lab_settings: the JupyterLab settings override the course installs into .venv (widget state, `make install`).
 """

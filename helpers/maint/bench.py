@@ -11,7 +11,7 @@ loop on the offline model, once per technique, and records every request on the 
   nothing were cached, to show what the cache alone is worth.
 
 Each technique is measured on its own, on top of lesson 04's loop (whose tool returns `json.dumps` of every
-field of five results); the last row combines those that paid (helpers.context). A second table runs the
+field of five results); the last row combines those that paid (helpers.lean_search). A second table runs the
 questions as conversations of four, where old tool outputs are re-sent with every later question: that is
 where dropping them, and prompt caching, can pay.
 
@@ -33,9 +33,10 @@ from typing import Any
 
 import httpx
 
-from helpers.context import LEAN_FIELDS, LEAN_SEARCH_TOOL, LeanSearch, drop_tool_outputs
 from helpers.cost import price_tokens
 from helpers.evaluate import cites, says_not_found
+from helpers.history import drop_tool_outputs
+from helpers.lean_search import LEAN_FIELDS, LEAN_SEARCH_TOOL, LeanSearch
 from helpers.loop import agent_loop
 from helpers.search import SEARCH_TOOL, TUNED_BOOST, search
 from helpers.tools import serialize
@@ -137,7 +138,7 @@ def techniques() -> list[Technique]:
                   lambda index, course: {"search": _plain(index, course)}, schemas=[LEAN_SEARCH_TOOL]),
         Technique("prompt caching", "lesson 04's loop, cached prefixes billed at the cached price",
                   lambda index, course: {"search": _plain(index, course)}, cache=True),
-        Technique("combined (helpers.context)", "LeanSearch + LEAN_SEARCH_TOOL + prompt caching",
+        Technique("combined (helpers.lean_search)", "LeanSearch + LEAN_SEARCH_TOOL + prompt caching",
                   lambda index, course: {"search": LeanSearch(index, course=course)},
                   schemas=[LEAN_SEARCH_TOOL], cache=True),
     ]
@@ -160,7 +161,7 @@ def conversation_techniques() -> list[Technique]:
     return [
         Technique("lesson 04's loop", "full history", plain),
         Technique("  + prompt caching", "full history", plain, cache=True),
-        Technique("drop stale tool outputs", "helpers.context.drop_tool_outputs", plain, drop_outputs=True),
+        Technique("drop stale tool outputs", "helpers.history.drop_tool_outputs", plain, drop_outputs=True),
         Technique("  + prompt caching", "", plain, cache=True, drop_outputs=True),
         Technique("combined, full history", "LeanSearch + LEAN_SEARCH_TOOL + caching", lean,
                   schemas=[LEAN_SEARCH_TOOL], cache=True),
@@ -185,7 +186,7 @@ class RecordingTransport(httpx.BaseTransport):
     """
 
     def __init__(self):
-        from helpers.faq_vocabulary import faq_vocabulary
+        from helpers.faq.vocabulary import faq_vocabulary
         from helpers.offline import OfflineTransport
 
         self.inner = OfflineTransport(vocabulary=faq_vocabulary())

@@ -25,8 +25,9 @@ import argparse
 from collections.abc import Callable
 
 from helpers.cost import CostMeter, price_tokens
-from helpers.memory import drop_stale_outputs, keep_last_turns, run_conversation, summarise_old_turns
-from helpers.offline import offline_client
+from helpers.history import drop_stale_outputs, keep_last_turns, summarise_old_turns
+from helpers.memory import run_conversation
+from helpers.offline import neutral_client
 from helpers.offline.constants import OFFLINE_MODEL
 from helpers.search import SEARCH_TOOL, default_index, search
 
@@ -84,7 +85,7 @@ def measure(name: str, window: int, policy) -> dict:
         >>> row["turns"], row["right"]
         ('16/16', '4/4')
     """
-    client = offline_client(context_window=window)
+    client = neutral_client(context_window=window)
     index = default_index()
     tools = {"search": lambda query: search(query, index=index)}
     meter = CostMeter()  # the loop's calls and the summaries' alike

@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from helpers.ingest import load_faq_data
-    from helpers.pinned import PinnedFileError
+    from helpers.setup.pinned import PinnedFileError
 
     try:
         rows = load_ground_truth(args.csv)

@@ -23,10 +23,10 @@ a sibling notebook stays, so it points to the student's own copy).
 `python -m helpers.maint.homework_notebooks` writes each student notebook whose cells differ from the
 generated ones (cell types, sources and ids), then re-runs it with helpers.maint.nbrun so that its outputs
 come from a clean run; `--check` only lists the notebooks that differ; `--no-run` writes without running.
-tests/test_homework_notebooks.py asserts that the committed notebooks are what this module makes.
+tests/maint/test_homework_notebooks.py asserts that the committed notebooks are what this module makes.
 
 Left out on purpose: nbgrader itself (its grading database and hidden tests are more than a self-check
-course needs; the helpers.homework checks do the grading) and any edit to a student notebook's own outputs,
+course needs; the helpers.checks checks do the grading) and any edit to a student notebook's own outputs,
 which come from running it.
 """
 

@@ -3,7 +3,7 @@
 `python -m helpers.maint.nbrun NB_OR_DIR...` is what `make notebooks` runs: each notebook gets a new kernel
 started in the notebook's own folder (as nbval and JupyterLab do), every cell runs in order, and the
 result is written back through helpers.maint.nbtidy, which merges the stream pieces a kernel splits by timing and
-drops widget views with their run-specific ids: two runs in a row write the same bytes (tests/test_nbrun.py).
+drops widget views with their run-specific ids: two runs in a row write the same bytes (tests/maint/test_nbrun.py).
 A cell tagged `nbval-ignore-output` keeps its stored output while its code is unchanged: it shows what the
 maintainer's machine has (a .env, a checkout), which nbval doesn't compare and the course shouldn't carry.
 `--dry-run` runs and times without writing anything: that is the notebook benchmark (`make bench-notebooks`),

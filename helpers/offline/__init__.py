@@ -1,9 +1,9 @@
 """The offline model: a deterministic, rule-based stand-in for an LLM that speaks the OpenAI wire format.
 
-    from helpers.offline import offline_client
-    client = offline_client()          # an openai.OpenAI client answered in-process, no key, no network
+    from helpers.offline import neutral_client
+    client = neutral_client()          # an openai.OpenAI client answered in-process, no key, no network
     client.responses.create(model=OFFLINE_MODEL, input="Is the rye bread vegan?")
-    client = async_offline_client()    # the same as an openai.AsyncOpenAI client (for agent frameworks)
+    client = async_neutral_client()    # the same as an openai.AsyncOpenAI client (for agent frameworks)
 
 Or as a server for any client (curl, other SDKs): `python -m helpers.offline serve --port 8765`.
 See README.md in this folder for what it can and cannot do.
@@ -25,7 +25,7 @@ _LAZY = {
 }
 
 __all__ = ["FAULT_MODES", "OFFLINE_BASE_URL", "OFFLINE_MODEL", "AsyncOfflineTransport", "Conversation", "Decision",
-           "OfflineServer", "OfflineTransport", "async_offline_client", "decide", "handle", "offline_client", "serve"]
+           "OfflineServer", "OfflineTransport", "async_neutral_client", "decide", "handle", "neutral_client", "serve"]
 
 
 def __getattr__(name: str):
@@ -41,13 +41,13 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-def offline_client(faults=None, vocabulary=None, context_window=None, **kwargs):
+def neutral_client(faults=None, vocabulary=None, context_window=None, **kwargs):
     """An openai.OpenAI client answered by the offline model in-process. `vocabulary`: an optional
     knowledge.Vocabulary; `context_window`: prompt tokens per request (see OfflineTransport). `kwargs` go to
     OpenAI(...) (e.g. max_retries, timeout). Each client has its own stored responses and conversations.
 
     Example:
-        >>> offline_client().models.list().data[0].id
+        >>> neutral_client().models.list().data[0].id
         'offline-rules-v1'
     """
     import httpx
@@ -58,14 +58,14 @@ def offline_client(faults=None, vocabulary=None, context_window=None, **kwargs):
     return _client(OpenAI, httpx.Client(transport=OfflineTransport(faults, vocabulary, context_window)), kwargs)
 
 
-def async_offline_client(faults=None, vocabulary=None, context_window=None, **kwargs):
+def async_neutral_client(faults=None, vocabulary=None, context_window=None, **kwargs):
     """An openai.AsyncOpenAI client answered by the offline model in-process, for async code and agent
     frameworks (OpenAI Agents SDK, PydanticAI). `kwargs` go to AsyncOpenAI(...).
 
     Example:
         >>> import asyncio
         >>> async def first_model():
-        ...     return (await async_offline_client().models.list()).data[0].id
+        ...     return (await async_neutral_client().models.list()).data[0].id
         >>> asyncio.run(first_model())
         'offline-rules-v1'
     """

@@ -1,6 +1,6 @@
 """The offline model's name and address: the one definition that the model and the code that calls it share.
 
-A module with no imports, so helpers.cost (pricing) and helpers.providers (the presets) can name the offline
+A module with no imports, so helpers.cost (pricing) and helpers.setup.providers (the presets) can name the offline
 model without loading it (the wire format, the engine, httpx). Left out: everything else about the model.
 """
 

@@ -2,7 +2,7 @@
 
 What a student does, checked where only a browser can check it: run every cell, type a question in the chat
 box and press Enter, read the answer without scrolling, ask a follow-up, step through a question, then save,
-close and reopen the notebook. The unit tests (tests/test_chat_ui.py) cover the logic without a browser;
+close and reopen the notebook. The unit tests (tests/chat/test_chat_ui.py) cover the logic without a browser;
 this covers what they can't see: that the log scrolls to the newest entry, that Enter sends, that the
 browser logs no errors, and that a reopened notebook shows the widgets instead of "model not found".
 

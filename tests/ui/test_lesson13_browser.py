@@ -2,7 +2,7 @@
 
 What a student does: run every cell, ask the last chat widget to add an FAQ entry, see the call wait with
 Approve and Reject buttons (and nothing written), type a reason and press Reject, read the answer that says
-what was not done and why; then ask again and press Approve. The unit tests (tests/test_chat_approval.py)
+what was not done and why; then ask again and press Approve. The unit tests (tests/chat/test_chat_approval.py)
 cover the logic; this covers what only a browser shows: that the bar appears and its clicks reach the kernel.
 The machinery (JupyterLab as `make lab` starts it, the system's Chromium) is tests/ui/lab.py's.
 """

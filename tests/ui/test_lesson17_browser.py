@@ -2,7 +2,7 @@
 
 What a student does: run every cell, ask the last chat widget a deadline question, and see the answer said by the
 agent the triage agent handed the conversation to, with the transfer as a tool card; then press Reset and ask a
-question for the other specialist. The unit tests (tests/test_chat_labels.py) cover the logic; this covers what
+question for the other specialist. The unit tests (tests/chat/test_chat_labels.py) cover the logic; this covers what
 only a browser shows: the speaker's name on the answer. The machinery is tests/ui/lab.py's.
 """
 

@@ -110,7 +110,7 @@ class OfflineTransport(httpx.BaseTransport):
 
 class ThreadedTransport(httpx.AsyncBaseTransport):
     """Serve an async client (httpx.AsyncClient, openai.AsyncOpenAI) with a sync transport: the offline model,
-    or helpers.cassette's replay and recording. Each request runs in a worker thread, so the event loop never
+    or helpers.apis.cassette's replay and recording. Each request runs in a worker thread, so the event loop never
     waits on it (a request with a large handed-in vocabulary may take a moment). The
     reply's body is read in that thread and handed back in the chunks it came in, so a stream's events still
     arrive one by one. Fine for answers that are ready at once; a real provider without recording gets the

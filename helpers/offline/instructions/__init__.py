@@ -1,7 +1,8 @@
 """Reading the instructions: what they ask for, as a grammar of plain English, parsed once.
 
 `read_instructions(text) -> Instructions` reads every form the offline model honours, wherever it
-stands in the instructions, with counts in digits or words (numbers.py):
+stands in the instructions, with counts in digits or words (numbers.py), in the parts of a long text that a
+cue word points at (clauses.py):
 
 | form | module | example |
 | --- | --- | --- |
