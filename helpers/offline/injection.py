@@ -382,7 +382,12 @@ def _split_orders(first: str, second: str, tools: list[Tool]) -> list[Order]:
 
 def _plain(output: str) -> str:
     """A tool output's text with JSON strings unescaped, so a planted sentence reads as it was written."""
-    if output.lstrip().startswith("<"):  # a fenced output: its tags matter (outside_data), so keep them
+    fenced = re.fullmatch(r"(\s*<[^<>]+>)(.*?)(<\s*/[^<>]+>\s*)", output, re.DOTALL)
+    if fenced:  # a fenced output: its tags matter (outside_data), so keep them, and read the JSON inside
+        inside = fenced.group(2)
+        readable = _plain(inside) if inside.lstrip()[:1] in "[{\"" and read_output(inside) is not None else inside
+        return f"{fenced.group(1)}{readable}{fenced.group(3)}"
+    if output.lstrip().startswith("<"):
         return output
     data = read_output(output)
     if isinstance(data, str):
