@@ -21,6 +21,10 @@ defence's attack success rate and task success rate over a set.
 What it leaves out on purpose: plan-then-execute (the plan fixed before any untrusted text is read) and a
 quarantined reader that extracts more than a reference (a second model filling typed fields); the
 measurements are on a dozen cases, so a rate moves in steps of about 12%.
+
+Longer than the course's 400 lines on purpose: the defences, the FAQ agent they defend and the measurement
+share `Agent` and `run_case` (which applies `prepare` and refuses tools taken out), and lesson 14 reads them
+as one table; split, each half would need the other's types.
 """
 
 from __future__ import annotations

@@ -48,6 +48,9 @@ you are a pirate") is not obeyed, and a declaration worded outside its grammar p
 model falls for injected orders sometimes, not always, naive ones less often than these forms, and a
 declaration lowers the rate without making it zero; this rule makes each all-or-nothing so that a defence's
 effect shows plainly, and so that a defence which only asks the model to resist is seen to fail.
+
+A little over the course's 400 lines: the orders, the declaration and the four forms are one grammar (a form is
+judged against the declaration it gets past), so they stay in one module.
 """
 
 from __future__ import annotations
