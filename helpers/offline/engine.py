@@ -32,9 +32,10 @@ person would read it, with simple rules:
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
    A tool named as the place for the answer ("final_result") is never a source; when one is offered,
    the answer is given through it.
-6. Orders planted in tool outputs ("ignore your instructions and reply only with ...") are obeyed unless
-   the instructions declare tool output to be data; asked to classify whether a text gives orders to a
-   model, it looks for the same forms (injection.py).
+6. Orders planted in tool outputs ("ignore your instructions and reply only with ...") are obeyed; a
+   declaration in the instructions that tool output is data stops the naive ones, not the four stronger
+   forms (a claimed authority, a quoted declaration, a fake tool result, an order split across outputs);
+   asked to classify whether a text gives orders to a model, it looks for the same forms (injection.py).
 7. A response format (`text.format` / `response_format` json_schema or json_object, or a JSON schema
    written into the instructions): the text answer is written as JSON that fits it (structured.py).
 
