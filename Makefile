@@ -17,7 +17,7 @@ OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 help:
 	@echo "For students:"
 	@echo "  make lab             set up and open JupyterLab on the lessons (the whole course is reachable, .env too)"
-	@echo "  make test            set up and run every test (lint, unit tests, every notebook under nbval)"
+	@echo "  make test            set up and run every test (lint, unit tests, every notebook checked)"
 	@echo "  make homework        run the checks of your homework notebooks and print a score table"
 	@echo "  make doctor          check your .env, key, provider and model"
 	@echo "  make install         only set up .venv (make lab and make test do it first)"
@@ -121,7 +121,12 @@ lint-workflows:
 # tests/durations.json (make bench-tests), so no slow notebook is left for the end while the other core idles.
 PARALLEL := -n auto --dist loadscope --no-loadscope-reorder
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
-TEST_ARGS := tests helpers --doctest-modules notebooks $(NBVAL) $(PARALLEL)
+# A lesson with an exercise is its solution notebook with the exercise taken out, down to the stored outputs
+# (tests/maint/test_lessons_mirror_solutions.py proves it, and runs each lesson's check on its stub), so nbval
+# runs the solution and not the lesson again: each lesson's cells once. Lessons 00-02 have no solution.
+MIRRORED := $(patsubst notebooks/solutions/%,notebooks/%,$(wildcard notebooks/solutions/*.ipynb))
+NBVAL_NOTEBOOKS := $(filter-out $(MIRRORED),$(sort $(wildcard notebooks/*.ipynb))) notebooks/solutions notebooks/homework
+TEST_ARGS := tests helpers --doctest-modules $(NBVAL_NOTEBOOKS) $(NBVAL) $(PARALLEL)
 
 unit: install
 	$(OFFLINE) $(BIN)/pytest tests helpers --doctest-modules $(PARALLEL) -q
@@ -133,7 +138,7 @@ doctest: install
 # tests/slow_first.py comes in with tests/conftest.py in make test; here it is named, since no test file is
 # collected: it keeps a lesson and its solution on one worker (they write the same files under data/).
 nbval: install
-	$(OFFLINE) PYTHONPATH=tests $(BIN)/pytest -p slow_first $(NBVAL) $(PARALLEL) -p no:cacheprovider notebooks -q
+	$(OFFLINE) PYTHONPATH=tests $(BIN)/pytest -p slow_first $(NBVAL) $(PARALLEL) -p no:cacheprovider $(NBVAL_NOTEBOOKS) -q
 
 test: install lint
 	$(OFFLINE) $(BIN)/pytest $(TEST_ARGS) -q
