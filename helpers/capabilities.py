@@ -32,7 +32,7 @@ def supports(client_or_provider, capability: str, *, instead: str | None = None,
     Example:
         >>> from helpers.providers import PROVIDERS
         >>> supports(PROVIDERS["groq"], "conversations")
-        The Conversations API (client.conversations) is not on Groq: keep the history in your own list (lesson 15's memory policies).
+        The Conversations API (client.conversations): not on Groq; instead, keep the history in your own list (lesson 15's memory policies).
         False
         >>> supports(PROVIDERS["offline"], "files_batch")
         True
@@ -43,8 +43,8 @@ def supports(client_or_provider, capability: str, *, instead: str | None = None,
         return True
     label, alternative = CAPABILITIES[capability]
     where = PRETTY_NAMES.get(preset.name, f"this server ({preset.base_url})")
-    status = "is not on" if have is False else "is not confirmed on"
-    say(f"{label[0].upper()}{label[1:]} {status} {where}: {instead or alternative}.")
+    status = "not on" if have is False else "not confirmed on"
+    say(f"{label[0].upper()}{label[1:]}: {status} {where}; instead, {instead or alternative}.")
     return False
 
 

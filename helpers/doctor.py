@@ -119,8 +119,8 @@ def doctor(env_file=None) -> list[Check]:
 
     Example: (on the offline model, as `make test` runs it; the first check, .env, depends on your folder)
         >>> [(c.name, c.status) for c in doctor()][1:]  # doctest: +NORMALIZE_WHITESPACE
-        [('provider', 'ok'), ('capabilities', 'ok'), ('notes', 'warn'), ('API key', 'ok'), ('reachable', 'ok'),
-         ('model', 'ok'), ('FAQ', 'ok'), ('openai SDK', 'ok')]
+        [('provider', 'ok'), ('capabilities', 'ok'), ('API key', 'ok'), ('reachable', 'ok'), ('model', 'ok'),
+         ('FAQ', 'ok'), ('openai SDK', 'ok')]
     """
     # The FAQ and SDK checks come last, whatever stopped the others: neither depends on the provider.
     return _setup_checks(env_file) + [_faq_check(), _sdk_check()]
@@ -152,7 +152,7 @@ def _setup_checks(env_file) -> list[Check]:
     checks.append(Check("provider", "ok", f"{p.name}, model {s.model} (chosen because {s.reason}); {apis}"))
     # What a lesson may use on this provider; a cell that needs a missing one says so and goes on.
     checks.append(Check("capabilities", "ok", capability_table(p)))
-    if p.notes or p.free:
+    if p.notes:
         # What the preset's sources say a student should know (free limits, beta APIs, old model names).
         notes = textwrap.fill(" ".join(part for part in (f"free: {p.free}." if p.free else "", p.notes) if part),
                               NOTES_WIDTH)

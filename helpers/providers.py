@@ -143,8 +143,8 @@ RETIRED: dict[str, Retired] = {
                  "https://dev.to/zephyrelabs369/github-models-retires-on-july-30-six-places-to-check-before-your-"
                  "api-breaks-5d9m", "DEV Community, quoting GitHub's notice (third party)"),
             Fact("410 Gone with github_models_retirement_brownout in the body: what the course's issue 27 saw on "
-                 "2026-12-01; no GitHub page read here states the status code", "issue 27 of this repository",
-                 "observed, not documented"),
+                 "2026-12-01; no GitHub page read here states the status code", "https://models.github.ai/inference",
+                 "observed on the endpoint (issue 27 of this repository), not documented"),
         ),
     ),
 }
@@ -258,7 +258,8 @@ PROVIDERS: dict[str, Provider] = {
                    "deepseek-flash (DeepSeek-V4.1-Flash; deepseek-v4-flash is an older name for it). Thinking "
                    "mode is on by default: on Chat Completions an assistant message with tool_calls must go back "
                    "with its reasoning_content, or the next call fails with 400 (helpers.loop and lesson 08's "
-                   "loop keep it). Its Responses API is stateless; a Batch API is not in its docs"),
+                   "loop keep it). Its Responses API is stateless; a Batch API (not in its docs) and tool_choice are not "
+                   "confirmed"),
             facts=(
                 Fact("deepseek-chat and deepseek-reasoner are unavailable after 2026-07-24 15:59 UTC; the V4 names "
                      "replace them", "https://api-docs.deepseek.com/news/news260424",
@@ -302,8 +303,7 @@ PROVIDERS: dict[str, Provider] = {
             capabilities=caps(responses=True, stored_state=True, conversations=True, files_batch=True,
                               hosted_tools=False),
             local=True, key_help="no key needed: a rule-based stand-in that runs inside Python",
-            free="free, no network",
-            notes="rejects hosted tools (web search and the like): a rule-based model has no service behind them",
+            free="free, no network",  # its one "no", hosted tools, is in the doctor's capability table
         ),
         Provider(
             name="replay", base_url=REPLAY_BASE_URL, key_env=None, default_model="replay",
