@@ -155,3 +155,30 @@ def test_a_machine_dependent_cell_keeps_its_output_while_its_code_is_unchanged(c
     assert "".join(cell.outputs[0]["text"]) == ("stored\n" if kept else "here\n")
     if tags:
         assert "output_of" in cell.metadata  # recorded for the next run
+
+
+def test_kernels_of_the_environment_leave_out_the_tcp_notice_only(tmp_path):
+    """ipykernel logs "Kernel is running over TCP without encryption" at every start; the config that `make
+    install` writes (helpers.maint.kernel_log) drops that line, in a real kernel of this environment, and keeps
+    the kernel's other warnings."""
+    import json
+    import subprocess
+    import sys
+
+    from helpers.maint import kernel_log
+
+    written = kernel_log.write_config(tmp_path / "env")
+    assert json.loads(written.read_text()) == kernel_log.CONFIG
+    # IPython reads kernel config from sys.prefix/etc/ipython: start a kernel of this environment as nbclient does.
+    script = (
+        "import sys, nbformat\n"
+        "from nbclient import NotebookClient\n"
+        "nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(\"from ipykernel.kernelapp import "
+        "IPKernelApp; IPKernelApp.instance().log.warning('another warning')\")])\n"
+        "NotebookClient(nb, kernel_name='python3', timeout=60).execute()\n")
+    env_config = kernel_log.config_path(sys.prefix)
+    if not env_config.exists():
+        pytest.skip("this environment has no kernel config yet (make install writes it)")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert kernel_log.MESSAGE_START not in run.stderr
+    assert "another warning" in run.stderr

@@ -70,3 +70,27 @@ def test_the_doctors_table_has_one_line_per_capability():
     table = capability_table(PROVIDERS["ollama"]).splitlines()
     assert len(table) == len(CAPABILITIES)
     assert [line.split()[0] for line in table] == ["yes", "yes", "no", "no", "no", "no", "yes", "not"]
+
+
+def test_the_readme_table_matches_the_presets():
+    from helpers import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("| `LLM_PROVIDER` |")[1].split("\n\n")[0]
+    for name, preset in PROVIDERS.items():
+        if name == "replay":
+            continue
+        row = next(line for line in table.splitlines() if line.startswith(f"| `{name}`") or (
+            name == "offline" and line.startswith("| *(unset")))
+        assert f"`{preset.default_model}`" in row, name
+        assert (preset.key_env or "—") in row, name
+    assert "retired on 2026-07-30" in readme and "410" in readme
+
+
+def test_the_readme_tells_an_offline_student_how_to_make_env_and_where_the_faq_is():
+    from helpers import ROOT
+    from helpers.ingest import ARCHIVE_URL
+
+    readme = (ROOT / "README.md").read_text()
+    offline = readme.split("Offline?")[1].split("## ")[0]
+    assert ARCHIVE_URL in offline and "cp .env.example .env" in offline and "FAQ_ARCHIVE=" in offline
