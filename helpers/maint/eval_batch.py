@@ -20,8 +20,8 @@ import argparse
 import time
 
 from helpers.batch import batch_agent, price_bodies
-from helpers.evaluate import agent_benchmark, answerable, cites, load_ground_truth, says_not_found
 from helpers.capabilities import supports
+from helpers.evaluate import agent_benchmark, answerable, cites, load_ground_truth, says_not_found
 from helpers.ingest import load_faq_data
 from helpers.llm import make_client, provider_of
 from helpers.search import SEARCH_TOOL, build_index, search
