@@ -1,7 +1,7 @@
 """Check a student's LLM setup and say how to fix each problem: `python -m helpers doctor`.
 
-Checks, in order: the `.env` file (found, and where), the chosen provider (a retired one, GitHub Models, gets
-one message saying when it went and what to use instead), the APIs it has (the capability table of
+Checks, in order: the `.env` file (found, and where), the chosen provider (a retired one gets one message
+saying when it went and what to use instead), the APIs it has (the capability table of
 helpers.providers), its free limits and notes, its key (shown only as "set" or "missing"), whether the provider
 answers `GET /models` within a few seconds, whether the model is in that list, the course FAQ (FAQ_ARCHIVE, the
 cache in data/, or where it will be downloaded from), and the openai SDK version. The offline model is checked
@@ -142,9 +142,10 @@ def _setup_checks(env_file) -> list[Check]:
         s = llm.resolve(env_file=env_file, require_key=False)
     except llm.ProviderError as err:
         if "was retired on" in str(err):  # the whole message is the point: when, what it answers, what instead
+            old_keys = " and ".join(r.key_env for r in llm.RETIRED.values())
             return checks + [Check("provider", "fail", textwrap.fill(str(err), NOTES_WIDTH),
                                    "set LLM_PROVIDER=offline (no key), groq or gemini (free keys) in .env, and "
-                                   "delete GITHUB_TOKEN from it")]
+                                   f"delete {old_keys} from it")]
         return checks + [Check("provider", "fail", str(err).split(". ")[0] + ".",
                                "set LLM_PROVIDER to one of: " + ", ".join(llm.CHOICES))]
     p = s.provider

@@ -100,8 +100,8 @@ def _is_local_url(url: str) -> bool:
 def resolve(provider: str | None = None, *, env_file=None, require_key: bool = True) -> Settings:
     """Decide provider, model, base URL and key from arguments, environment and `.env`; build nothing.
 
-    Raises ProviderError for an unknown or retired provider (LLM_PROVIDER=github, or a .env whose only key is
-    GITHUB_TOKEN: GitHub Models is gone), or a missing key unless require_key=False.
+    Raises ProviderError for an unknown or retired provider (RETIRED: LLM_PROVIDER names it, or a .env sets its
+    key and no LLM_PROVIDER), or a missing key unless require_key=False.
     Example:
         >>> resolve("offline")
         Settings(provider='offline', model='offline-rules-v1', api_key=missing)
@@ -161,7 +161,7 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
 
 def _retired_key_in(env_path: str) -> str | None:
     """The retired provider whose key the .env file itself sets, if any. Only the file counts: Codespaces and
-    GitHub Actions put a GITHUB_TOKEN in every shell, and that one says nothing about the course's set-up."""
+    GitHub Actions put that key in every shell, and there it says nothing about the course's set-up."""
     from dotenv import dotenv_values
 
     values = dotenv_values(env_path)

@@ -112,7 +112,7 @@ def test_env_example_names_every_presets_key_and_no_retired_one():
     documented = set(documented_variables())
     keys = {p.key_env for p in llm.PROVIDERS.values() if p.key_env}
     assert keys <= documented, keys - documented
-    assert not {r.key_env for r in llm.RETIRED.values()} & documented  # GitHub Models is gone
+    assert not {r.key_env for r in llm.RETIRED.values()} & documented  # a retired provider's key is not a setting
     text = ENV_EXAMPLE.read_text()
     for name, preset in llm.PROVIDERS.items():
         if name != "replay":
