@@ -3,6 +3,7 @@
 What the lessons import, in the order they meet it:
 - llm: make_client() for the chosen provider (offline, OpenAI, Groq, Ollama, ...) (lesson 00)
 - providers: each provider's preset and the documented facts behind it, re-exported by llm (lesson 00)
+- capabilities: supports(client, "files_batch"): does this provider have an API? one line when not (lesson 12)
 - ingest: load the pinned DataTalksClub FAQ (lesson 01)
 - search: the minsearch index and the search tool's schema (lessons 01 and 03)
 - tools: a package; tools.dispatch runs the tools a model asks for and serializes their output (lesson 04),
