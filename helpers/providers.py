@@ -19,7 +19,9 @@ data: one preset per provider with its dated sources, which belong next to the v
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 # The one definition of the offline model's name and address; its constants module imports nothing.
 from helpers.offline.constants import OFFLINE_BASE_URL, OFFLINE_MODEL
@@ -48,7 +50,7 @@ CAPABILITIES: dict[str, tuple[str, str]] = {
 
 def caps(*, responses: bool | None, chat: bool | None = True, stored_state: bool | None = False,
          conversations: bool | None = False, files_batch: bool | None = False, hosted_tools: bool | None = False,
-         streaming: bool | None = True, tool_choice: bool | None = True) -> dict[str, bool | None]:
+         streaming: bool | None = True, tool_choice: bool | None = True) -> Mapping[str, bool | None]:
     """A preset's capabilities by name (CAPABILITIES' keys); the defaults are what a stateless compatible API has.
 
     Example:
@@ -59,7 +61,7 @@ def caps(*, responses: bool | None, chat: bool | None = True, stored_state: bool
              "files_batch": files_batch, "hosted_tools": hosted_tools, "streaming": streaming,
              "tool_choice": tool_choice}
     assert list(found) == list(CAPABILITIES)  # one list of names, in the table's order
-    return found
+    return MappingProxyType(found)  # read-only, like the frozen preset that holds it
 
 
 @dataclass(frozen=True)
@@ -94,13 +96,13 @@ class Provider:
     base_url: str
     key_env: str | None  # None: no key needed
     default_model: str
-    capabilities: dict[str, bool | None]
+    capabilities: Mapping[str, bool | None] = field(hash=False)  # a mapping can't be hashed; the name can
     local: bool  # True: runs on this machine, costs nothing
     key_help: str = ""  # where to get a key
     models_url: str | None = None  # where to list models, when it is not base_url + "/models"
     free: str = ""  # the free limits, as its sources state them
     notes: str = ""
-    facts: tuple[Fact, ...] = field(default=())
+    facts: tuple[Fact, ...] = ()
 
     @property
     def responses_api(self) -> bool:
@@ -233,8 +235,10 @@ PROVIDERS: dict[str, Provider] = {
                       "https://huggingface.co/settings/tokens"),
             free=("small and changing: free accounts got less than $0.10 of credits a month; the current pricing "
                   "page lists none for free users (PRO: $2.00 a month)"),
-            notes=("Hugging Face's router to many inference providers; its Responses API is in beta and its "
-                   "stored state is not confirmed (the lessons send the whole history anyway). genai-prices "
+            notes=("Hugging Face's router to many inference providers; its Responses API is in beta, and its "
+                   "stored state, hosted tools and tool_choice are not confirmed (the lessons send the whole "
+                   "history anyway); that the router lists openai/gpt-oss-20b is not confirmed either: the doctor "
+                   "checks the model against its GET /models. genai-prices "
                    "has no 'huggingface' provider, so the course can't price its calls"),
             facts=(
                 Fact("Responses API (beta) on Inference Providers, with the OpenAI SDKs; needs HF_TOKEN with the "

@@ -153,6 +153,9 @@ def test_presets_are_frozen_and_complete():
     assert llm.PROVIDERS["offline"].local
     with pytest.raises(dataclasses.FrozenInstanceError):
         llm.PROVIDERS["openai"].base_url = "http://elsewhere"
+    with pytest.raises(TypeError):
+        llm.PROVIDERS["openai"].capabilities["files_batch"] = False  # ty: ignore[invalid-assignment]
+    assert len(set(llm.PROVIDERS.values())) == len(llm.PROVIDERS)  # presets stay hashable
 
 
 @pytest.mark.parametrize("name", ["openai", "groq", "gemini", "huggingface", "deepseek", "ollama", "offline"])
