@@ -39,8 +39,8 @@ def main(argv: list[str] | None = None) -> None:
 
     client, model = make_client()
     preset = provider_of(client)
-    if not supports(preset, "files_batch", instead="make eval-batch needs them; run it with LLM_PROVIDER=offline "
-                    "or on a provider that has them (make bench-search runs the loop without a batch)"):
+    if not supports(preset, "files_batch", instead="run make eval-batch with LLM_PROVIDER=offline or on a provider "
+                    "that has them (make bench-search runs the loop without a batch)"):
         raise SystemExit(1)
     price_as = "gpt-5.4-mini" if preset.local else None
     documents = load_faq_data()
