@@ -158,7 +158,9 @@ def _setup_checks(env_file) -> list[Check]:
         notes = textwrap.fill(" ".join(part for part in (f"free: {p.free}." if p.free else "", p.notes) if part),
                               NOTES_WIDTH)
         if p.facts:
-            notes += f"\n(checked {p.facts[0].checked}; sources in helpers/providers.py, PROVIDERS[{p.name!r}].facts)"
+            dates = sorted({fact.checked for fact in p.facts})
+            when = dates[-1] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+            notes += f"\n(checked {when}; sources in helpers/providers.py, PROVIDERS[{p.name!r}].facts)"
         checks.append(Check("notes", "warn", notes))
     if not p.key_env:
         checks.append(Check("API key", "ok", f"not needed for {p.name}"))

@@ -27,7 +27,8 @@ from types import MappingProxyType
 from helpers.offline.constants import OFFLINE_BASE_URL, OFFLINE_MODEL
 
 REPLAY_BASE_URL = "http://replay.invalid/v1"  # .invalid is a reserved name: it can never reach a network
-FACTS_CHECKED = "2026-12-01"  # the day the presets' facts were last read in the sources below
+FACTS_CHECKED = "2026-12-01"  # the day the presets were last checked; a fact not read again that day keeps its own
+EARLIER = "2026-11-30"  # the previous check, for the facts that were not read again on FACTS_CHECKED
 
 # What a capability is called in a message, and what a lesson can do without it. The order is the doctor's table.
 CAPABILITIES: dict[str, tuple[str, str]] = {
@@ -178,25 +179,29 @@ PROVIDERS: dict[str, Provider] = {
                      "gpt-5.4-mini at $0.75/$4.50", "https://pypi.org/project/genai-prices/0.2.3/",
                      "genai-prices 0.2.3 (its bundled data, read with calc_price in .venv)"),
                 Fact("the Batch API: a JSONL file, 24h window, 50% of the synchronous price",
-                     "https://developers.openai.com/api/docs/guides/batch", "OpenAI API: Batch"),
+                     "https://developers.openai.com/api/docs/guides/batch",
+                     "OpenAI API: Batch, as summarised in the course's Part 2 API facts (checked 2026-12-01)"),
             ),
         ),
         Provider(
             name="groq", base_url="https://api.groq.com/openai/v1", key_env="GROQ_API_KEY",
             default_model="openai/gpt-oss-20b",
-            capabilities=caps(responses=True, files_batch=None, hosted_tools=None),
+            capabilities=caps(responses=True, files_batch=None, hosted_tools=None, tool_choice=None),
             local=False, key_help="create a free one at https://console.groq.com/keys (no card needed)",
             free=("Free Plan, openai/gpt-oss-20b: 30 requests and 8K tokens a minute, 1K requests and 200K "
                   "tokens a day; cached tokens don't count"),
             notes=("Responses API in beta and stateless (the lessons send the whole history anyway); function "
                    "calling on both APIs; a loop that re-sends a growing history can reach the per-minute token "
                    "limit: the SDK waits and retries, and if a run still stops on a rate limit, wait a minute. "
-                   "Whether the Free Plan has the Batch API and hosted tools is not confirmed"),
+                   "Whether the Free Plan has the Batch API and hosted tools, and which tool_choice values it "
+                   "honours, is not confirmed"),
             facts=(
                 Fact("the Responses API is in beta and doesn't keep conversation state (no previous_response_id, "
-                     "no store)", "https://console.groq.com/docs/responses-api", "GroqDocs: Responses API"),
-                Fact("Free Plan, openai/gpt-oss-20b: 30 RPM, 1K RPD, 8K TPM, 200K TPD; limits apply per "
-                     "organization; cached tokens do not count towards them",
+                     "no store)", "https://console.groq.com/docs/responses-api", "GroqDocs: Responses API", EARLIER),
+                Fact("Free Plan, openai/gpt-oss-20b: 30 RPM, 1K RPD, 8K TPM, 200K TPD",
+                     "https://console.groq.com/docs/rate-limits", "GroqDocs: Rate Limits (its table as copied in "
+                     "github.com/hassankhan2510/redditautomation, reference.md)", EARLIER),
+                Fact("limits apply per organization, whichever is reached first; cached tokens don't count",
                      "https://console.groq.com/docs/rate-limits", "GroqDocs: Rate Limits"),
                 Fact("30 RPM and 1,000 requests a day for gpt-oss-20b, as published on 2026-07-25",
                      "https://github.com/xyzs996/free-llm-api/discussions/3", "free-llm-api discussion (third party)"),
@@ -274,10 +279,11 @@ PROVIDERS: dict[str, Provider] = {
                      "(third party)"),
                 Fact("the Responses API is supported at https://api.deepseek.com; store, previous_response_id and "
                      "retrieval are not", "https://api-docs.deepseek.com/guides/responses_api",
-                     "DeepSeek API Docs: Using the Responses API"),
+                     "DeepSeek API Docs: Using the Responses API (statelessness as summarised by the openai-interface "
+                     "crate's docs)", EARLIER),
                 Fact("thinking mode is enabled by default; after a tool call, reasoning_content must be passed back "
                      "in every later request, or the API answers 400",
-                     "https://api-docs.deepseek.com/guides/thinking_mode", "DeepSeek API Docs: Thinking Mode"),
+                     "https://api-docs.deepseek.com/guides/thinking_mode", "DeepSeek API Docs: Thinking Mode", EARLIER),
                 Fact("genai-prices 0.2.3 prices deepseek-flash at $0.15/$0.60 per 1M tokens",
                      "https://pypi.org/project/genai-prices/0.2.3/", "genai-prices 0.2.3 (its bundled data)"),
             ),
@@ -294,11 +300,12 @@ PROVIDERS: dict[str, Provider] = {
                    "honoured is not confirmed"),
             facts=(
                 Fact("tool calling, single, parallel and in an agent loop, shown with model qwen3",
-                     "https://docs.ollama.com/capabilities/tool-calling", "Ollama docs: Tool calling"),
+                     "https://docs.ollama.com/capabilities/tool-calling", "Ollama docs: Tool calling (read in copies "
+                     "of docs/capabilities/tool-calling.mdx, Ollama 0.23.1)"),
                 Fact("/v1/responses is supported, stateless only", "https://docs.ollama.com/api/openai-compatibility",
-                     "Ollama docs: OpenAI compatibility"),
+                     "Ollama docs: OpenAI compatibility", EARLIER),
                 Fact("/v1/responses arrived in v0.13.3 (older versions answer 404)",
-                     "https://github.com/ollama/ollama/issues/13595", "ollama/ollama issue 13595"),
+                     "https://github.com/ollama/ollama/issues/13595", "ollama/ollama issue 13595", EARLIER),
             ),
         ),
         Provider(
