@@ -229,3 +229,11 @@ def test_no_faq_yet_is_a_warning_with_the_download_address(clean_env, monkeypatc
     check = by_name(doc.doctor())["FAQ"]
     assert check.status == "warn" and check.ok
     assert helpers.ingest.ARCHIVE_URL in check.fix
+
+
+def test_python_m_helpers_doctor_on_the_retired_provider_prints_no_traceback(clean_env):
+    env = {**os.environ, "LLM_PROVIDER": "github", "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-m", "helpers", "doctor"], check=False, cwd=clean_env,
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert "retired on 2026-07-30" in run.stdout and "Traceback" not in run.stdout + run.stderr
