@@ -79,7 +79,14 @@ LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.d/agent-loop-course
 $(LAB_SETTINGS): helpers/maint/lab_settings.py | $(STAMP)
 	@$(BIN)/python -m helpers.maint.lab_settings
 
-install: $(STAMP) $(LAB_SETTINGS)
+# Every kernel start logged "Kernel is running over TCP without encryption ... eavesdropping". The course's kernels
+# listen on 127.0.0.1 and sign every message, so that line (meant for shared machines) is dropped from kernels
+# started from .venv: helpers/maint/kernel_log.py says why; every other kernel message still shows.
+KERNEL_CONFIG := $(VENV)/etc/ipython/ipython_kernel_config.json
+$(KERNEL_CONFIG): helpers/maint/kernel_log.py | $(STAMP)
+	@$(BIN)/python -m helpers.maint.kernel_log
+
+install: $(STAMP) $(LAB_SETTINGS) $(KERNEL_CONFIG)
 
 # Jupyter refuses to run as root unless told; containers often run as root, so say it for them.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
