@@ -218,3 +218,25 @@ def test_lesson17_nest_handoff_history_copies_a_transcript_into_an_assistant_mes
             assert "<CONVERSATION HISTORY>" in text and f"1. user: {question}" in text
             assert "transfer_to_loans_agent" in text  # the tool items, as JSON lines of the transcript
             assert json.loads(text.split("\n")[3][3:])["type"] == "function_call"
+
+
+def test_lesson17_a_message_of_the_handoff_turn_stays_a_message_after_the_transcript():
+    """The same function on its own (agents/handoffs/history.py, nest_handoff_history): the earlier history,
+    tool items included, goes into the transcript; an assistant message written in the handoff's turn
+    (a new item) stays a message of its own, after it."""
+    from agents import Agent as SdkAgent
+    from agents.handoffs import HandoffInputData, nest_handoff_history
+    from agents.items import MessageOutputItem
+    from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+
+    said = ResponseOutputMessage(id="m1", type="message", role="assistant", status="completed",
+                                 content=[ResponseOutputText(type="output_text", text="Passing you to loans.",
+                                                             annotations=[])])
+    history = ({"role": "user", "content": "Renew my loans."},
+               {"type": "function_call", "call_id": "c0", "name": "opening_hours", "arguments": "{}"},
+               {"type": "function_call_output", "call_id": "c0", "output": "9-18"})
+    data = HandoffInputData(input_history=history, pre_handoff_items=(),
+                            new_items=(MessageOutputItem(agent=SdkAgent(name="Front desk"), raw_item=said),))
+    transcript, message = nest_handoff_history(data).input_history
+    assert transcript["role"] == "assistant" and '"output": "9-18"' in transcript["content"]
+    assert message["type"] == "message" and message["content"][0]["text"] == "Passing you to loans."
