@@ -114,3 +114,16 @@ def test_the_lesson_13_write_reads_as_a_sentence():
                 {"type": "object", "properties": {"question": {"type": "string"}, "answer": {"type": "string"}}})
     text = answer(question, [tool], {"add_faq_entry": result})
     assert text == f"From add_faq_entry: {result['added']} was added."
+
+
+def test_a_result_named_by_its_tool_reads_inside_a_sentence_too():
+    """The yes/no verdict and the comparison name a result mid-sentence: "for check_door", not "for From ..."."""
+    from helpers.offline.results import combine_results
+    door = Call("check_door", json.dumps({"note": "Please check whether the back door is locked."}), "c1", 0,
+                json.dumps({"locked": True}))
+    text = combine_results(Conversation(question="Is the back door locked?", calls=[door]))
+    assert text.startswith("Yes: for check_door, ") and "From check_door: " in text and "for From" not in text
+    tanks = [Call(name, json.dumps({"note": "Read the level of the tank in the cellar, please."}), f"c{i}", i,
+                  json.dumps({"level_pct": level})) for i, (name, level) in enumerate([("tank_a", 40), ("tank_b", 75)])]
+    compared = combine_results(Conversation(question="Which tank is fuller?", calls=tanks))
+    assert "tank_b has the higher level (75% vs 40% for tank_a)." in compared

@@ -197,11 +197,13 @@ def combine_results(conv: Conversation) -> str:
             continue
         data, error = read_output(call.output), tool_error(call.output)
         parts.append(_summarise_output(call.output, data, error, label))
+        # Inside a sentence ("Yes: for ...", "... has the higher ...") a result is named without "From".
+        named = call.name if label == f"From {call.name}" else label
         if isinstance(data, dict) and error is None:
-            results.append((label, data))
+            results.append((named, data))
             for key, value in data.items():
                 if isinstance(value, int | float) and not isinstance(value, bool):
-                    numeric.setdefault(key, []).append((label, float(value)))
+                    numeric.setdefault(key, []).append((named, float(value)))
     if not parts:
         return "I could not get any results from the tools, so I have no answer."
     facts = ". ".join(p[0].upper() + p[1:] for p in parts) + "."
