@@ -240,3 +240,18 @@ def test_lesson17_a_message_of_the_handoff_turn_stays_a_message_after_the_transc
     transcript, message = nest_handoff_history(data).input_history
     assert transcript["role"] == "assistant" and '"output": "9-18"' in transcript["content"]
     assert message["type"] == "message" and message["content"][0]["text"] == "Passing you to loans."
+
+
+def test_lesson15_the_offline_model_ignores_context_management_and_has_no_compact():
+    """What lesson 15 says of the offline model: `context_management` is accepted and ignored, and
+    `responses.compact` is refused (helpers/offline/README.md, the parameter table)."""
+    import openai
+
+    from helpers.llm import make_client
+
+    client, model = make_client(verbose=False)
+    with pytest.raises(openai.APIStatusError):
+        client.responses.compact(model=model, input="Hello")
+    answered = client.responses.create(model=model, input="Hello",
+                                       context_management=[{"type": "compaction", "compact_threshold": 1_000}])
+    assert answered.output_text
