@@ -28,7 +28,7 @@ help:
 	@echo "  make unit            the unit tests and the helpers' docstring examples only"
 	@echo "  make doctest         the helpers' docstring examples (Example: >>> ...) only"
 	@echo "  make nbval           the notebooks under nbval only"
-	@echo "  make test-ui         the chat widgets of lessons 10, 13 and 17 in JupyterLab under headless Chromium (needs chromium)"
+	@echo "  make test-ui         the chat widgets of lessons 10, 13 and 17 and a newcomer's first screens (lessons 00 and 13) in JupyterLab under headless Chromium (needs chromium)"
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
@@ -155,7 +155,7 @@ test: install lint
 bench-tests: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_tests --save -- $(TEST_ARGS) -q
 
-# The chat widgets of lessons 10, 13 and 17 in a real browser: JupyterLab, headless Chromium driven by
+# The chat widgets of lessons 10, 13 and 17, and what a newcomer first sees (lessons 00 and 13, no news pop-up), in a real browser: JupyterLab, headless Chromium driven by
 # Playwright (tests/ui/). Kept out of `make test` (pyproject's --ignore), which must run without a browser. Chromium comes from your system
 # (Debian/Ubuntu: apt-get install chromium), or set CHROMIUM=/path/to/chromium; Playwright never downloads one.
 UI_STAMP := $(VENV)/.installed-ui
