@@ -17,7 +17,7 @@ OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 help:
 	@echo "For students:"
 	@echo "  make lab             set up and open JupyterLab on the lessons (the whole course is reachable, .env too)"
-	@echo "  make test            set up and run every test (lint, unit tests, every notebook under nbval)"
+	@echo "  make test            set up and run every test (lint, unit tests, every notebook checked)"
 	@echo "  make homework        run the checks of your homework notebooks and print a score table"
 	@echo "  make doctor          check your .env, key, provider and model"
 	@echo "  make install         only set up .venv (make lab and make test do it first)"
@@ -28,7 +28,7 @@ help:
 	@echo "  make unit            the unit tests and the helpers' docstring examples only"
 	@echo "  make doctest         the helpers' docstring examples (Example: >>> ...) only"
 	@echo "  make nbval           the notebooks under nbval only"
-	@echo "  make test-ui         the chat widgets of lessons 10, 13 and 17 in JupyterLab under headless Chromium (needs chromium)"
+	@echo "  make test-ui         the chat widgets of lessons 10, 13 and 17 and a newcomer's first screens (lessons 00 and 13) in JupyterLab under headless Chromium (needs chromium)"
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
@@ -79,7 +79,14 @@ LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.d/agent-loop-course
 $(LAB_SETTINGS): helpers/maint/lab_settings.py | $(STAMP)
 	@$(BIN)/python -m helpers.maint.lab_settings
 
-install: $(STAMP) $(LAB_SETTINGS)
+# Every kernel start logged "Kernel is running over TCP without encryption ... eavesdropping". The course's kernels
+# listen on 127.0.0.1 and sign every message, so that line (meant for shared machines) is dropped from kernels
+# started from .venv: helpers/maint/kernel_log.py says why; every other kernel message still shows.
+KERNEL_CONFIG := $(VENV)/etc/ipython/ipython_kernel_config.json
+$(KERNEL_CONFIG): helpers/maint/kernel_log.py | $(STAMP)
+	@$(BIN)/python -m helpers.maint.kernel_log
+
+install: $(STAMP) $(LAB_SETTINGS) $(KERNEL_CONFIG)
 
 # Jupyter refuses to run as root unless told; containers often run as root, so say it for them.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
@@ -121,7 +128,12 @@ lint-workflows:
 # tests/durations.json (make bench-tests), so no slow notebook is left for the end while the other core idles.
 PARALLEL := -n auto --dist loadscope --no-loadscope-reorder
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
-TEST_ARGS := tests helpers --doctest-modules notebooks $(NBVAL) $(PARALLEL)
+# A lesson with an exercise is its solution notebook with the exercise taken out, down to the stored outputs
+# (tests/maint/test_lessons_mirror_solutions.py proves it, and runs each lesson's check on its stub), so nbval
+# runs the solution and not the lesson again: each lesson's cells once. Lessons 00-02 have no solution.
+MIRRORED := $(patsubst notebooks/solutions/%,notebooks/%,$(wildcard notebooks/solutions/*.ipynb))
+NBVAL_NOTEBOOKS := $(filter-out $(MIRRORED),$(sort $(wildcard notebooks/*.ipynb))) notebooks/solutions notebooks/homework
+TEST_ARGS := tests helpers --doctest-modules $(NBVAL_NOTEBOOKS) $(NBVAL) $(PARALLEL)
 
 unit: install
 	$(OFFLINE) $(BIN)/pytest tests helpers --doctest-modules $(PARALLEL) -q
@@ -133,7 +145,7 @@ doctest: install
 # tests/slow_first.py comes in with tests/conftest.py in make test; here it is named, since no test file is
 # collected: it keeps a lesson and its solution on one worker (they write the same files under data/).
 nbval: install
-	$(OFFLINE) PYTHONPATH=tests $(BIN)/pytest -p slow_first $(NBVAL) $(PARALLEL) -p no:cacheprovider notebooks -q
+	$(OFFLINE) PYTHONPATH=tests $(BIN)/pytest -p slow_first $(NBVAL) $(PARALLEL) -p no:cacheprovider $(NBVAL_NOTEBOOKS) -q
 
 test: install lint
 	$(OFFLINE) $(BIN)/pytest $(TEST_ARGS) -q
@@ -143,7 +155,7 @@ test: install lint
 bench-tests: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_tests --save -- $(TEST_ARGS) -q
 
-# The chat widgets of lessons 10, 13 and 17 in a real browser: JupyterLab, headless Chromium driven by
+# The chat widgets of lessons 10, 13 and 17, and what a newcomer first sees (lessons 00 and 13, no news pop-up), in a real browser: JupyterLab, headless Chromium driven by
 # Playwright (tests/ui/). Kept out of `make test` (pyproject's --ignore), which must run without a browser. Chromium comes from your system
 # (Debian/Ubuntu: apt-get install chromium), or set CHROMIUM=/path/to/chromium; Playwright never downloads one.
 UI_STAMP := $(VENV)/.installed-ui

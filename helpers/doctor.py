@@ -1,9 +1,11 @@
 """Check a student's LLM setup and say how to fix each problem: `python -m helpers doctor`.
 
-Checks, in order: the `.env` file (found, and where), the chosen provider and its key (shown only as
-"set" or "missing"), whether the provider answers `GET /models` within a few seconds, whether the model
-is in that list, and the openai SDK version. The offline model is checked through its in-process
-transport, so the whole report works with no network.
+Checks, in order: the `.env` file (found, and where), the chosen provider (a retired one gets one message
+saying when it went and what to use instead), the APIs it has (the capability table of
+helpers.setup.providers), its free limits and notes, its key (shown only as "set" or "missing"), whether the provider
+answers `GET /models` within a few seconds, whether the model is in that list, the course FAQ (FAQ_ARCHIVE, the
+cache in data/, or where it will be downloaded from), and the openai SDK version. The offline model is checked
+through its in-process transport, so the whole report works with no network.
 
 What it leaves out on purpose: sending a real prompt (that costs money and quota), and fixing anything
 itself. It only reports; every failure comes with the one thing to do next.
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 import openai
 
 from helpers import llm
+from helpers.capabilities import capability_table
 
 PING_TIMEOUT_S = 5.0  # a healthy API answers GET /models in well under a second
 MAX_MODELS_SHOWN = 8
@@ -56,7 +59,7 @@ def _version_tuple(version: str) -> tuple[int, ...]:
 def _model_ids(client, preset: llm.Provider) -> list[str]:
     fast = client.with_options(timeout=PING_TIMEOUT_S, max_retries=0)
     if preset.models_url:
-        # GitHub Models lists its catalog outside the inference base URL, as a plain JSON list.
+        # A provider whose catalog lives outside its inference base URL, maybe as a plain JSON list.
         data = fast.get(preset.models_url, cast_to=object)
         items = data.get("data", []) if isinstance(data, dict) else data
         return [m.get("id", "") for m in items if isinstance(m, dict)]
@@ -90,14 +93,37 @@ def _replay_checks(s: llm.Settings) -> list[Check]:
     return checks
 
 
+def _faq_check() -> Check:
+    """Where the course FAQ will come from: FAQ_ARCHIVE (checked now: a file of the pinned commit), the cache in
+    data/, or a download on first use."""
+    from helpers.ingest import ARCHIVE_URL, CACHE_PATH, FaqDataError, parse_archive
+    from helpers.setup.env import repo_path, setting
+
+    get = f"download {ARCHIVE_URL} (on any machine with internet), then set FAQ_ARCHIVE=/path/to/that.zip in .env"
+    archive = setting("FAQ_ARCHIVE")
+    if archive:
+        try:
+            documents = parse_archive(repo_path(archive))
+        except FaqDataError as err:
+            return Check("FAQ", "fail", textwrap.fill(f"FAQ_ARCHIVE={archive}: " + str(err).split(". ")[0] + ".",
+                                                      NOTES_WIDTH), f"{get}, or unset FAQ_ARCHIVE")
+        return Check("FAQ", "ok", f"FAQ_ARCHIVE={archive}: the pinned archive, {len(documents)} entries")
+    if CACHE_PATH.exists():
+        return Check("FAQ", "ok", f"cached in {CACHE_PATH.relative_to(llm.ROOT)}")
+    return Check("FAQ", "warn", "not downloaded yet: the first lesson downloads it once (needs internet)",
+                 f"offline? {get}")
+
+
 def doctor(env_file=None) -> list[Check]:
     """Run every check and return the results, failures included (it never raises for setup problems).
 
     Example: (on the offline model, as `make test` runs it; the first check, .env, depends on your folder)
-        >>> [(c.name, c.status) for c in doctor()][1:]
-        [('provider', 'ok'), ('API key', 'ok'), ('reachable', 'ok'), ('model', 'ok'), ('openai SDK', 'ok')]
+        >>> [(c.name, c.status) for c in doctor()][1:]  # doctest: +NORMALIZE_WHITESPACE
+        [('provider', 'ok'), ('capabilities', 'ok'), ('API key', 'ok'), ('reachable', 'ok'), ('model', 'ok'),
+         ('FAQ', 'ok'), ('openai SDK', 'ok')]
     """
-    return _setup_checks(env_file) + [_sdk_check()]  # the SDK check is last, whatever stopped the others
+    # The FAQ and SDK checks come last, whatever stopped the others: neither depends on the provider.
+    return _setup_checks(env_file) + [_faq_check(), _sdk_check()]
 
 
 def _setup_checks(env_file) -> list[Check]:
@@ -115,16 +141,27 @@ def _setup_checks(env_file) -> list[Check]:
     try:
         s = llm.resolve(env_file=env_file, require_key=False)
     except llm.ProviderError as err:
+        if "was retired on" in str(err):  # the whole message is the point: when, what it answers, what instead
+            old_keys = " and ".join(r.key_env for r in llm.RETIRED.values())
+            return checks + [Check("provider", "fail", textwrap.fill(str(err), NOTES_WIDTH),
+                                   "set LLM_PROVIDER=offline (no key), groq or gemini (free keys) in .env, and "
+                                   f"delete {old_keys} from it")]
         return checks + [Check("provider", "fail", str(err).split(". ")[0] + ".",
-                               "set LLM_PROVIDER to one of: " + ", ".join(llm.PROVIDERS))]
+                               "set LLM_PROVIDER to one of: " + ", ".join(llm.CHOICES))]
     p = s.provider
     apis = "Responses API and Chat Completions" if p.responses_api else "Chat Completions only"
     checks.append(Check("provider", "ok", f"{p.name}, model {s.model} (chosen because {s.reason}); {apis}"))
+    # What a lesson may use on this provider; a cell that needs a missing one says so and goes on.
+    checks.append(Check("capabilities", "ok", capability_table(p)))
     if p.notes:
-        # What the preset's sources say a student should know (limits, beta APIs, old model names).
-        notes = textwrap.fill(p.notes, NOTES_WIDTH)
+        # What the preset's sources say a student should know (free limits, beta APIs, old model names).
+        notes = textwrap.fill(" ".join(part for part in (f"free: {p.free}." if p.free else "", p.notes) if part),
+                              NOTES_WIDTH)
         if p.facts:
-            notes += f"\n(checked {p.facts[0].checked}; sources in helpers/setup/providers.py, PROVIDERS[{p.name!r}].facts)"
+            dates = sorted({fact.checked for fact in p.facts})
+            when = dates[-1] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+            notes += "\n" + textwrap.fill(f"(checked {when}; sources in helpers/setup/providers.py, "
+                                          f"PROVIDERS[{p.name!r}].facts)", NOTES_WIDTH)
         checks.append(Check("notes", "warn", notes))
     if not p.key_env:
         checks.append(Check("API key", "ok", f"not needed for {p.name}"))

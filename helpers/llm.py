@@ -33,12 +33,17 @@ from helpers import ROOT  # noqa: F401 -- ROOT stays importable as llm.ROOT
 from helpers.setup import env
 from helpers.setup.errors import ProviderError  # re-exported: callers catch llm.ProviderError
 from helpers.setup.providers import (  # noqa: F401 -- re-exported: lessons import the presets from helpers.llm
+    CAPABILITIES,
+    CHOICES,
     FACTS_CHECKED,
     PRETTY_NAMES,
     PROVIDERS,
     REPLAY_BASE_URL,
+    RETIRED,
     Fact,
     Provider,
+    caps,
+    retired_message,
 )
 
 MAX_RETRIES = 3  # the SDK retries 429 and 5xx with exponential backoff (and honours Retry-After)
@@ -47,7 +52,7 @@ CHAT_LESSON = "lesson 08"  # the lesson written with Chat Completions, for provi
 MIN_OPENAI_SDK = "3.0"  # the SDK major version the course is tested with (see requirements.txt)
 
 
-SWITCH_HINT = "put OPENAI_API_KEY in .env, or set LLM_PROVIDER=groq|github|ollama|deepseek; see .env.example"
+SWITCH_HINT = "put OPENAI_API_KEY in .env, or set LLM_PROVIDER=groq|gemini|huggingface|deepseek|ollama; see .env.example"
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,8 @@ def _is_local_url(url: str) -> bool:
 def resolve(provider: str | None = None, *, env_file=None, require_key: bool = True) -> Settings:
     """Decide provider, model, base URL and key from arguments, environment and `.env`; build nothing.
 
-    Raises ProviderError for an unknown provider, or a missing key unless require_key=False.
+    Raises ProviderError for an unknown or retired provider (RETIRED: LLM_PROVIDER names it, or a .env sets its
+    key and no LLM_PROVIDER), or a missing key unless require_key=False.
     Example:
         >>> resolve("offline")
         Settings(provider='offline', model='offline-rules-v1', api_key=missing)
@@ -109,9 +115,15 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
         reason = f"LLM_PROVIDER={name}"
     elif _env("OPENAI_API_KEY"):
         name, reason = "openai", "OPENAI_API_KEY is set"
+    elif env_path and (retired := _retired_key_in(env_path)):
+        # A .env written for a provider that is gone: running offline instead would hide that from the student.
+        raise ProviderError(f"{env_path} sets {RETIRED[retired].key_env} and no LLM_PROVIDER. "
+                            + retired_message(retired))
     else:
         name, reason = "offline", "no OPENAI_API_KEY and no LLM_PROVIDER"
     name = name.strip().lower()
+    if name in RETIRED:
+        raise ProviderError(retired_message(name))
     if name not in PROVIDERS:
         raise ProviderError(f"Unknown LLM_PROVIDER {name!r}. Use one of: {', '.join(PROVIDERS)} "
                             "(see .env.example).")
@@ -146,6 +158,15 @@ def resolve(provider: str | None = None, *, env_file=None, require_key: bool = T
 
             model = recorded_model(cassette) or preset.default_model
     return Settings(preset, model, base_url, api_key, env_path, reason, cassette)
+
+
+def _retired_key_in(env_path: str) -> str | None:
+    """The retired provider whose key the .env file itself sets, if any. Only the file counts: Codespaces and
+    GitHub Actions put that key in every shell, and there it says nothing about the course's set-up."""
+    from dotenv import dotenv_values
+
+    values = dotenv_values(env_path)
+    return next((name for name, r in RETIRED.items() if (values.get(r.key_env) or "").strip()), None)
 
 
 def _data_path(path: str | os.PathLike) -> Path:
@@ -333,9 +354,12 @@ def provider_of(client) -> Provider:
     for preset in PROVIDERS.values():
         if _norm(preset.base_url) == url:
             return preset
-    # Anything else is some OpenAI-compatible server: assume both APIs and let the server decide.
+    # Anything else is some OpenAI-compatible server: assume both APIs and let the server decide; the rest is
+    # not confirmed, so a lesson that needs it says so instead of failing on a 404.
     return Provider(name="custom", base_url=url, key_env="OPENAI_API_KEY", default_model="",
-                    responses_api=True, local=_is_local_url(url))
+                    capabilities=caps(responses=True, stored_state=None, conversations=None, files_batch=None,
+                                      hosted_tools=None, streaming=None, tool_choice=None),
+                    local=_is_local_url(url))
 
 
 def require_api(client, flavour: str) -> Provider:
@@ -347,10 +371,10 @@ def require_api(client, flavour: str) -> Provider:
         >>> require_api(make_client("offline", verbose=False)[0], "responses").name
         'offline'
         >>> import openai
-        >>> require_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"), "responses")
+        >>> require_api(openai.OpenAI(base_url=PROVIDERS["gemini"].base_url, api_key="x"), "responses")
         Traceback (most recent call last):
-        helpers.setup.errors.ProviderError: This lesson calls the Responses API (client.responses.create), and GitHub
-        Models has no Responses API: it offers Chat Completions only. ...
+        helpers.setup.errors.ProviderError: This lesson calls the Responses API (client.responses.create), and Google
+        Gemini has no Responses API: it offers Chat Completions only. ...
     """
     if flavour not in ("responses", "chat"):
         raise ValueError(f"flavour must be 'responses' or 'chat', not {flavour!r}")

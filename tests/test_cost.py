@@ -115,9 +115,9 @@ def test_hand_price_agrees_with_genai_prices():
 
 
 def test_vendor_prefixed_name_on_unknown_provider_is_found():
-    # GitHub Models calls it "openai/gpt-5-mini"; genai-prices has no "github" provider.
-    github = price_per_mtok("openai/gpt-5-mini", "github", at=AT)
-    assert github == price_per_mtok("gpt-5-mini", "openai", at=AT)
+    # A router (Hugging Face, OpenRouter) calls it "openai/gpt-5-mini"; genai-prices has no "huggingface" provider.
+    routed = price_per_mtok("openai/gpt-5-mini", "huggingface", at=AT)
+    assert routed == price_per_mtok("gpt-5-mini", "openai", at=AT)
 
 
 def test_pricing_needs_no_network_and_starts_no_updater(monkeypatch):

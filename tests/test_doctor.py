@@ -13,12 +13,14 @@ from helpers.__main__ import main as cli_main
 
 SECRET = "gsk-" + "test-DO-NOT-SHOW-0123456789abcdef"  # split so no scanner mistakes it for a key
 ROOT = llm.ROOT
+RETIRED_KEY = llm.RETIRED["github"].key_env
+FAQ_ZIP = os.environ.get("FAQ_ARCHIVE")  # the pinned archive, as .ci/run sets it
 
 
 @pytest.fixture
 def clean_env(monkeypatch, tmp_path):
     for name in ["LLM_PROVIDER", "LLM_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "GROQ_API_KEY",
-                 "LLM_RECORD", "LLM_CASSETTE"]:
+                 "GEMINI_API_KEY", RETIRED_KEY, "LLM_RECORD", "LLM_CASSETTE"]:
         monkeypatch.setenv(name, "")
         monkeypatch.delenv(name)
     monkeypatch.chdir(tmp_path)
@@ -144,4 +146,94 @@ def test_a_providers_notes_are_shown_with_their_date(clean_env, monkeypatch):
 
 def test_offline_has_no_notes(clean_env, monkeypatch):
     monkeypatch.setenv("LLM_PROVIDER", "offline")
-    assert "notes" not in by_name(doc.doctor())
+    assert "notes" not in by_name(doc.doctor())  # its one limit is in the capability table
+
+
+def test_a_retired_provider_is_one_failed_check_with_what_to_use(clean_env, monkeypatch, capsys):
+    monkeypatch.setenv("LLM_PROVIDER", "github")
+    checks = by_name(doc.doctor())
+    provider = checks["provider"]
+    assert provider.status == "fail"
+    assert "retired on 2026-07-30" in provider.detail and "410" in provider.detail
+    assert "groq" in provider.detail and "LLM_PROVIDER=offline" in provider.fix
+    assert "API key" not in checks  # nothing else about a provider that is gone
+    assert doc.main() == 1
+    assert "Traceback" not in capsys.readouterr().out
+
+
+def test_a_dotenv_with_only_the_retired_key_fails_the_same_way(clean_env):
+    (clean_env / ".env").write_text(f"{RETIRED_KEY}={SECRET}\n")
+    provider = by_name(doc.doctor())["provider"]
+    assert provider.status == "fail" and f"sets {RETIRED_KEY}" in provider.detail
+    assert SECRET not in provider.detail + provider.fix
+
+
+def test_the_capability_table_of_the_chosen_provider(clean_env, monkeypatch):
+    monkeypatch.setenv("LLM_PROVIDER", "gemini")
+    monkeypatch.setenv("GEMINI_API_KEY", SECRET)
+    monkeypatch.setattr(doc, "_model_ids", lambda client, preset: ["gemini-3.8-flash"])  # no network
+    checks = by_name(doc.doctor())
+    table = checks["capabilities"].detail.splitlines()
+    assert len(table) == len(llm.CAPABILITIES)
+    assert table[0].startswith("no") and "Responses API" in table[0]
+    assert any(line.startswith("not confirmed") and "Batch" in line for line in table)
+    assert "free:" in checks["notes"].detail
+    report = doc.format_report(list(checks.values()))
+    assert "Chat Completions (client.chat.completions)" in report
+
+
+def test_the_offline_model_reports_its_own_limit(clean_env, monkeypatch):
+    monkeypatch.setenv("LLM_PROVIDER", "offline")
+    table = by_name(doc.doctor())["capabilities"].detail
+    assert next(line for line in table.splitlines() if "hosted tools" in line).startswith("no")
+
+
+@pytest.mark.skipif(not FAQ_ZIP, reason="needs FAQ_ARCHIVE, the pinned archive (as .ci/run sets it)")
+def test_the_faq_archive_is_checked(clean_env, monkeypatch):
+    monkeypatch.setenv("LLM_PROVIDER", "offline")
+    monkeypatch.setenv("FAQ_ARCHIVE", FAQ_ZIP)
+    check = by_name(doc.doctor())["FAQ"]
+    assert check.status == "ok" and "pinned archive" in check.detail
+
+
+def test_a_missing_faq_archive_fails_clearly(clean_env, monkeypatch):
+    monkeypatch.setenv("LLM_PROVIDER", "offline")
+    monkeypatch.setenv("FAQ_ARCHIVE", "/nonexistent.zip")
+    check = by_name(doc.doctor())["FAQ"]
+    assert check.status == "fail" and "/nonexistent.zip" in check.detail and "not a file" in check.detail
+    assert "github.com/DataTalksClub/faq/archive/" in check.fix and "FAQ_ARCHIVE=" in check.fix
+    assert doc.main() == 1
+
+
+def test_an_archive_of_another_commit_fails(clean_env, monkeypatch):
+    import io
+    import zipfile
+
+    other = clean_env / "faq-main.zip"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("faq-main/README.md", "not the pinned commit")
+    other.write_bytes(buf.getvalue())
+    monkeypatch.setenv("LLM_PROVIDER", "offline")
+    monkeypatch.setenv("FAQ_ARCHIVE", str(other))
+    check = by_name(doc.doctor())["FAQ"]
+    assert check.status == "fail" and "faq-main.zip" in check.detail
+
+
+def test_no_faq_yet_is_a_warning_with_the_download_address(clean_env, monkeypatch, tmp_path):
+    import helpers.ingest
+
+    monkeypatch.setenv("LLM_PROVIDER", "offline")
+    monkeypatch.delenv("FAQ_ARCHIVE", raising=False)
+    monkeypatch.setattr(helpers.ingest, "CACHE_PATH", tmp_path / "no-cache.json")
+    check = by_name(doc.doctor())["FAQ"]
+    assert check.status == "warn" and check.ok
+    assert helpers.ingest.ARCHIVE_URL in check.fix
+
+
+def test_python_m_helpers_doctor_on_the_retired_provider_prints_no_traceback(clean_env):
+    env = {**os.environ, "LLM_PROVIDER": "github", "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-m", "helpers", "doctor"], check=False, cwd=clean_env,
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert "retired on 2026-07-30" in run.stdout and "Traceback" not in run.stdout + run.stderr

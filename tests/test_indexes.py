@@ -93,6 +93,7 @@ COVERED_BY = {
     "billing/prices.py": ["test_cost.py"],
     "chat/agents.py": ["chat/test_chat_labels.py"],
     "chat/speakers.py": ["chat/test_chat_labels.py"],
+    "capabilities.py": ["setup/test_providers.py", "test_doctor.py"],
     "checks/core.py": ["checks/test_homework.py", "doctests"],
     "checks/doubles.py": ["checks/test_homework.py", "checks/test_lesson12_judge_exercise.py"],
     "checks/runner.py": ["checks/test_homework.py", "doctests"],
@@ -111,6 +112,7 @@ COVERED_BY = {
     "maint/bench_search.py": ["test_evaluate.py"],
     "maint/bench_tests.py": ["test_parallel.py"],
     "maint/eval_batch.py": ["offline/test_offline_batch.py"],  # its pieces (helpers.batch); `make eval-batch` runs it
+    "maint/kernel_log.py": ["maint/test_nbrun.py"],
     "maint/lab_settings.py": ["doctests", "test_setup.py"],
     "maint/nbtidy.py": ["maint/test_nbrun.py", "test_notebook_hygiene.py"],
     "mcp_server.py": ["test_mcp.py", "checks/test_homework08_mcp.py"],

@@ -9,8 +9,10 @@ import pytest
 from helpers import llm
 from helpers.offline import OFFLINE_BASE_URL, OFFLINE_MODEL, OfflineTransport
 
-SETTINGS = ["LLM_PROVIDER", "LLM_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "GROQ_API_KEY", "DEEPSEEK_API_KEY",
-            "GITHUB_TOKEN", "LLM_RECORD", "LLM_CASSETTE", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"]
+KEYS = ["OPENAI_API_KEY", "GROQ_API_KEY", "GEMINI_API_KEY", "HF_TOKEN", "DEEPSEEK_API_KEY"]
+RETIRED_KEY = llm.RETIRED["github"].key_env  # the only place the old provider's key is named in these tests
+SETTINGS = ["LLM_PROVIDER", "LLM_MODEL", "OPENAI_BASE_URL", *KEYS, RETIRED_KEY, "LLM_RECORD", "LLM_CASSETTE",
+            "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"]
 SECRET = "sk-" + "test-DO-NOT-SHOW-0123456789abcdef"  # split so no scanner mistakes it for a key
 
 
@@ -85,7 +87,8 @@ def test_llm_model_and_base_url_are_honoured(clean_env, monkeypatch, capsys):
     ("openai", "OPENAI_API_KEY", "platform.openai.com"),
     ("groq", "GROQ_API_KEY", "console.groq.com"),
     ("deepseek", "DEEPSEEK_API_KEY", "platform.deepseek.com"),
-    ("github", "GITHUB_TOKEN", "Models"),
+    ("gemini", "GEMINI_API_KEY", "aistudio.google.com"),
+    ("huggingface", "HF_TOKEN", "Inference Providers"),
 ])
 def test_missing_key_names_the_variable_and_where_to_get_it(clean_env, name, var, hint):
     with pytest.raises(llm.ProviderError) as info:
@@ -94,9 +97,38 @@ def test_missing_key_names_the_variable_and_where_to_get_it(clean_env, name, var
     assert var in message and hint in message and "LLM_PROVIDER=offline" in message
 
 
-def test_github_key_help_explains_the_token():
-    help_text = llm.PROVIDERS["github"].key_help
-    assert "Fine-grained" in help_text and "'Models'" in help_text and "Read-only" in help_text
+def test_a_retired_provider_gets_one_message_from_make_client(clean_env, monkeypatch):
+    monkeypatch.setenv("LLM_PROVIDER", "github")
+    monkeypatch.setenv(RETIRED_KEY, SECRET)  # even with its old key set
+    with pytest.raises(llm.ProviderError) as info:
+        llm.make_client()
+    message = str(info.value)
+    assert "retired on 2026-07-30" in message and "410" in message and "groq" in message
+    assert "offline" in message and SECRET not in message
+    # In a notebook IPython shows only this one line instead of a traceback.
+    assert info.value._render_traceback_() == [f"ProviderError: {message}"]
+    with pytest.raises(llm.ProviderError, match="retired on 2026-07-30"):
+        llm.make_client("github", verbose=False)
+
+
+def test_a_dotenv_with_only_the_retired_key_gets_the_same_message(clean_env):
+    (clean_env / ".env").write_text(f"{RETIRED_KEY}={SECRET}\n")
+    with pytest.raises(llm.ProviderError) as info:
+        llm.make_client()
+    message = str(info.value)
+    assert f"sets {RETIRED_KEY} and no LLM_PROVIDER" in message and "retired on 2026-07-30" in message
+    assert SECRET not in message
+
+
+def test_the_retired_key_in_the_shell_alone_changes_nothing(clean_env, monkeypatch, capsys):
+    # Codespaces and GitHub Actions set it in every shell: that is no sign of the old set-up.
+    monkeypatch.setenv(RETIRED_KEY, SECRET)
+    client, model = llm.make_client()
+    assert model == OFFLINE_MODEL and "offline model" in capsys.readouterr().out
+    (clean_env / ".env").write_text(f"{RETIRED_KEY}=\nLLM_PROVIDER=\n")  # .env.example's blank line, copied
+    assert llm.make_client(verbose=False)[1] == OFFLINE_MODEL
+    (clean_env / ".env").write_text(f"{RETIRED_KEY}={SECRET}\nOPENAI_API_KEY={SECRET}\n")
+    assert llm.resolve().provider.name == "openai"  # a real key still decides
 
 
 def test_unknown_provider_lists_the_choices(clean_env, monkeypatch):
@@ -106,21 +138,29 @@ def test_unknown_provider_lists_the_choices(clean_env, monkeypatch):
 
 
 def test_presets_are_frozen_and_complete():
-    assert set(llm.PROVIDERS) == {"openai", "groq", "deepseek", "github", "ollama", "offline", "replay"}
+    assert set(llm.PROVIDERS) == {"openai", "groq", "gemini", "huggingface", "deepseek", "ollama", "offline",
+                                  "replay"}
     for p in llm.PROVIDERS.values():
         assert p.base_url.startswith("http") and p.default_model
         assert p.key_env is None or p.key_help
+        assert list(p.capabilities) == list(llm.CAPABILITIES)  # every preset says yes, no or "not confirmed"
+        assert all(value in (True, False, None) for value in p.capabilities.values())
+        assert p.free, p.name  # what it costs a student, even if "none"
     assert llm.PROVIDERS["offline"].base_url == OFFLINE_BASE_URL
-    assert not llm.PROVIDERS["github"].responses_api  # the only Chat-Completions-only preset
+    assert not llm.PROVIDERS["gemini"].responses_api  # the only Chat-Completions-only preset
+    assert [n for n, p in llm.PROVIDERS.items() if not p.responses_api] == ["gemini"]
     assert llm.PROVIDERS["deepseek"].responses_api and llm.PROVIDERS["groq"].responses_api
     assert llm.PROVIDERS["offline"].local
     with pytest.raises(dataclasses.FrozenInstanceError):
         llm.PROVIDERS["openai"].base_url = "http://elsewhere"
+    with pytest.raises(TypeError):
+        llm.PROVIDERS["openai"].capabilities["files_batch"] = False  # ty: ignore[invalid-assignment]
+    assert len(set(llm.PROVIDERS.values())) == len(llm.PROVIDERS)  # presets stay hashable
 
 
-@pytest.mark.parametrize("name", ["openai", "groq", "deepseek", "github", "ollama", "offline"])
+@pytest.mark.parametrize("name", ["openai", "groq", "gemini", "huggingface", "deepseek", "ollama", "offline"])
 def test_provider_of_recognises_each_preset(clean_env, monkeypatch, name):
-    for var in ("OPENAI_API_KEY", "GROQ_API_KEY", "DEEPSEEK_API_KEY", "GITHUB_TOKEN"):
+    for var in KEYS:
         monkeypatch.setenv(var, SECRET)
     client, model = llm.make_client(name, verbose=False)  # builds a client; sends nothing
     assert llm.provider_of(client) is llm.PROVIDERS[name]
@@ -128,13 +168,13 @@ def test_provider_of_recognises_each_preset(clean_env, monkeypatch, name):
 
 
 def test_require_api_names_the_missing_api_not_the_model(clean_env, monkeypatch):
-    monkeypatch.setenv("GITHUB_TOKEN", SECRET)
-    client, model = llm.make_client("github", verbose=False)
-    assert llm.require_api(client, "chat").name == "github"
+    monkeypatch.setenv("GEMINI_API_KEY", SECRET)
+    client, model = llm.make_client("gemini", verbose=False)
+    assert llm.require_api(client, "chat").name == "gemini"
     with pytest.raises(llm.ProviderError) as info:
         llm.require_api(client, "responses")
     message = str(info.value)
-    assert "GitHub Models has no Responses API" in message and "Chat Completions only" in message
+    assert "Google Gemini has no Responses API" in message and "Chat Completions only" in message
     assert "offline" in message and "lesson 08" in message and "restart the kernel" in message
     assert model not in message and "LLM_MODEL" not in message  # any model would fail the same way
     # In a notebook IPython shows only this one line instead of a traceback.
@@ -190,11 +230,36 @@ def test_deepseek_preset_follows_its_docs(clean_env, monkeypatch):
 
 
 def test_every_preset_fact_has_a_source_and_a_date():
-    for preset in llm.PROVIDERS.values():
+    for preset in [*llm.PROVIDERS.values(), *llm.RETIRED.values()]:
         for fact in preset.facts:
             assert fact.claim and fact.title, (preset.name, fact)
             assert fact.url.startswith("https://"), (preset.name, fact)
-            assert fact.checked == llm.FACTS_CHECKED == "2026-11-30"
+            assert fact.checked in (llm.FACTS_CHECKED, "2026-11-30"), (preset.name, fact)  # ISO dates
+    assert llm.FACTS_CHECKED == "2026-12-01"
     # The providers whose claims the course relies on carry their sources.
-    for name in ("groq", "deepseek", "github", "ollama"):
+    for name in ("openai", "groq", "gemini", "huggingface", "deepseek", "ollama"):
         assert llm.PROVIDERS[name].facts and llm.PROVIDERS[name].notes, name
+    assert llm.RETIRED["github"].facts
+
+
+def test_what_no_source_confirms_is_said_in_the_notes():
+    for preset in llm.PROVIDERS.values():
+        if None in preset.capabilities.values():
+            assert "not confirmed" in preset.notes, preset.name
+
+
+def test_the_defaults_follow_the_providers_pages():
+    assert llm.PROVIDERS["ollama"].default_model == "qwen3"  # Ollama's tool-calling docs use the qwen3 family
+    assert llm.PROVIDERS["deepseek"].default_model not in ("deepseek-chat", "deepseek-reasoner")  # retired
+    assert "2026-07-24" in llm.PROVIDERS["deepseek"].notes
+
+
+def test_the_openai_default_is_priced_and_the_cheaper_model_is_explained():
+    from helpers.billing.prices import price_per_mtok
+
+    openai, at = llm.PROVIDERS["openai"], "2026-12-01T12:00Z"  # the day the presets were checked
+    default = price_per_mtok(openai.default_model, "openai", at=at)
+    cheaper = price_per_mtok("gpt-6-luna", "openai", at=at)  # the pinned genai-prices knows both (else LookupError)
+    assert (cheaper["input"], cheaper["output"]) == (0.1, 0.5)  # as OpenAI's model page says
+    if cheaper["input"] < default["input"]:
+        assert "gpt-6-luna" in openai.notes and "reasoning_effort" in openai.notes  # why it is not the default

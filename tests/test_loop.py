@@ -402,10 +402,10 @@ def test_the_offline_model_accepts_and_ignores_reasoning_content():
 
 
 def chat_only_provider(request):
-    """GitHub Models, simulated: Chat Completions answered by the offline model, /responses a 404."""
+    """Google Gemini, simulated: Chat Completions answered by the offline model, /responses a 404."""
     if request.url.path.endswith("/responses"):
         return httpx.Response(404, request=request, json={"error": {"code": "not_found", "message": "Not found"}})
-    path = request.url.path.removeprefix("/inference")  # GitHub's route, mapped onto the offline model's /v1
+    path = request.url.path.removeprefix("/v1beta/openai")  # Gemini's route, mapped onto the offline model's /v1
     inner = httpx.Request(request.method, offline.OFFLINE_BASE_URL + path, headers=request.headers,
                           content=request.read())
     return offline.OfflineTransport().handle_request(inner)
@@ -414,14 +414,14 @@ def chat_only_provider(request):
 def test_a_404_from_a_chat_only_provider_names_the_api_not_the_model():
     from helpers.llm import PROVIDERS
 
-    github = OpenAI(api_key="unused", base_url=PROVIDERS["github"].base_url, max_retries=0,
+    gemini = OpenAI(api_key="unused", base_url=PROVIDERS["gemini"].base_url, max_retries=0,
                     http_client=httpx.Client(transport=httpx.MockTransport(chat_only_provider)))
-    result = agent_loop(github, MODEL, OLAMA, TOOLS, schemas=[SEARCH_TOOL], verbose=False)
+    result = agent_loop(gemini, MODEL, OLAMA, TOOLS, schemas=[SEARCH_TOOL], verbose=False)
     assert result.stop_reason == "error"
-    assert "GitHub Models has no Responses API" in result.error and "api='chat'" in result.error
+    assert "Google Gemini has no Responses API" in result.error and "api='chat'" in result.error
     assert "LLM_MODEL" not in result.error
     # The same provider runs the loop on Chat Completions.
-    chat = agent_loop(github, MODEL, OLAMA, TOOLS, schemas=CHAT_SCHEMAS, api="chat", verbose=False,
+    chat = agent_loop(gemini, MODEL, OLAMA, TOOLS, schemas=CHAT_SCHEMAS, api="chat", verbose=False,
                       provider="offline")  # priced as what really answers, so no unknown-price warning
     assert chat.stop_reason == "answered"
 

@@ -250,5 +250,36 @@ def test_lab_settings_turn_on_widget_state_inside_the_environment(tmp_path):
 
     path = lab_settings.write_settings(tmp_path)
     assert path == tmp_path / "share" / "jupyter" / "lab" / "settings" / "overrides.d" / "agent-loop-course.json"
-    assert json.loads(path.read_text()) == {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+    written = json.loads(path.read_text())
+    assert written["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": True}
+    assert written["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"  # no news pop-up
     assert lab_settings.write_settings(tmp_path) == path  # writing again is harmless
+
+
+def test_lab_settings_are_valid_in_the_installed_jupyterlab():
+    """Every key the course sets exists in the installed JupyterLab's schema for its plugin, with a value the
+    schema allows: a misspelt key or a boolean where the schema wants the string "false" would be ignored
+    (or refused) by JupyterLab, and the news pop-up would be back. Schemas from
+    share/jupyter/lab/schemas/<package>/<plugin>.json (JupyterLab's own) and
+    share/jupyter/labextensions/<package>/schemas/... (an extension's, such as the widgets manager)."""
+    import sys
+
+    from helpers.maint import lab_settings
+
+    share = Path(sys.prefix) / "share" / "jupyter"
+    schemas = share / "lab" / "schemas"
+    for plugin_id, values in lab_settings.SETTINGS.items():
+        package, plugin = plugin_id.split(":")
+        where = [schemas / package / f"{plugin}.json",
+                 share / "labextensions" / package / "schemas" / package / f"{plugin}.json"]
+        schema = json.loads(next(p for p in where if p.exists()).read_text(encoding="utf-8"))
+        for key, value in values.items():
+            assert key in schema["properties"], f"{plugin_id} has no setting {key!r}"
+            spec = schema["properties"][key]
+            if "oneOf" in spec:
+                assert value in [choice["const"] for choice in spec["oneOf"]], (plugin_id, key, value)
+            else:
+                assert {"boolean": bool, "string": str}[spec["type"]] is type(value), (plugin_id, key, value)
+    notification = json.loads((schemas / "@jupyterlab" / "apputils-extension" / "notification.json").read_text())
+    never = next(c for c in notification["properties"]["fetchNews"]["oneOf"] if c["title"] == "Never")
+    assert lab_settings.SETTINGS["@jupyterlab/apputils-extension:notification"]["fetchNews"] == never["const"]

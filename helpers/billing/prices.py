@@ -74,7 +74,7 @@ def register_price(model, input_per_mtok, output_per_mtok, cached_input_per_mtok
 
 
 def _strip_vendor(model: str) -> str:
-    # GitHub Models and OpenRouter-style names look like "openai/gpt-5-mini"; genai-prices wants "gpt-5-mini".
+    # Router-style names (Groq, Hugging Face, OpenRouter) look like "openai/gpt-5-mini"; genai-prices wants "gpt-5-mini".
     return model.split("/", 1)[1] if "/" in model else model
 
 

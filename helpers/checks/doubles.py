@@ -224,13 +224,13 @@ def offline_double(faults: str | list | None = None):
 
 
 def without_responses_api(client) -> str | None:
-    """The provider's name when it has no Responses API (GitHub Models), else None (also for test doubles).
+    """The provider's name when it has no Responses API (Google Gemini), else None (also for test doubles).
 
     Example:
         >>> import openai
         >>> from helpers.llm import PROVIDERS
-        >>> without_responses_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"))
-        'GitHub Models'
+        >>> without_responses_api(openai.OpenAI(base_url=PROVIDERS["gemini"].base_url, api_key="x"))
+        'Google Gemini'
     """
     from helpers.llm import PRETTY_NAMES, provider_of
 

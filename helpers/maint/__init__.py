@@ -9,5 +9,6 @@
   (`make bench-memory`).
 - bench_tests: the test suite timed: the slowest tests and units, and the totals (`make bench-tests`).
 - eval_batch: lesson 12's agent evaluation on all 320 questions as Batch API jobs (`make eval-batch`).
+- kernel_log: the kernel config that drops ipykernel's TCP warning from the course's kernels (`make install`).
 - lab_settings: the JupyterLab settings override the course installs into .venv (widget state, `make install`).
 """

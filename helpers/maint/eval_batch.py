@@ -20,6 +20,7 @@ import argparse
 import time
 
 from helpers.batch import batch_agent, price_bodies
+from helpers.capabilities import supports
 from helpers.evaluate import agent_benchmark, answerable, cites, load_ground_truth, says_not_found
 from helpers.ingest import load_faq_data
 from helpers.llm import make_client, provider_of
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> None:
 
     client, model = make_client()
     preset = provider_of(client)
+    if not supports(preset, "files_batch", instead="run make eval-batch with LLM_PROVIDER=offline or on a provider "
+                    "that has them (make bench-search runs the loop without a batch)"):
+        raise SystemExit(1)
     price_as = "gpt-5.4-mini" if preset.local else None
     documents = load_faq_data()
     index = build_index(documents)

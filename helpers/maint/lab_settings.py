@@ -1,8 +1,15 @@
-"""Make JupyterLab save the state of widgets in the notebooks it saves (lesson 10's chat), for this environment.
+"""The course's JupyterLab settings for this environment: widget state saved, no news pop-up.
 
-JupyterLab saves no widget state by default. A lesson-10 notebook it has saved then shows "Error displaying
-widget: model not found" once reopened without a running kernel. With the `saveState` setting on, the widgets
-reopen as they were last drawn (marked as not connected until the cells run again).
+- Widget state (lesson 10's chat): JupyterLab saves none by default. A lesson-10 notebook it has saved then
+  shows "Error displaying widget: model not found" once reopened without a running kernel. With the
+  `saveState` setting on, the widgets reopen as they were last drawn (marked as not connected until the cells
+  run again).
+- News: with `fetchNews` at its default, "none" (Ask), JupyterLab's announcements plugin opens "Would you
+  like to get notified about official Jupyter news?" in the bottom right of every fresh lab, over lesson 13's
+  approval bar. "false" (Never) means no question and no request to the news feed; `checkForUpdates` only
+  works when news are fetched, and is turned off with it. (Read from JupyterLab 4.6's own schema,
+  share/jupyter/lab/schemas/@jupyterlab/apputils-extension/notification.json, and its announcements plugin,
+  which asks only when `fetchNews` is "none".)
 
     python -m helpers.maint.lab_settings      # `make install` runs it; the pip-only set-up in the README too
 
@@ -18,7 +25,11 @@ import json
 import sys
 from pathlib import Path
 
-SETTINGS = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+SETTINGS = {
+    "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True},
+    # A string, not a boolean: the schema's values are "true", "false" and "none".
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
 FILE_NAME = "agent-loop-course.json"
 
 
@@ -41,6 +52,10 @@ def write_settings(prefix: str | Path = sys.prefix) -> Path:
         {
           "@jupyter-widgets/jupyterlab-manager:plugin": {
             "saveState": true
+          },
+          "@jupyterlab/apputils-extension:notification": {
+            "fetchNews": "false",
+            "checkForUpdates": false
           }
         }
     """
@@ -51,4 +66,4 @@ def write_settings(prefix: str | Path = sys.prefix) -> Path:
 
 
 if __name__ == "__main__":
-    print(f"JupyterLab will save widget state: {write_settings()}")
+    print(f"JupyterLab will save widget state and ask nothing about news: {write_settings()}")

@@ -42,7 +42,9 @@ from helpers.offline.search_policy import RELEVANT, has_key_word, keywords
 
 # After the searches, a weaker result still answers a question that is about the vocabulary's topics.
 ANSWERABLE = 0.3
-TOPIC_WORDS_SHOWN = 6  # keywords quoted back in "nothing I was given answers ...": enough to recognise
+QUOTED_WORDS = 15  # a question quoted back longer than this is cut: a reminder of what was asked, not a copy
+# Where one sentence ends: after ".", "!" or "?" (and "。", "！", "？", the full-width forms) and the spaces after.
+_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+")
 
 
 def reply_without_tools(reading: Reading) -> Decision:
@@ -94,16 +96,17 @@ def no_knowledge(reading: Reading, searched: str = "") -> str:
     """The plain answer to a question that nothing given (no tool, no result, no material) answers: the
     offline model has no general knowledge, and a real model would answer from its training data, which
     can be wrong. A question about the vocabulary's topics gets the reason a real model would be unreliable
-    on it.
+    on it. The question is quoted back as the user wrote it (`asked`), so the answer reads as a sentence a
+    person would write, in any language.
 
     Example:
         >>> print(no_knowledge(Reading(Conversation(question="What does 'overcast' mean?"))))
         I am the offline stand-in for a language model, with no general knowledge: I only follow rules over
-        the text and tool results I am given, and nothing I was given answers "overcast mean". A real model
-        would answer from its training data: often well for common knowledge, but possibly wrongly or out of
-        date, and it sounds just as sure either way.
+        the text and tool results I am given, and nothing I was given answers "What does 'overcast' mean?". A
+        real model would answer from its training data: often well for common knowledge, but possibly
+        wrongly or out of date, and it sounds just as sure either way.
     """
-    topic = " ".join(keywords(reading.conv.question)[:TOPIC_WORDS_SHOWN]) or "that"
+    question = asked(reading.conv.question)
     if reading.on_topic:
         real = ("A real model would answer from its training data, which may not hold the current facts of "
                 "this subject, so its answer could be a confident guess; giving it the documents (a search "
@@ -113,7 +116,29 @@ def no_knowledge(reading: Reading, searched: str = "") -> str:
                 "possibly wrongly or out of date, and it sounds just as sure either way.")
     return (f"{searched}I am the offline stand-in for a language model, with no general knowledge: I only "
             f"follow rules over the text and tool results I am given, and nothing I was given answers "
-            f"\"{topic}\". {real}")
+            f"{question}. {real}")
+
+
+def asked(question: str) -> str:
+    """What the user asked, quoted back: the last sentence that is a question (else the last sentence), in
+    double quotes (the user's own double quotes become single ones), cut after QUOTED_WORDS words;
+    "your question" when there is no text. Why not keywords: "one sentence ai agent" is no phrase a person
+    writes, and the user's own words are right in every language.
+
+    Example:
+        >>> asked("I'm planning a trip. Wie spät ist es in Tokio?")
+        '"Wie spät ist es in Tokio?"'
+        >>> asked("")
+        'your question'
+    """
+    sentences = [s for s in _SENTENCE_END.split(" ".join(question.split())) if s]
+    if not sentences:
+        return "your question"
+    chosen = next((s for s in reversed(sentences) if s.endswith(("?", "\uff1f"))), sentences[-1])
+    words = chosen.replace('"', "'").split()
+    if len(words) > QUOTED_WORDS:
+        return '"' + " ".join(words[: QUOTED_WORDS - 1]) + '…"'
+    return '"' + " ".join(words) + '"'
 
 
 def grounded_reply(reading: Reading) -> Decision:

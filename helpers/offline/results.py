@@ -3,7 +3,11 @@
 - `combine_results`: every result in a sentence, units read from the key names ("temperature_c" -> "°C"),
   a direct yes or no when a result says so in so many words, and which result has the higher value of a
   number they all report;
-- `field_phrase` / `name_and_value`: one field of a result as words.
+- `field_phrase` / `name_and_value`: one field of a result as words. A key that is one past participle
+  ("added", "deleted", "sent") reports an action, so it reads as one: {"added": "agent-1"} is "agent-1 was
+  added", not "the added is agent-1";
+- each result is named by the call's first text argument when that is a name ("Berlin: ..."), else by the
+  tool ("From add_note: ..."): an argument that is a sentence or a long text is no name to put before a colon.
 
 What it leaves out on purpose: conclusions. It repeats what the tools returned; judging from those facts
 ("so take an umbrella") needs knowledge the rules don't have.
@@ -26,23 +30,58 @@ UNITS = {"c": "°C", "f": "°F", "k": "K", "kmh": "km/h", "kph": "km/h", "mph": 
          "ms": "ms", "s": "s", "sec": "s", "secs": "s", "seconds": "s", "min": "min", "mins": "min",
          "minutes": "min", "h": "h", "hours": "h", "days": "days", "usd": "USD", "eur": "EUR", "gbp": "GBP",
          "kb": "KB", "mb": "MB", "gb": "GB", "hpa": "hPa", "ppm": "ppm"}
+# A single-word key that reports an action done: a regular past participle ("added", "queued", "agreed"; not
+# the nouns and adjectives that also end in "-ed", such as "speed", "feed" or "red"), or one of the common
+# irregular ones. Ambiguous words ("read", "set") stay nouns. A rule about English, not about any tool.
+_PARTICIPLE = re.compile(r"^[a-z]{2,}ed$")
+NOT_PARTICIPLES = frozenset({"speed", "feed", "seed", "need", "breed", "weed", "deed", "reed", "creed", "greed",
+                             "steed", "bleed", "embed", "shed", "sled", "bred", "hundred", "sacred", "naked",
+                             "wicked", "bed", "red", "fed", "led", "wed"})
+IRREGULAR_PARTICIPLES = frozenset({"sent", "done", "made", "written", "paid", "built", "sold", "taken", "given",
+                                   "shown", "found", "kept", "lost", "won", "bought", "held", "spent", "drawn",
+                                   "chosen", "begun", "frozen", "hidden", "sung", "sunk", "spun", "thrown"})
+LABEL_WORDS = 4  # an argument of at most this many words, not ending a sentence, names a result ("New York")
 # A question that starts with an auxiliary verb asks for yes or no ("Do I need ...?", "Is it ...?").
 _YES_NO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|would|should|"
                      r"shall|has|have|had|may|might|must)\b", re.IGNORECASE)
 
 
 def field_phrase(key: str, value) -> str:
-    """One field of a result as words: the key's unit suffix becomes the value's unit.
+    """One field of a result as words: the key's unit suffix becomes the value's unit; a key that is a past
+    participle reads as the action it reports.
 
     Example:
         >>> field_phrase("temperature_c", 14)
         'the temperature is 14 °C'
+        >>> field_phrase("added", "agent-1"), field_phrase("deleted", True), field_phrase("sent", 3)
+        ('agent-1 was added', 'it was deleted', '3 were sent')
     """
     name, shown = name_and_value(key, value)
+    if is_participle(name):
+        if isinstance(value, bool):
+            return f"it was {'' if value else 'not '}{name}"
+        plural = isinstance(value, int | float) and value != 1
+        return f"{shown} {'were' if plural else 'was'} {name}"
     if isinstance(value, bool):
         return f"{name}: {shown}"
-    verb = "are" if name.endswith("s") and not name.endswith("ss") else "is"
-    return f"the {name} {verb} {shown}"
+    return f"the {name} {'are' if _plural(name) else 'is'} {shown}"
+
+
+def is_participle(name: str) -> bool:
+    """Whether a field's name (one word) is a past participle, the report of an action done.
+
+    Example:
+        >>> [is_participle(w) for w in ("added", "sent", "speed", "status", "last updated")]
+        [True, True, False, False, False]
+    """
+    word = name.lower()
+    return word in IRREGULAR_PARTICIPLES or bool(_PARTICIPLE.match(word)) and word not in NOT_PARTICIPLES
+
+
+def _plural(name: str) -> bool:
+    """An English plural by its ending: "days", "items"; not "status", "address", "analysis", "bus"."""
+    last = name.split()[-1].lower() if name.split() else ""
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
 
 
 def name_and_value(key: str, value) -> tuple[str, str]:
@@ -63,7 +102,12 @@ def name_and_value(key: str, value) -> tuple[str, str]:
 
 
 def _sentence(label: str, data: dict) -> str:
-    """A dict result in one sentence; fields that only repeat the label (city: Berlin) are left out."""
+    """A dict result in one sentence; fields that only repeat the label (city: Berlin) are left out.
+
+    Example:
+        >>> _sentence("From add_note", {"added": "n-7"})
+        'From add_note: n-7 was added'
+    """
     phrases = [field_phrase(k, v) for k, v in data.items()
                if not isinstance(v, dict | list) and v is not None and str(v).lower() != label.lower()]
     if not phrases:
@@ -109,6 +153,23 @@ def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
     return None
 
 
+def result_label(call) -> str:
+    """What names a call's result in the answer: its first text argument when that reads as a name (at most
+    LABEL_WORDS words, not a sentence), else "From <tool>".
+
+    Example:
+        >>> from helpers.offline.conversation import Call
+        >>> result_label(Call("get_weather", '{"city": "New York"}', "c1", 0))
+        'New York'
+        >>> result_label(Call("add_note", '{"text": "Call the plumber about the leak on Monday."}', "c2", 0))
+        'From add_note'
+    """
+    argument = " ".join((first_string_arg(call) or "").split())
+    if argument and len(argument.split()) <= LABEL_WORDS and not argument.endswith((".", "?", "!", ":")):
+        return argument
+    return f"From {call.name}"
+
+
 def combine_results(conv: Conversation) -> str:
     """The answer from other tools' results, in plain sentences (units read from key names), a direct
     yes or no when the results answer a yes/no question in so many words, and, for a number that every
@@ -131,16 +192,18 @@ def combine_results(conv: Conversation) -> str:
     results: list[tuple[str, dict]] = []
     numeric: dict[str, list[tuple[str, float]]] = {}
     for call in conv.calls:
-        label = first_string_arg(call) or call.name
+        label = result_label(call)
         if call.output is None:
             continue
         data, error = read_output(call.output), tool_error(call.output)
         parts.append(_summarise_output(call.output, data, error, label))
+        # Inside a sentence ("Yes: for ...", "... has the higher ...") a result is named without "From".
+        named = call.name if label == f"From {call.name}" else label
         if isinstance(data, dict) and error is None:
-            results.append((label, data))
+            results.append((named, data))
             for key, value in data.items():
                 if isinstance(value, int | float) and not isinstance(value, bool):
-                    numeric.setdefault(key, []).append((label, float(value)))
+                    numeric.setdefault(key, []).append((named, float(value)))
     if not parts:
         return "I could not get any results from the tools, so I have no answer."
     facts = ". ".join(p[0].upper() + p[1:] for p in parts) + "."

@@ -147,7 +147,7 @@ def test_the_api_flavour_follows_the_provider():
     assert session().api == "responses"
     from helpers.llm import PROVIDERS
 
-    chat_only = next(p for p in PROVIDERS.values() if not p.responses_api)  # e.g. GitHub Models
+    chat_only = next(p for p in PROVIDERS.values() if not p.responses_api)  # Google Gemini
     client = OpenAI(api_key="unused", base_url=chat_only.base_url)  # never called here
     assert session(client=client).api == "chat"
 

@@ -1086,10 +1086,10 @@ def test_follow_up_on_a_chat_only_provider_names_the_missing_api():
 
     from helpers.llm import PROVIDERS
 
-    github = OpenAI(api_key="unused", base_url=PROVIDERS["github"].base_url)  # never called
-    result = hw.check_follow_up(lambda *args: None, github, "openai/gpt-4.1-mini")
+    gemini = OpenAI(api_key="unused", base_url=PROVIDERS["gemini"].base_url)  # never called
+    result = hw.check_follow_up(lambda *args: None, gemini, "gemini-3.8-flash")
     assert result.status == "fail"
-    assert "GitHub Models has no Responses API" in result.hint and "LLM_PROVIDER=offline" in result.hint
+    assert "Google Gemini has no Responses API" in result.hint and "LLM_PROVIDER=offline" in result.hint
 
 
 def test_score_table_lists_every_task():

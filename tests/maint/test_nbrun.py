@@ -155,3 +155,33 @@ def test_a_machine_dependent_cell_keeps_its_output_while_its_code_is_unchanged(c
     assert "".join(cell.outputs[0]["text"]) == ("stored\n" if kept else "here\n")
     if tags:
         assert "output_of" in cell.metadata  # recorded for the next run
+
+
+def test_kernels_of_the_environment_leave_out_the_tcp_notice_only(tmp_path):
+    """ipykernel logs "Kernel is running over TCP without encryption" at every start; the config that `make
+    install` writes (helpers.maint.kernel_log) drops that line in a real kernel, and keeps its other warnings."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from helpers.maint import kernel_log
+
+    written = kernel_log.write_config(tmp_path / "env")
+    assert written == tmp_path / "env" / "etc" / "ipython" / "ipython_kernel_config.json"
+    assert json.loads(written.read_text()) == kernel_log.CONFIG
+    # The same config as a profile's (IPYTHONDIR), so the test needs no `make install`: a kernel started as
+    # nbclient starts one reads it.
+    profile = tmp_path / "ipython" / "profile_default"
+    profile.mkdir(parents=True)
+    (profile / "ipython_kernel_config.json").write_text(written.read_text())
+    script = (
+        "import nbformat\n"
+        "from nbclient import NotebookClient\n"
+        "nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(\"from ipykernel.kernelapp import "
+        "IPKernelApp; IPKernelApp.instance().log.warning('another warning')\")])\n"
+        "NotebookClient(nb, kernel_name='python3', timeout=60).execute()\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True,
+                         env={**os.environ, "IPYTHONDIR": str(tmp_path / "ipython")})
+    assert kernel_log.MESSAGE_START not in run.stderr
+    assert "another warning" in run.stderr

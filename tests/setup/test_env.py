@@ -107,3 +107,22 @@ def test_env_module_imports_without_the_sdk():
 
 def test_paths_from_env_helpers_are_absolute():
     assert Path(llm._data_path("data/cassettes/a.jsonl")).is_absolute()
+
+
+def test_env_example_names_every_presets_key_and_no_retired_one():
+    documented = set(documented_variables())
+    keys = {p.key_env for p in llm.PROVIDERS.values() if p.key_env}
+    assert keys <= documented, keys - documented
+    assert not {r.key_env for r in llm.RETIRED.values()} & documented  # a retired provider's key is not a setting
+    text = ENV_EXAMPLE.read_text()
+    for name, preset in llm.PROVIDERS.items():
+        if name != "replay":
+            assert name in text.split("LLM_PROVIDER=")[0], name  # listed among the choices
+        if preset.key_env:
+            assert f"{name}: {preset.default_model}" in text, name  # the defaults line matches the presets
+
+
+def test_env_example_gives_the_faq_archives_address():
+    from helpers.ingest import ARCHIVE_URL
+
+    assert ARCHIVE_URL in ENV_EXAMPLE.read_text()

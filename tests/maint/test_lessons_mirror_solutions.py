@@ -1,0 +1,203 @@
+"""A lesson is its solution notebook with the exercise taken out, down to the stored outputs, so nbval runs the
+solution alone (issue 29: each lesson once, not twice) and this file proves what running the lesson would add.
+
+For every lesson that has a solution in notebooks/solutions/:
+- every code cell the two share (same source) has the same stored outputs, so the solution's clean run under
+  nbval vouches for the lesson's too (a cell tagged nbval-ignore-output, such as a wall time, is skipped);
+- the names a stub cell defines are used by no later cell except a check cell (one calling `check_...`), so the
+  rest of the lesson runs the same whatever the student wrote: the course's promise that no later cell uses
+  the student's code, checked statically;
+- each check cell, run against the lesson's own stub (in this process, on the offline model), prints the
+  output the lesson stores, NOT DONE YET.
+The sources themselves are the generator's business (tests/maint/test_homework_notebooks.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+
+import pytest
+from IPython.core.inputtransformer2 import TransformerManager
+
+from helpers.maint import homework_notebooks as gen
+
+LESSONS = [(sol, les) for sol, les in gen.pairs() if sol.parent == gen.LESSON_SOLUTION_DIR]
+IGNORED = "nbval-ignore-output"
+
+
+def _cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _source(cell) -> str:
+    return "".join(cell["source"])
+
+
+def _text(outputs) -> str:
+    parts = []
+    for out in outputs:
+        if out.get("output_type") == "stream":
+            parts.append("".join(out["text"]))
+        elif "data" in out:
+            parts.append("".join(out["data"].get("text/plain", "")))
+    return "".join(parts)
+
+
+def _python(source: str) -> str:
+    # A cell may hold IPython syntax (`%matplotlib inline`): turned into plain Python as the kernel does.
+    return TransformerManager().transform_cell(source)
+
+
+def _parse(source: str) -> ast.Module:
+    return ast.parse(_python(source))
+
+
+def _defined(source: str) -> set[str]:
+    return {node.name for node in _parse(source).body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+
+
+def _used(source: str) -> set[str]:
+    return {node.id for node in ast.walk(_parse(source)) if isinstance(node, ast.Name)}
+
+
+def _bound(source: str) -> set[str]:
+    """Names a cell binds at its top level: definitions, assignments and imports."""
+    names = set()
+    for node in _parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        else:
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            names |= {n.id for target in targets if target is not None for n in ast.walk(target)
+                      if isinstance(n, ast.Name)}
+    return names
+
+
+def _literals(source: str, namespace: dict) -> None:
+    """The imports and constants an earlier cell sets (`from helpers.checks import check_x`, `GUARD = \"\"\"...\"\"\"`),
+    which a check cell may use; nothing else of the cell runs here."""
+    for node in _parse(source).body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            exec(compile(ast.Module([node], []), "import", "exec"), namespace)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            with contextlib.suppress(ValueError, SyntaxError, TypeError):
+                namespace[node.targets[0].id] = ast.literal_eval(node.value)
+
+
+def _is_check(source: str) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id.startswith("check_")
+               for n in ast.walk(_parse(source)))
+
+
+def _run(source: str, name: str, namespace: dict) -> str:
+    """What a cell shows when run in `namespace`: its prints, then its last expression's value as the kernel
+    shows it (text/plain: the repr), unless the value is None."""
+    tree = _parse(source)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(tree, name, "exec"), namespace)
+        value = eval(compile(ast.Expression(last.value), name, "eval"), namespace) if last else None
+    return printed.getvalue() + ("" if value is None else repr(value))
+
+
+def _outputs(cell) -> list:
+    # Execution counts differ where the solution has cells the lesson lacks; nbval does not compare them either.
+    return [{k: v for k, v in out.items() if k != "execution_count"} for out in cell.get("outputs", [])]
+
+
+def test_every_lesson_from_03_has_a_solution():
+    assert len(LESSONS) >= 15
+
+
+def _pairs(solution, lesson):
+    """(solution cell, lesson cell) by cell id, in the solution's order; a cell only the solution has comes with
+    None (the generator keeps ids and drops cells that are all solution)."""
+    by_id = {c["id"]: c for c in _cells(lesson)}
+    pairs = [(c, by_id.pop(c["id"], None)) for c in _cells(solution)]
+    assert not by_id, f"{lesson.name} has cells its solution lacks: {sorted(by_id)}"
+    return pairs
+
+
+@pytest.mark.parametrize(("solution", "lesson"), LESSONS, ids=lambda p: p.name)
+def test_shared_cells_store_the_same_outputs(solution, lesson):
+    for a, b in _pairs(solution, lesson):
+        if b is None or a["cell_type"] != "code" or _source(a) != _source(b):
+            continue
+        if IGNORED in a.get("metadata", {}).get("tags", []) or _is_check(_source(a)):
+            continue  # a machine's figure; or PASS in the solution, NOT DONE YET in the lesson (run below)
+        assert _outputs(a) == _outputs(b), (
+            f"{lesson.name} cell {b['id']} stores other outputs than its solution: run `make notebooks`")
+
+
+@pytest.mark.parametrize(("solution", "lesson"), LESSONS, ids=lambda p: p.name)
+def test_no_later_cell_uses_the_students_code(solution, lesson):
+    stubs, had_stub = set(), False
+    for a, b in _pairs(solution, lesson):
+        if a["cell_type"] != "code":
+            continue
+        if b is None:  # a cell only the solution runs: what it defines is not there in the lesson
+            stubs |= _bound(_source(a))
+            continue
+        source = _source(b)
+        if _source(a) != source:  # a stub cell
+            stubs |= _defined(source)
+            had_stub = True
+        elif not _is_check(source):
+            # A cell may bind the name again first (lesson 15 imports the course's keep_last_turns over yours).
+            leaked = (stubs - _bound(source)) & _used(source)
+            assert not leaked, f"{lesson.name}: a cell after the exercise uses the solution's {sorted(leaked)}"
+            stubs -= _bound(source)
+    assert had_stub, f"{lesson.name} has no stub cell"
+
+
+@pytest.mark.parametrize(("solution", "lesson"), LESSONS, ids=lambda p: p.name)
+def test_each_check_on_the_lessons_stub_prints_what_the_lesson_stores(solution, lesson):
+    from helpers.llm import make_client
+
+    client, model = make_client(verbose=False)
+    namespace: dict = {"client": client, "model": model}
+    stubs: set[str] = set()
+    checked = 0
+    for a, b in _pairs(solution, lesson):
+        if b is None or b["cell_type"] != "code":
+            continue
+        source = _source(b)
+        _literals(source, namespace)
+        if _source(a) != source:  # the stub's definitions alone: the rest of its cell may need earlier cells
+            tree = _parse(source)
+            tree.body = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
+            exec(compile(tree, f"{lesson.name} stub", "exec"), namespace)
+            stubs |= _defined(source)
+        elif _is_check(source) and _used(source) & stubs:  # a check of this lesson's exercise
+            shown = _run(source, f"{lesson.name} check", namespace)
+            assert shown == _text(b.get("outputs", [])), f"{lesson.name}: the check shows otherwise"
+            assert "NOT DONE YET" in shown
+            checked += 1
+    assert checked, f"{lesson.name}: no check cell ran against a stub"
+
+
+def _notebook(path, cells):
+    nb = {"cells": [{"cell_type": "code", "id": str(i), "metadata": {}, "source": s, "outputs": o,
+                     "execution_count": None} for i, (s, o) in enumerate(cells)],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(nb))
+    return path
+
+
+def test_the_checks_catch_a_leak_and_a_stale_output(tmp_path):
+    solution = _notebook(tmp_path / "s.ipynb", [("def f():\n    return 1", []), ("x = f()", []),
+                                                ("print(2)", [{"output_type": "stream", "name": "stdout",
+                                                               "text": "2\n"}])])
+    lesson = _notebook(tmp_path / "l.ipynb", [("def f():\n    raise NotImplementedError", []), ("x = f()", []),
+                                              ("print(2)", [])])
+    with pytest.raises(AssertionError, match="uses the solution's"):
+        test_no_later_cell_uses_the_students_code(solution, lesson)
+    with pytest.raises(AssertionError, match="stores other outputs"):
+        test_shared_cells_store_the_same_outputs(solution, lesson)
