@@ -49,7 +49,7 @@ model falls for injected orders sometimes, not always, naive ones less often tha
 declaration lowers the rate without making it zero; this rule makes each all-or-nothing so that a defence's
 effect shows plainly, and so that a defence which only asks the model to resist is seen to fail.
 
-A little over the course's 400 lines: the orders, the declaration and the four forms are one grammar (a form is
+A little over the 400-line guideline: the orders, the declaration and the four forms are one grammar (a form is
 judged against the declaration it gets past), so they stay in one module.
 """
 
