@@ -29,6 +29,7 @@ from helpers.offline.conversation import (
 )
 from helpers.offline.instructions import (
     PASTED,
+    closing_question,
     pasted_material,
     read_labels,
     scope_of,
@@ -143,7 +144,8 @@ def grounded_reply(reading: Reading) -> Decision:
     text = f"{source_name(best)}{quoted}"
     if wants_follow_up(conv.instructions):
         topic = next((t for t in sorted(terms, key=lambda t: -vocab.idf(t))), "this")
-        text += f" Would you like to know more about {topic}, or is there anything else I can help with?"
+        text += " " + (closing_question(conv.instructions)
+                       or f"Would you like to know more about {topic}, or is there anything else I can help with?")
     return Decision(text=text, cited=[best["id"]] if best["id"] else [], titles=[best["title"]] if best["title"] else [])
 
 

@@ -233,6 +233,23 @@ def typo_limit(word: str) -> int:
 
 
 
+def spelling_variants(word: str) -> list[str]:
+    """The spellings a word would have with one of the commonest slips undone: a letter doubled or
+    undoubled ("gerit" -> "gerrit"), two neighbouring letters swapped. Only words long enough to have a
+    typo (`typo_limit`), and only variants as long: shorter ones are real words too often.
+
+    Example:
+        >>> spelling_variants("gerit")
+        ['ggerit', 'geerit', 'gerrit', 'geriit', 'geritt', 'egrit', 'greit', 'geirt', 'gerti']
+    """
+    if typo_limit(word) == 0 or not word.isalpha():
+        return []
+    out = [word[:i + 1] + word[i:] for i in range(len(word))]  # a letter doubled
+    out += [word[:i] + word[i + 1:] for i in range(1, len(word)) if word[i] == word[i - 1]]  # undoubled
+    out += [word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1) if word[i] != word[i + 1]]
+    return [v for v in dict.fromkeys(out) if v != word and typo_limit(v) > 0]
+
+
 def number_text(value: float) -> str:
     """A number as an answer writes it: a whole number without its ".0".
 

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from helpers.offline.conversation import Conversation
+from helpers.offline.instructions.clauses import unwrap
 from helpers.offline.instructions.context import PASTED, pasted_material, schema_in_text, split_context
-from helpers.offline.instructions.form import OutputForm, fit, read_form, wants_follow_up
+from helpers.offline.instructions.form import OutputForm, closing_question, fit, read_form, wants_follow_up
 from helpers.offline.instructions.labels import LabelRule, read_labels
 from helpers.offline.instructions.scope import Scope, has_guardrail, read_scope, scope_of
 from helpers.offline.instructions.searches import SearchPlan, read_searches, wanted_searches
@@ -54,6 +55,7 @@ def read_instructions(text: str) -> Instructions:
         >>> read_instructions("Answer YES if it is about trains, NO otherwise.").labels.labels
         ('YES', 'NO')
     """
+    text = unwrap(text or "")  # a sentence wrapped by hand is read as one
     return Instructions(read_labels(text), read_scope(text), read_searches(text), read_form(text))
 
 
@@ -86,6 +88,6 @@ def label_choice(text: str) -> tuple[str, str] | None:
     return (rule.positive, rule.negative) if rule else None
 
 
-__all__ = ["PASTED", "Instructions", "LabelRule", "OutputForm", "Scope", "SearchPlan", "Topic", "about", "fit", "given_text",
+__all__ = ["PASTED", "Instructions", "LabelRule", "OutputForm", "Scope", "SearchPlan", "Topic", "about", "closing_question", "fit", "given_text",
            "has_guardrail", "label_choice", "pasted_material", "read_form", "read_instructions", "read_labels", "read_scope",
            "read_searches", "schema_in_text", "scope_of", "split_context", "wanted_searches", "wants_follow_up"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from helpers.offline.instructions.clauses import near
+from helpers.offline.instructions.clauses import near, unwrap
 from helpers.offline.instructions.numbers import COUNT, count_in
 
 SEVERAL_SEARCHES = 3  # "several searches" with no number: enough variety to show, few enough to read
@@ -87,7 +87,7 @@ def read_searches(text: str) -> SearchPlan:
         >>> read_searches("First search, read the results, then search again with words from them.")
         SearchPlan(count=2, limit=None, sequential=True)
     """
-    text = near(text or "", _CUE)
+    text = near(unwrap(text or ""), _CUE)
     sequential = bool(_ROUNDS.search(text))
     match = _COUNTED.search(text)
     n = count_in(next(g for g in match.group("n", "m", "k", "r") if g)) if match else None
