@@ -76,6 +76,7 @@ from helpers.offline.arguments import (
     required_string_params,
     tool_relevance,
 )
+from helpers.offline.cjk import is_cjk, mark_names
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
 from helpers.offline.denials import denial_answer, denied_calls
 from helpers.offline.injection import detected_label, obey, planted_orders
@@ -227,6 +228,8 @@ def _in_form(reading: Reading, decision: Decision) -> Decision:
 
 def _decide(reading: Reading) -> Decision:
     conv, tools, must_call = reading.conv, reading.tools, reading.must_call
+    if is_cjk(conv.question):  # cjk.py: no capitals mark the names; the pieces no tool text covers do
+        conv = replace(conv, question=mark_names(conv.question, reading.given))
     question = conv.question
     used = {c.name for c in conv.calls}
     denied = denied_calls(conv)
