@@ -131,8 +131,9 @@ def grounded_reply(reading: Reading) -> Decision:
         ['b-12']
     """
     conv, vocab = reading.conv, reading.vocab
-    terms, _ = reading.corrected(reading.terms)
-    best, score = reading.best(terms)
+    terms, corrections = reading.corrected(reading.terms)
+    # A repaired typo names what the question is about: the answer comes from a document that has it.
+    best, score = reading.best(terms, tuple(corrections.values()))
     if best is None or score < RELEVANT and (
             score < ANSWERABLE or not reading.on_topic or not has_key_word(reading, terms)):
         return Decision(text=_nothing_found(reading), found=False)

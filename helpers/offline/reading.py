@@ -171,9 +171,10 @@ class Reading:
             self._memo[key] = [corrections.get(t, t) for t in terms], corrections
         return self._memo[key]
 
-    def best(self, terms: list[str]) -> tuple[dict | None, float]:
+    def best(self, terms: list[str], require: tuple[str, ...] = ()) -> tuple[dict | None, float]:
         """The document that covers most of the terms, and its coverage. A match in the document's name
-        counts more than one in its body; the search engine's own rank breaks near-ties.
+        counts more than one in its body; the search engine's own rank breaks near-ties. `require`: words
+        of which the document must hold one, when any document does (a repaired typo: what was asked about).
 
         Example:
             >>> from helpers.offline.conversation import Call
@@ -183,10 +184,12 @@ class Reading:
             ({'title': 'How to install Postgres?', 'answer': 'Use the installer.', 'text': 'How to install
             Postgres? Use the installer.', 'id': 'p1', 'rank': 0, 'score': 1.0}, 1.0)
         """
-        key = ("best", *terms)
+        key = ("best", *terms, "|", *require)
         if key not in self._memo:
             best, best_key = None, None
-            for doc in self.documents:
+            needed = {stem(w) for w in require}
+            pool = [d for d in self.documents if needed & stems(d["text"])] if needed else []
+            for doc in pool or self.documents:
                 score = self.coverage(terms, doc["text"])
                 rank_key = score + TITLE_BONUS * self.coverage(terms, doc["title"]) - RANK_PENALTY * doc["rank"]
                 if best_key is None or rank_key > best_key:
