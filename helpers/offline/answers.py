@@ -136,7 +136,11 @@ def grounded_reply(reading: Reading) -> Decision:
     best, score = reading.best(terms, tuple(corrections.values()))
     if best is None or score < RELEVANT and (
             score < ANSWERABLE or not reading.on_topic or not has_key_word(reading, terms)):
-        return Decision(text=_nothing_found(reading), found=False)
+        lookup = reading.lookup_answer
+        scope = reading.instructions.scope
+        if lookup is None or scope is not None and not scope.covers(conv.question, vocab, reading.given):
+            return Decision(text=_nothing_found(reading), found=False)
+        best = lookup  # one answer from the tool called for this question: evidence, whatever its words
     own = terms[: len(keywords(conv.question))]
     # A follow-up that borrowed words from the previous question asks something new about the same
     # subject: quote what answers its own words, not the opening the previous answer already quoted.

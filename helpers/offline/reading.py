@@ -14,11 +14,12 @@ earlier user messages among the request's own texts: they may hold the same typo
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from helpers.offline.conversation import Conversation, Tool, parse_documents
+from helpers.offline.conversation import Conversation, Tool, parse_documents, read_output, tool_error
 from helpers.offline.instructions import (
     Instructions,
     LabelRule,
@@ -36,6 +37,10 @@ FOLLOW_UP_WORDS = 2  # rare words a follow-up question borrows from the previous
 # and the search engine's own order breaks what is left of a tie. Both stay below one term's weight.
 TITLE_BONUS = 0.1
 RANK_PENALTY = 0.01
+# An output that says it holds nothing is no answer, whatever its shape ("No results.", "not found").
+_EMPTY = re.compile(r"^\W*(?:no\s+(?:results?|matches|match|entries|data|records|answer|information)|nothing\b|not\s+found"
+                    r"|none\b|null\b|n/?a\b|unknown\b|\[\s*\]|\{\s*\})", re.IGNORECASE)
+LOOKUP_MIN_WORDS = 3  # a one- or two-word output ("ok", "done") states no answer to quote
 _REFERRING = frozenset(word_list("it its this that these those there them they different another other else "
                                  "same instead also"))
 
@@ -102,6 +107,40 @@ class Reading:
         if pasted is not None:
             texts += [" ".join(str(v) for v in d.values()) for d in pasted[1]]
         return texts
+
+    @cached_property
+    def lookup_answer(self) -> dict | None:
+        """The answer a tool gave to the call made for this question, when the latest response made one
+        call and its output is one answer (a text, or one object), not a list of documents to choose from,
+        not empty and not an error. It is evidence for the question the tool was called for, however few
+        words it shares with it: the tool was chosen for the question, as a specialist's own lookup is.
+
+        Example:
+            >>> from helpers.offline.conversation import Call
+            >>> conv = Conversation(question="How long until I get my money back?", calls=[
+            ...     Call("lookup_returns", '{"question": "money back"}', "c1", 0, "Refunds take 14 days.")])
+            >>> Reading(conv).lookup_answer["answer"], Reading(conv).lookup_answer["title"]
+            ('Refunds take 14 days.', 'lookup_returns')
+        """
+        calls = self.conv.calls
+        if not calls:
+            return None
+        latest = [c for c in calls if c.batch == calls[-1].batch]
+        if len(latest) != 1 or latest[0].output is None or tool_error(latest[0].output) is not None:
+            return None
+        output = latest[0].output.strip()
+        data = read_output(output)
+        if isinstance(data, list) or _EMPTY.match(output) or len(words(output)) < LOOKUP_MIN_WORDS:
+            return None
+        docs = parse_documents(output)
+        if len(docs) != 1 or _EMPTY.match(docs[0]["answer"] or docs[0]["text"] or ""):
+            return None
+        doc = dict(docs[0])
+        texts = [v for v in data.values() if isinstance(v, str)] if isinstance(data, dict) else []
+        if len(data if isinstance(data, dict) else ()) == 1 and len(texts) == 1:  # {"policy": "Refunds ..."}
+            doc["answer"] = texts[0]
+        # Named by its own name field, else by the tool that gave it.
+        return {**doc, "title": doc["title"] or latest[0].name, "rank": 0, "score": 1.0}
 
     @cached_property
     def vocab(self) -> Vocabulary:

@@ -122,6 +122,8 @@ def next_searches(reading: Reading, tool: Tool) -> list[tuple[str, str]]:
 
     sent = [_query_of(c, param) for c in mine]
     batches = len({c.batch for c in mine})
+    if reading.lookup_answer is not None and not plan.sequential and len(sent) >= n_wanted:
+        return []  # the tool gave one answer to the call made for this question: no other keywords to try
     if plan.limit is not None and len(sent) >= plan.limit:
         return []  # an exact count, or "at most N", is reached: no retry past it
     fixed_terms, corrections = reading.corrected(terms)
