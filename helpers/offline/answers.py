@@ -134,11 +134,13 @@ def grounded_reply(reading: Reading) -> Decision:
     terms, corrections = reading.corrected(reading.terms)
     # A repaired typo names what the question is about: the answer comes from a document that has it.
     best, score = reading.best(terms, tuple(corrections.values()))
+    scope = reading.instructions.scope
+    in_scope = scope is not None and scope.covers(conv.question, vocab, reading.given)
+    # A question inside the scope the instructions set is on their topic, whatever the vocabulary says.
     if best is None or score < RELEVANT and (
-            score < ANSWERABLE or not reading.on_topic or not has_key_word(reading, terms)):
+            score < ANSWERABLE or not (reading.on_topic or in_scope) or not has_key_word(reading, terms)):
         lookup = reading.lookup_answer
-        scope = reading.instructions.scope
-        if lookup is None or scope is not None and not scope.covers(conv.question, vocab, reading.given):
+        if lookup is None or scope is not None and not in_scope:
             return Decision(text=_nothing_found(reading), found=False)
         best = lookup  # one answer from the tool called for this question: evidence, whatever its words
     own = terms[: len(keywords(conv.question))]

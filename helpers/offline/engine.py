@@ -80,7 +80,7 @@ from helpers.offline.cjk import is_cjk, mark_names
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
 from helpers.offline.denials import denial_answer, denied_calls
 from helpers.offline.injection import detected_label, obey, planted_orders
-from helpers.offline.instructions import fit, schema_in_text
+from helpers.offline.instructions import fit, read_instructions, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
 from helpers.offline.recap import recap_reply
@@ -109,6 +109,8 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     if conv.forced is not None:  # a named function (api/wire.py made sure it is offered)
         callable_tools = [t for t in callable_tools if t.name == conv.forced]
     must_call = bool(callable_tools) and choice == "required"
+    if not must_call and conv.forced is None and read_instructions(conv.instructions).no_tools:
+        callable_tools = []  # "Do not use any tools" (instructions/tool_use.py): as tool_choice "none"
 
     conv = after_handoff(conv)  # routing.py: a handoff's transfer message is no result to answer from
     reading = Reading(conv, vocab, callable_tools, must_call)

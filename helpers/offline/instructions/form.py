@@ -28,7 +28,10 @@ from helpers.offline.instructions.numbers import COUNT, count_in
 CLOSING_QUESTION = "Is there anything else you would like to explore?"
 SHORT_CLOSING_QUESTION = "Anything else?"  # under a word limit the closing question stays short
 
-_LIMIT = r"(?:at\s+most|no\s+more\s+than|not\s+more\s+than|maximum\s+of|max\.?|up\s+to|under|fewer\s+than|less\s+than|within|in|with|using|exactly|only|just|keep\s+it\s+(?:to|under))"
+_STRICT = r"(?:under|fewer\s+than|less\s+than|below|shorter\s+than)"  # "under ten words": at most nine
+_LIMIT = (rf"(?:at\s+most|no\s+more\s+than|not\s+more\s+than|(?:a\s+)?maximum\s+of|max\.?|up\s+to|{_STRICT}|within"
+          r"|no\s+longer\s+than|not\s+longer\s+than|not\s+exceeding|(?:must\s+)?not\s+exceed|in|with|using|exactly|only|just"
+          r"|(?:keep|limit)\s+(?:it|yourself|your\s+(?:answers?|repl(?:y|ies)|responses?)|answers)\s+(?:to|under|within|below))")
 _WORDS = re.compile(rf"\b{_LIMIT}\s+(?P<n>{COUNT})\s+words?\b|\b(?P<m>{COUNT})\s+words?\s+(?:or\s+(?:fewer|less)|max(?:imum)?|at\s+most)\b"
                     rf"|\b(?P<k>{COUNT})-word\s+(?:answer|reply|response|summary)\b", re.IGNORECASE)
 _SENTENCES = re.compile(rf"\b{_LIMIT}\s+(?:a\s+)?(?P<n>{COUNT}|single)\s+(?:short\s+)?sentences?\b"
@@ -145,7 +148,10 @@ def _count(match: re.Match | None) -> int | None:
     if match is None:
         return None
     found = next(g for g in match.groups() if g)
-    return 1 if found.lower() in ("single", "a single") else count_in(found)
+    n = 1 if found.lower() in ("single", "a single") else count_in(found)
+    if n and n > 1 and re.search(rf"\b{_STRICT}\s", match.group(0), re.IGNORECASE):
+        return n - 1  # a strict bound: "under ten words" allows nine
+    return n
 
 
 def fit(text: str, form: OutputForm) -> str:

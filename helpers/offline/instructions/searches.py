@@ -51,7 +51,8 @@ _SEVERAL = re.compile(
 _ROUNDS = re.compile(
     r"\b(?:keywords?|words?|terms?|ideas?|names?|clues?)\s+(?:\w+\s+){0,3}?(?:from|in|found\s+in|seen\s+in|taken\s+from)"
     r"\s+(?:the\s+|those\s+|these\s+|your\s+|its\s+|their\s+)?(?:first\s+)?(?:results?|findings|entries|documents|answers?)"
-    r"|\b(?:read|analy[sz]e|study|review|look\s+at|check)\s+(?:\w+\s+){0,2}?(?:results?|findings)\b[^.\n]{0,60}?"
+    r"|\b(?:read|analy[sz]e|study|review|look\s+at|check)\s+(?:\w+\s+){0,2}?(?:results?|findings"
+    r"|what\s+(?:you|it)\s+(?:found|find|got|get|learn(?:ed|t)?))\b[^.\n]{0,60}?"
     r"\b(?:then|and\s+then|before|after\s+that|next)\b[^.\n]{0,40}?\bsearch"
     r"|\b(?:based\s+on|using|from)\s+what\s+(?:you|it)\s+(?:found|find|learn(?:ed|t)?|read)\b[^.\n]{0,40}?\bsearch"
     r"|\bsearch\b[^.\n]{0,60}?\b(?:based\s+on|using|from)\s+what\s+(?:you|it)\s+(?:found|find|learn(?:ed|t)?|read)",
