@@ -39,7 +39,7 @@ from helpers.offline.instructions import (
 from helpers.offline.quoting import extract
 from helpers.offline.reading import Reading
 from helpers.offline.results import combine_results
-from helpers.offline.search_policy import RELEVANT, has_key_word, keywords
+from helpers.offline.search_policy import RELEVANT, has_key_word, keywords, question_names
 
 # After the searches, a weaker result still answers a question that is about the vocabulary's topics.
 ANSWERABLE = 0.3
@@ -132,8 +132,10 @@ def grounded_reply(reading: Reading) -> Decision:
     """
     conv, vocab = reading.conv, reading.vocab
     terms, corrections = reading.corrected(reading.terms)
-    # A repaired typo names what the question is about: the answer comes from a document that has it.
-    best, score = reading.best(terms, tuple(corrections.values()))
+    # A repaired name ("Gerit" -> "Gerrit") is what the question is about: the answer comes from a document
+    # that has it. Not so an ordinary word's repair, which may be wrong ("unrelated" -> "related").
+    names = question_names(conv.question)
+    best, score = reading.best(terms, tuple(fixed for typo, fixed in corrections.items() if typo in names))
     scope = reading.instructions.scope
     in_scope = scope is not None and scope.covers(conv.question, vocab, reading.given)
     # A question inside the scope the instructions set is on their topic, whatever the vocabulary says.

@@ -172,7 +172,7 @@ def spelling_probe(reading: Reading, terms: list[str], sent: list[str]) -> str |
     if reading.handed is not None and reading.handed.n_docs > 0:
         return None
     own = {stem(w) for w in reading.own_words}
-    names = _names(reading.conv.question)
+    names = question_names(reading.conv.question)
     unknown = [t for t in terms if t in names and spelling_variants(t) and stem(t) not in own
                and not reading.vocab.knows(t)]
     if not unknown:
@@ -184,13 +184,13 @@ def spelling_probe(reading: Reading, terms: list[str], sent: list[str]) -> str |
     return " ".join(variants)
 
 
-def _names(question: str) -> set[str]:
+def question_names(question: str) -> set[str]:
     """The words a question writes with a capital letter inside a sentence, lower-cased: its names.
     An ordinary word the documents lack ("alive") is left alone; a name is what people mistype and
     what the documents would hold.
 
     Example:
-        >>> sorted(_names("How do I review with Gerit? Is Zephyr needed?"))
+        >>> sorted(question_names("How do I review with Gerit? Is Zephyr needed?"))
         ['gerit', 'zephyr']
     """
     found = set()
