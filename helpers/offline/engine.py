@@ -9,7 +9,8 @@ person would read it, with simple rules:
    that trying again later may help. A failure is not an empty result.
 0b. A summary asked for, or a question pointing back at the conversation ("what was my ... again?"): the
    conversation's own fact-carrying sentences (recap.py).
-1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
+1. No tool to call (none offered, or the instructions forbid them: instructions/tool_use.py): answer from
+   what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
    from its training data, perhaps wrongly); under scope instructions, refuse a question outside the
    scope. If the instructions name labels ("ALLOW if the question is about X, BLOCK otherwise"), answer
@@ -26,7 +27,8 @@ person would read it, with simple rules:
    instructions limit the scope;
    for an off-topic question without them, the plain "no general knowledge" answer of rule 1).
 4. Other tools: fill string arguments from names in the question (capitalised words, quoted text,
-   enum values), numbers for numeric parameters; one call per name, one per turn; then combine results.
+   enum values; in Chinese or Japanese, the pieces no tool text covers: cjk.py), numbers for numeric
+   parameters; one call per name, one per turn; then combine results.
 5. A forced call (`tool_choice` "required", a named function, `allowed_tools` with mode "required") is
    made on every turn: where rules 0-4 would answer in text, the answer becomes the arguments of the
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
