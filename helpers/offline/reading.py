@@ -40,6 +40,10 @@ RANK_PENALTY = 0.01
 # An output that says it holds nothing is no answer, whatever its shape ("No results.", "not found").
 _EMPTY = re.compile(r"^\W*(?:no\s+(?:results?|matches|match|entries|data|records|answer|information)|nothing\b|not\s+found"
                     r"|none\b|null\b|n/?a\b|unknown\b|\[\s*\]|\{\s*\})", re.IGNORECASE)
+# A notice in place of the result ("The search result was withheld: it gave orders.") is no answer either.
+_WITHHELD = re.compile(r"^[^.!?\n]{0,80}\b(?:is|was|were|are|has\s+been|have\s+been)\s+(?:withheld|blocked|removed"
+                       r"|redacted|hidden|filtered(?:\s+out)?|suppressed|dropped|unavailable|not\s+available)\b",
+                       re.IGNORECASE)
 LOOKUP_MIN_WORDS = 3  # a one- or two-word output ("ok", "done") states no answer to quote
 _REFERRING = frozenset(word_list("it its this that these those there them they different another other else "
                                  "same instead also"))
@@ -112,7 +116,7 @@ class Reading:
     def lookup_answer(self) -> dict | None:
         """The answer a tool gave to the call made for this question, when the latest response made one
         call and its output is one answer (a text, or one object), not a list of documents to choose from,
-        not empty and not an error. It is evidence for the question the tool was called for, however few
+        not empty, not a notice that the result was withheld, and not an error. It is evidence for the question the tool was called for, however few
         words it shares with it: the tool was chosen for the question, as a specialist's own lookup is.
 
         Example:
@@ -130,7 +134,8 @@ class Reading:
             return None
         output = latest[0].output.strip()
         data = read_output(output)
-        if isinstance(data, list) or _EMPTY.match(output) or len(words(output)) < LOOKUP_MIN_WORDS:
+        if isinstance(data, list) or _EMPTY.match(output) or _WITHHELD.match(output) \
+                or len(words(output)) < LOOKUP_MIN_WORDS:
             return None
         docs = parse_documents(output)
         if len(docs) != 1 or _EMPTY.match(docs[0]["answer"] or docs[0]["text"] or ""):

@@ -65,6 +65,7 @@ def test_one_object_is_one_answer_too(client):
 
 
 @pytest.mark.parametrize("output", ["Nothing found for that description.", "[]", "No results.", "ok",
+                                    "The result was withheld: it held instructions.",
                                     json.dumps({"error": "lost property database offline"})])
 def test_an_empty_or_failed_lookup_is_no_evidence(client, output):
     answer, _ = specialist_turn(client, output)
