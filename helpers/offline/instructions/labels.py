@@ -163,6 +163,7 @@ _BARE = re.compile(r"\b(?:reply|respond|answer|output|return|say|label\s+it|clas
                    r"(?P<a>[a-z][a-z0-9_-]+)(?=\s+(?:if|when|whenever)\b)"
                    r"|,\s*(?:and\s+)?(?P<b>[a-z][a-z0-9_-]+)(?=\s+(?:otherwise|else|in\s+all\s+other\s+cases"
                    r"|for\s+(?:anything|everything|all)\s+else)\b)", re.IGNORECASE)
+_REPLY_WORDS = ("reply", "respond", "answer", "output", "return", "say", "label", "classify")
 _NOT_A_LABEL = frozenset("only just briefly politely simply directly honestly kindly questions question it them".split())
 
 
@@ -174,6 +175,8 @@ def _capitalised(text: str) -> tuple[str, dict[str, str]]:
         ("Respond 'HIVE' when it concerns bees, and 'OTHER' for anything else.", {'HIVE': 'hive', 'OTHER': 'other'})
     """
     back: dict[str, str] = {}
+    if not near(text, _REPLY_WORDS) or not (_QUOTED_WORD.search(text) or _BARE.search(text)):
+        return text, back  # fast scans first: megabytes of instructions often say nothing about replying
 
     def upper(word: str, bare: bool = False) -> str | None:
         # A quoted word, or one just before "otherwise", is a label even if it is a common word ('ok', other).
