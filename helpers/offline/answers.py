@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.cjk import script_of
 from helpers.offline.conversation import (
     Call,
     Conversation,
@@ -150,7 +151,7 @@ def grounded_reply(reading: Reading) -> Decision:
     # subject: quote what answers its own words, not the opening the previous answer already quoted.
     focus = own if len(own) < len(terms) else None
     quoted = extract(best["answer"] or best["text"], terms, focus=focus, said=conv.said)
-    text = f"{source_name(best)}{quoted}"
+    text = f"{source_name(best, script_of(conv.question))}{quoted}"
     if wants_follow_up(conv.instructions):
         topic = next((t for t in sorted(terms, key=lambda t: -vocab.idf(t))), "this")
         text += " " + (closing_question(conv.instructions)
@@ -158,15 +159,21 @@ def grounded_reply(reading: Reading) -> Decision:
     return Decision(text=text, cited=[best["id"]] if best["id"] else [], titles=[best["title"]] if best["title"] else [])
 
 
-def source_name(doc: dict) -> str:
+def source_name(doc: dict, script: str = "") -> str:
     """How an answer names the document it quotes: its own best name (title, question, filename, name)
     in quotes, with its id in brackets when it has one; the id alone when it has no name; nothing when it
-    has neither.
+    has neither. `script` "zh" or "ja" (cjk.script_of the question): the same in Chinese or Japanese.
 
     Example:
         >>> source_name({"title": "docs/setup.md", "id": ""})
         'According to "docs/setup.md": '
+        >>> source_name({"title": "如何续借图书？", "id": "l1"}, "zh")
+        '根据“如何续借图书？”[l1]：'
     """
+    name = doc["title"] or doc["id"]
+    if script and name:
+        ref = f"[{doc['id']}]" if doc["title"] and doc["id"] else ""
+        return f"根据“{name}”{ref}：" if script == "zh" else f"「{name}」{ref}によると："
     if doc["title"]:
         return f'According to "{doc["title"]}"' + (f' [{doc["id"]}]' if doc["id"] else "") + ": "
     return f'According to "{doc["id"]}": ' if doc["id"] else ""

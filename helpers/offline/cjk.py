@@ -123,3 +123,15 @@ def mark_names(question: str, known: str = "") -> str:
     for name in names_in(question, known):
         question = re.sub(rf"(?<!\u201c){re.escape(name)}(?!\u201d)", f"\u201c{name}\u201d", question, count=1)
     return question
+
+
+def script_of(text: str) -> str:
+    """"ja" for a text mostly in Japanese (it has kana), "zh" for one mostly in Chinese characters, else "".
+
+    Example:
+        >>> script_of("东京の天気は？"), script_of("北京今天天气怎么样"), script_of("Is it raining?")
+        ('ja', 'zh', '')
+    """
+    if not is_cjk(text):
+        return ""
+    return "ja" if re.search(r"[\u3040-\u30ff]", text) else "zh"

@@ -232,3 +232,19 @@ def test_a_chinese_question_no_tool_fits_gets_no_call(client):
     message = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "去上海的火车票多少钱？"}],
                                              tools=[LANGUAGES["zh"]["tool"]]).choices[0].message
     assert not message.tool_calls
+
+
+def test_a_chinese_search_is_answered_in_chinese(client):
+    # Any language: a library's FAQ written in Chinese, searched with the question's pieces.
+    tool = {"type": "function", "name": "search_faq", "description": "搜索图书馆常见问题",
+            "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}
+    faq = [{"id": "l1", "question": "如何续借图书？", "answer": "您可以在网上续借两次，每次三周。"},
+           {"id": "l2", "question": "图书馆几点开门？", "answer": "周一至周五早上九点开门。"}]
+    items = [{"role": "user", "content": "我怎么续借图书？"}]
+    call = client.responses.create(model="m", input=items, tools=[tool]).output[0]
+    query = json.loads(call.arguments)["query"]
+    assert "续借" in query.split()
+    found = [d for d in faq if any(w in d["question"] + d["answer"] for w in query.split())]
+    items += [call, {"type": "function_call_output", "call_id": call.call_id, "output": json.dumps(found)}]
+    answer = client.responses.create(model="m", input=items, tools=[tool]).output_text
+    assert answer == "根据“如何续借图书？”[l1]：您可以在网上续借两次，每次三周。"
