@@ -272,7 +272,10 @@ def test_an_instruction_not_to_call_tools(client, instructions):
 
 @pytest.mark.parametrize("instructions", ["Use the tools when you need them.", "Don't answer without searching.",
                                           "Do not guess: call the search tool first.",
-                                          "Never answer from memory; always use a tool."])
+                                          "Never answer from memory; always use a tool.",
+                                          "Never call a tool twice with the same arguments.",
+                                          "Do not use tools for greetings.",
+                                          "Don't call any function unless the question needs one."])
 def test_instructions_that_ask_for_tools_still_get_calls(client, instructions):
     answer, rounds = ask(client, instructions, "How often should a piano be tuned?", [SEARCH])
     assert rounds and answer.startswith('According to "Piano tuning intervals"')

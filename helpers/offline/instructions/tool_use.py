@@ -8,7 +8,8 @@ call a function", "you must not use the search tool", "avoid using tools"), "wit
 `tool_choice="none"` (unless `tool_choice` forces a call: the request's own setting wins).
 
 What it leaves out on purpose: instructions that limit tools without forbidding them ("use the search
-tool only for prices", "call at most one tool") and double negatives, which it reads as asking for tools:
+tool only for prices", "never call a tool twice", "do not use tools for greetings", "unless asked": a
+prohibition with a qualifier after it in its clause forbids nothing as a whole) and double negatives, which it reads as asking for tools:
 "Don't answer without searching" and "Never answer from memory; always use a tool" forbid nothing.
 """
 
@@ -30,6 +31,10 @@ _FORBIDS = re.compile(
 # "Don't answer without searching", "never reply without a tool": a negated answer, asking for tools.
 _DOUBLE = re.compile(rf"\b{_NOT}\s+(?:\w+\s+){{0,2}}?(?:answer|reply|respond|guess)\w*\s+(?:\w+\s+){{0,2}}?without\b",
                      re.IGNORECASE)
+# What makes a prohibition partial ("never call a tool twice", "do not use tools for greetings", "unless
+# asked"): words after it in the same clause. A partial rule forbids nothing as a whole.
+_QUALIFIED = re.compile(r"^[^,;:.!?\n]*?\b(?:unless|except|if|when|whenever|while|before|after|until|twice|again"
+                        r"|more\s+than|same|for|on|to|about|with|only|yet)\b", re.IGNORECASE)
 _CUE = ("tool", "function", "search", "api")
 
 
@@ -41,8 +46,11 @@ def forbids_tools(text: str) -> bool:
         (True, True)
         >>> forbids_tools("Don't answer without searching."), forbids_tools("Use the tools when you need them.")
         (False, False)
+        >>> forbids_tools("Never call a tool twice with the same arguments.")
+        False
     """
     for sentence in re.split(r"(?<=[.!?;])\s+|\n+", near(text or "", _CUE)):
-        if _FORBIDS.search(sentence) and not _DOUBLE.search(sentence):
+        match = _FORBIDS.search(sentence)
+        if match and not _DOUBLE.search(sentence) and not _QUALIFIED.match(sentence[match.end():]):
             return True
     return False
