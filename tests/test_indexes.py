@@ -135,6 +135,7 @@ COVERED_BY = {
     "offline/api/transport.py": ["offline/test_offline_model.py", "offline/test_offline_batch.py"],
     "offline/api/wire.py": ["offline/test_offline_conformance.py", "offline/test_offline_model.py"],
     "offline/arguments.py": ["offline/test_offline_path_arguments.py", "offline/test_offline_behaviours.py"],
+    "offline/cjk.py": ["offline/test_seeds.py", "doctests"],
     "offline/constants.py": ["test_import_graph.py"],  # the import-graph test checks it imports nothing heavy
     "offline/conversation.py": ["offline/test_offline_behaviours.py", "offline/test_offline_denials.py"],
     "offline/engine.py": ["offline/test_offline_behaviours.py", "offline/test_offline_model.py"],
@@ -146,6 +147,7 @@ COVERED_BY = {
     "offline/instructions/numbers.py": ["offline/test_offline_instructions.py"],
     "offline/instructions/scope.py": ["offline/test_offline_instructions.py"],
     "offline/instructions/searches.py": ["offline/test_offline_instructions.py"],
+    "offline/instructions/tool_use.py": ["offline/test_phrasings.py"],
     "offline/instructions/topic.py": ["offline/test_offline_instructions.py"],
     "offline/knowledge.py": ["offline/test_offline_behaviours.py", "offline/test_offline_coursefree.py"],
     "offline/param_values.py": ["offline/test_offline_path_arguments.py", "offline/test_offline_behaviours.py"],

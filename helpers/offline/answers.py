@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.cjk import script_of
 from helpers.offline.conversation import (
     Call,
     Conversation,
@@ -29,6 +30,7 @@ from helpers.offline.conversation import (
 )
 from helpers.offline.instructions import (
     PASTED,
+    closing_question,
     pasted_material,
     read_labels,
     scope_of,
@@ -38,7 +40,7 @@ from helpers.offline.instructions import (
 from helpers.offline.quoting import extract
 from helpers.offline.reading import Reading
 from helpers.offline.results import combine_results
-from helpers.offline.search_policy import RELEVANT, has_key_word, keywords
+from helpers.offline.search_policy import RELEVANT, has_key_word, keywords, question_names
 
 # After the searches, a weaker result still answers a question that is about the vocabulary's topics.
 ANSWERABLE = 0.3
@@ -155,32 +157,48 @@ def grounded_reply(reading: Reading) -> Decision:
         ['b-12']
     """
     conv, vocab = reading.conv, reading.vocab
-    terms, _ = reading.corrected(reading.terms)
-    best, score = reading.best(terms)
+    terms, corrections = reading.corrected(reading.terms)
+    # A repaired name ("Gerit" -> "Gerrit") is what the question is about: the answer comes from a document
+    # that has it. Not so an ordinary word's repair, which may be wrong ("unrelated" -> "related").
+    names = question_names(conv.question)
+    best, score = reading.best(terms, tuple(fixed for typo, fixed in corrections.items() if typo in names))
+    scope = reading.instructions.scope
+    in_scope = scope is not None and scope.covers(conv.question, vocab, reading.given)
+    # A question inside the scope the instructions set is on their topic, whatever the vocabulary says.
     if best is None or score < RELEVANT and (
-            score < ANSWERABLE or not reading.on_topic or not has_key_word(reading, terms)):
-        return Decision(text=_nothing_found(reading), found=False)
+            score < ANSWERABLE or not (reading.on_topic or in_scope) or not has_key_word(reading, terms)):
+        lookup = reading.lookup_answer
+        if lookup is None or scope is not None and not in_scope:
+            return Decision(text=_nothing_found(reading), found=False)
+        best = lookup  # one answer from the tool called for this question: evidence, whatever its words
     own = terms[: len(keywords(conv.question))]
     # A follow-up that borrowed words from the previous question asks something new about the same
     # subject: quote what answers its own words, not the opening the previous answer already quoted.
     focus = own if len(own) < len(terms) else None
     quoted = extract(best["answer"] or best["text"], terms, focus=focus, said=conv.said)
-    text = f"{source_name(best)}{quoted}"
+    text = f"{source_name(best, script_of(conv.question))}{quoted}"
     if wants_follow_up(conv.instructions):
         topic = next((t for t in sorted(terms, key=lambda t: -vocab.idf(t))), "this")
-        text += f" Would you like to know more about {topic}, or is there anything else I can help with?"
+        text += " " + (closing_question(conv.instructions)
+                       or f"Would you like to know more about {topic}, or is there anything else I can help with?")
     return Decision(text=text, cited=[best["id"]] if best["id"] else [], titles=[best["title"]] if best["title"] else [])
 
 
-def source_name(doc: dict) -> str:
+def source_name(doc: dict, script: str = "") -> str:
     """How an answer names the document it quotes: its own best name (title, question, filename, name)
     in quotes, with its id in brackets when it has one; the id alone when it has no name; nothing when it
-    has neither.
+    has neither. `script` "zh" or "ja" (cjk.script_of the question): the same in Chinese or Japanese.
 
     Example:
         >>> source_name({"title": "docs/setup.md", "id": ""})
         'According to "docs/setup.md": '
+        >>> source_name({"title": "如何续借图书？", "id": "l1"}, "zh")
+        '根据“如何续借图书？”[l1]：'
     """
+    name = doc["title"] or doc["id"]
+    if script and name:
+        ref = f"[{doc['id']}]" if doc["title"] and doc["id"] else ""
+        return f"根据“{name}”{ref}：" if script == "zh" else f"「{name}」{ref}によると："
     if doc["title"]:
         return f'According to "{doc["title"]}"' + (f' [{doc["id"]}]' if doc["id"] else "") + ": "
     return f'According to "{doc["id"]}": ' if doc["id"] else ""

@@ -9,7 +9,8 @@ person would read it, with simple rules:
    that trying again later may help. A failure is not an empty result.
 0b. A summary asked for, or a question pointing back at the conversation ("what was my ... again?"): the
    conversation's own fact-carrying sentences (recap.py).
-1. No tool to call: answer from what is already in the conversation (tool results), or say plainly
+1. No tool to call (none offered, or the instructions forbid them: instructions/tool_use.py): answer from
+   what is already in the conversation (tool results), or say plainly
    that it is the offline stand-in with no general knowledge, and what a real model would do (answer
    from its training data, perhaps wrongly); under scope instructions, refuse a question outside the
    scope. If the instructions name labels ("ALLOW if the question is about X, BLOCK otherwise"), answer
@@ -26,7 +27,8 @@ person would read it, with simple rules:
    instructions limit the scope;
    for an off-topic question without them, the plain "no general knowledge" answer of rule 1).
 4. Other tools: fill string arguments from names in the question (capitalised words, quoted text,
-   enum values), numbers for numeric parameters; one call per name, one per turn; then combine results.
+   enum values; in Chinese or Japanese, the pieces no tool text covers: cjk.py), numbers for numeric
+   parameters; one call per name, one per turn; then combine results.
 5. A forced call (`tool_choice` "required", a named function, `allowed_tools` with mode "required") is
    made on every turn: where rules 0-4 would answer in text, the answer becomes the arguments of the
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
@@ -77,10 +79,11 @@ from helpers.offline.arguments import (
     required_string_params,
     tool_relevance,
 )
+from helpers.offline.cjk import is_cjk, mark_names
 from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
 from helpers.offline.denials import denial_answer, denied_calls
 from helpers.offline.injection import detected_label, obey, planted_orders
-from helpers.offline.instructions import fit, schema_in_text
+from helpers.offline.instructions import fit, read_instructions, schema_in_text
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading
 from helpers.offline.recap import recap_reply
@@ -109,6 +112,8 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     if conv.forced is not None:  # a named function (api/wire.py made sure it is offered)
         callable_tools = [t for t in callable_tools if t.name == conv.forced]
     must_call = bool(callable_tools) and choice == "required"
+    if not must_call and conv.forced is None and read_instructions(conv.instructions).no_tools:
+        callable_tools = []  # "Do not use any tools" (instructions/tool_use.py): as tool_choice "none"
 
     conv = after_handoff(conv)  # routing.py: a handoff's transfer message is no result to answer from
     reading = Reading(conv, vocab, callable_tools, must_call)
@@ -228,6 +233,8 @@ def _in_form(reading: Reading, decision: Decision) -> Decision:
 
 def _decide(reading: Reading) -> Decision:
     conv, tools, must_call = reading.conv, reading.tools, reading.must_call
+    if is_cjk(conv.question):  # cjk.py: no capitals mark the names; the pieces no tool text covers do
+        conv = replace(conv, question=mark_names(conv.question, reading.given))
     question = conv.question
     used = {c.name for c in conv.calls}
     denied = denied_calls(conv)

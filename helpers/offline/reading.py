@@ -14,11 +14,12 @@ earlier user messages among the request's own texts: they may hold the same typo
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from helpers.offline.conversation import Conversation, Tool, parse_documents
+from helpers.offline.conversation import Conversation, Tool, parse_documents, read_output, tool_error
 from helpers.offline.instructions import (
     Instructions,
     LabelRule,
@@ -36,6 +37,14 @@ FOLLOW_UP_WORDS = 2  # rare words a follow-up question borrows from the previous
 # and the search engine's own order breaks what is left of a tie. Both stay below one term's weight.
 TITLE_BONUS = 0.1
 RANK_PENALTY = 0.01
+# An output that says it holds nothing is no answer, whatever its shape ("No results.", "not found").
+_EMPTY = re.compile(r"^\W*(?:no\s+(?:results?|matches|match|entries|data|records|answer|information)|nothing\b|not\s+found"
+                    r"|none\b|null\b|n/?a\b|unknown\b|\[\s*\]|\{\s*\})", re.IGNORECASE)
+# A notice in place of the result ("The search result was withheld: it gave orders.") is no answer either.
+_WITHHELD = re.compile(r"^[^.!?\n]{0,80}\b(?:is|was|were|are|has\s+been|have\s+been)\s+(?:withheld|blocked|removed"
+                       r"|redacted|hidden|filtered(?:\s+out)?|suppressed|dropped|unavailable|not\s+available)\b",
+                       re.IGNORECASE)
+LOOKUP_MIN_WORDS = 3  # a one- or two-word output ("ok", "done") states no answer to quote
 _REFERRING = frozenset(word_list("it its this that these those there them they different another other else "
                                  "same instead also"))
 
@@ -102,6 +111,41 @@ class Reading:
         if pasted is not None:
             texts += [" ".join(str(v) for v in d.values()) for d in pasted[1]]
         return texts
+
+    @cached_property
+    def lookup_answer(self) -> dict | None:
+        """The answer a tool gave to the call made for this question, when the latest response made one
+        call and its output is one answer (a text, or one object), not a list of documents to choose from,
+        not empty, not a notice that the result was withheld, and not an error. It is evidence for the question the tool was called for, however few
+        words it shares with it: the tool was chosen for the question, as a specialist's own lookup is.
+
+        Example:
+            >>> from helpers.offline.conversation import Call
+            >>> conv = Conversation(question="How long until I get my money back?", calls=[
+            ...     Call("lookup_returns", '{"question": "money back"}', "c1", 0, "Refunds take 14 days.")])
+            >>> Reading(conv).lookup_answer["answer"], Reading(conv).lookup_answer["title"]
+            ('Refunds take 14 days.', 'lookup_returns')
+        """
+        calls = self.conv.calls
+        if not calls:
+            return None
+        latest = [c for c in calls if c.batch == calls[-1].batch]
+        if len(latest) != 1 or latest[0].output is None or tool_error(latest[0].output) is not None:
+            return None
+        output = latest[0].output.strip()
+        data = read_output(output)
+        if isinstance(data, list) or _EMPTY.match(output) or _WITHHELD.match(output) \
+                or len(words(output)) < LOOKUP_MIN_WORDS:
+            return None
+        docs = parse_documents(output)
+        if len(docs) != 1 or _EMPTY.match(docs[0]["answer"] or docs[0]["text"] or ""):
+            return None
+        doc = dict(docs[0])
+        texts = [v for v in data.values() if isinstance(v, str)] if isinstance(data, dict) else []
+        if len(data if isinstance(data, dict) else ()) == 1 and len(texts) == 1:  # {"policy": "Refunds ..."}
+            doc["answer"] = texts[0]
+        # Named by its own name field, else by the tool that gave it.
+        return {**doc, "title": doc["title"] or latest[0].name, "rank": 0, "score": 1.0}
 
     @cached_property
     def vocab(self) -> Vocabulary:
@@ -171,9 +215,10 @@ class Reading:
             self._memo[key] = [corrections.get(t, t) for t in terms], corrections
         return self._memo[key]
 
-    def best(self, terms: list[str]) -> tuple[dict | None, float]:
+    def best(self, terms: list[str], require: tuple[str, ...] = ()) -> tuple[dict | None, float]:
         """The document that covers most of the terms, and its coverage. A match in the document's name
-        counts more than one in its body; the search engine's own rank breaks near-ties.
+        counts more than one in its body; the search engine's own rank breaks near-ties. `require`: words
+        of which the document must hold one, when any document does (a repaired typo: what was asked about).
 
         Example:
             >>> from helpers.offline.conversation import Call
@@ -183,10 +228,12 @@ class Reading:
             ({'title': 'How to install Postgres?', 'answer': 'Use the installer.', 'text': 'How to install
             Postgres? Use the installer.', 'id': 'p1', 'rank': 0, 'score': 1.0}, 1.0)
         """
-        key = ("best", *terms)
+        key = ("best", *terms, "|", *require)
         if key not in self._memo:
             best, best_key = None, None
-            for doc in self.documents:
+            needed = {stem(w) for w in require}
+            pool = [d for d in self.documents if needed & stems(d["text"])] if needed else []
+            for doc in pool or self.documents:
                 score = self.coverage(terms, doc["text"])
                 rank_key = score + TITLE_BONUS * self.coverage(terms, doc["title"]) - RANK_PENALTY * doc["rank"]
                 if best_key is None or rank_key > best_key:

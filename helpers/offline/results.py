@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.cjk import is_cjk
 from helpers.offline.conversation import Conversation, first_string_arg, read_output, tool_error
 from helpers.offline.text import STOP_WORDS, number_text, stem, stems
 
@@ -206,6 +207,8 @@ def combine_results(conv: Conversation) -> str:
                     numeric.setdefault(key, []).append((named, float(value)))
     if not parts:
         return "I could not get any results from the tools, so I have no answer."
+    if is_cjk(conv.question):  # asked in Chinese or Japanese: the results quoted with that punctuation
+        return _cjk_answer(conv, numeric, len(parts))
     facts = ". ".join(p[0].upper() + p[1:] for p in parts) + "."
     verdict = _yes_or_no(conv.question, results)
     if verdict:
@@ -223,4 +226,50 @@ def combine_results(conv: Conversation) -> str:
                 if top[1] != low[1]:
                     name, high = name_and_value(key, top[1])
                     text += f" {top[0]} has the higher {name} ({high} vs {name_and_value(key, low[1])[1]} for {low[0]})."
+    return text
+
+
+def _cjk_answer(conv: Conversation, numeric: dict[str, list[tuple[str, float]]], n_results: int) -> str:
+    """The results for a question asked in Chinese or Japanese: each result's values, quoted as the tool
+    gave them (with the units its keys name), after what it is about, in that script's punctuation. The
+    keys are left out: they are the tool's identifiers, not words of the request's language, and the rules
+    cannot translate them. For a number every result has, the highest is named.
+
+    Example:
+        >>> from helpers.offline.conversation import Call
+        >>> conv = Conversation(question="北京和上海哪里更热？", calls=[
+        ...     Call("get_weather", '{"city": "北京"}', "c1", 0, '{"condition": "晴", "temperature_c": 22}'),
+        ...     Call("get_weather", '{"city": "上海"}', "c2", 0, '{"condition": "小雨", "temperature_c": 18}')])
+        >>> print(combine_results(conv))
+        北京：晴，22 °C。上海：小雨，18 °C。北京最高：22 °C（上海 18 °C）。
+    """
+    comma = "、" if re.search(r"[\u3040-\u30ff]", conv.question) else "，"  # kana: Japanese
+    lines = []
+    for call in conv.calls:
+        if call.output is None:
+            continue
+        label = first_string_arg(call) or call.name
+        data, error = read_output(call.output), tool_error(call.output)
+        if error is not None:
+            lines.append(f"{label}：{call.name} 失败（{error}）")
+            continue
+        values = []
+        if not isinstance(data, dict | list):  # plain text: quoted as it is
+            values.append(" ".join(str(call.output).split())[:SUMMARY_CHARS])
+        for item in (data if isinstance(data, list) else [data] if isinstance(data, dict) else [])[:SUMMARY_ITEMS]:
+            if isinstance(item, dict):
+                values += [name_and_value(k, v)[1] for k, v in item.items() if not isinstance(v, dict | list)
+                           and v is not None and str(v).lower() != label.lower()]
+            elif item is not None:
+                values.append(str(item))
+        lines.append(f"{label}：{comma.join(values)[:SUMMARY_CHARS]}" if values else label)
+    text = "".join(f"{line}。" for line in lines)
+    if n_results > 1:
+        for key, found in numeric.items():
+            if len(found) == n_results and len({lab for lab, _ in found}) > 1:
+                top, rest = max(found, key=lambda lv: lv[1]), [lv for lv in found if lv != max(found, key=lambda x: x[1])]
+                if rest and top[1] != min(v for _, v in found):
+                    others = comma.join(f"{lab} {name_and_value(key, v)[1]}" for lab, v in rest)
+                    text += f"{top[0]}最高：{name_and_value(key, top[1])[1]}（{others}）。"
+                break
     return text

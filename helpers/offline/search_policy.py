@@ -13,6 +13,7 @@ question's rare words, whatever it says; writing the answer from it is answers.p
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from helpers.offline.arguments import required_string_params
@@ -24,6 +25,7 @@ from helpers.offline.text import (
     SYNONYMS,
     close_words,
     content_words,
+    spelling_variants,
     stem,
     stems,
     words,
@@ -120,21 +122,28 @@ def next_searches(reading: Reading, tool: Tool) -> list[tuple[str, str]]:
 
     sent = [_query_of(c, param) for c in mine]
     batches = len({c.batch for c in mine})
+    if reading.lookup_answer is not None and not plan.sequential and len(sent) >= n_wanted:
+        return []  # the tool gave one answer to the call made for this question: no other keywords to try
     if plan.limit is not None and len(sent) >= plan.limit:
         return []  # an exact count, or "at most N", is reached: no retry past it
-    if plan.sequential and batches < n_wanted:
-        query = _from_results(reading, terms, sent)
-        if query:
-            return [(tool.name, to_json({param: query}))]
     fixed_terms, corrections = reading.corrected(terms)
     # Results are judged against what was asked: a correction counts once a query has used it.
     asked = {w for q in sent for w in words(q)}
     judged = [fixed if fixed in asked else term for term, fixed in zip(terms, fixed_terms, strict=True)]
     _, score = reading.best(judged)
+    # A question word that no result and nothing else in the request holds: check its spelling first,
+    # however much of the rest the results cover ("run ... locally" is found, a mistyped name never is).
+    probe = spelling_probe(reading, terms, sent) if not corrections else None
+    if plan.sequential and batches < n_wanted:
+        query = probe or _from_results(reading, terms, sent)
+        if query:
+            return [(tool.name, to_json({param: query}))]
     if batches <= MAX_RETRY_SEARCHES:
         next_query = None
         if score < RELEVANT and corrections:
             next_query = keyword_query(fixed_terms)  # typo repair: "sourdugh" -> "sourdough"
+        elif probe and score < 1:
+            next_query = probe
         if (next_query is None or next_query in sent) and (
                 len(sent) < n_wanted or (score < RELEVANT and batches == 1)):
             # Asked for more searches, or the first results were poor: try other keywords once.
@@ -143,6 +152,53 @@ def next_searches(reading: Reading, tool: Tool) -> list[tuple[str, str]]:
         if next_query and next_query not in sent:
             return [(tool.name, to_json({param: next_query}))]
     return []
+
+
+def spelling_probe(reading: Reading, terms: list[str], sent: list[str]) -> str | None:
+    """A query of the other spellings of a name in the question (a word written with a capital inside a
+    sentence: "Gerit") that nothing in the request holds
+    (text.spelling_variants: "gerit" -> "gerrit geriit ..."), so that the search engine, which knows its
+    documents' words, brings back the documents that hold the intended word, and the typo repair then
+    finds it among the request's own words. Only when no vocabulary was handed in (one that knew the
+    word's corpus would have repaired it already) and only once per word.
+
+    Example:
+        >>> from helpers.offline.conversation import Conversation
+        >>> conv = Conversation(question="How do I review with Gerit?",
+        ...                     calls=[Call("search", '{"query": "review gerit"}', "c1", 0, output="[]")])
+        >>> spelling_probe(Reading(conv), ["review", "gerit"], ["review gerit"])
+        'ggerit geerit gerrit geriit geritt egrit greit geirt gerti'
+    """
+    if reading.handed is not None and reading.handed.n_docs > 0:
+        return None
+    own = {stem(w) for w in reading.own_words}
+    names = question_names(reading.conv.question)
+    unknown = [t for t in terms if t in names and spelling_variants(t) and stem(t) not in own
+               and not reading.vocab.knows(t)]
+    if not unknown:
+        return None
+    word = max(unknown, key=len)  # the longest: the likeliest to be mistyped
+    variants = spelling_variants(word)
+    if any(v in words(q) for q in sent for v in variants):
+        return None  # probed already
+    return " ".join(variants)
+
+
+def question_names(question: str) -> set[str]:
+    """The words a question writes with a capital letter inside a sentence, lower-cased: its names.
+    An ordinary word the documents lack ("alive") is left alone; a name is what people mistype and
+    what the documents would hold.
+
+    Example:
+        >>> sorted(question_names("How do I review with Gerit? Is Zephyr needed?"))
+        ['gerit', 'zephyr']
+    """
+    found = set()
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", question):
+        for word in re.findall(r"[A-Za-z][\w-]*", sentence)[1:]:
+            if word[0].isupper() and not word.isupper():
+                found.add(word.lower())
+    return found
 
 
 RESULT_WORDS = 2  # new words a next round takes from the results: enough to steer, few enough to stay on topic

@@ -1,6 +1,7 @@
 """Small talk and arithmetic: the replies the offline model gives without any tool or knowledge.
 
-- `small_talk`: a reply to a greeting, to thanks, or to a bare arithmetic question ("What is 2+2?").
+- `small_talk`: a reply to a greeting, to thanks, or to a bare arithmetic question ("What is 2+2?", also
+  with the operator in Chinese or Japanese words: "15乘以23等于多少？").
 
 What it leaves out on purpose: conversation. Anything beyond these three shapes is not small talk, and
 the other rules answer it. Arithmetic is evaluated over numbers and operators only, never with eval().
@@ -24,6 +25,10 @@ _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening)|
                        r"(?:there|everyone|all)?[\s!.,]*$", re.IGNORECASE)
 _THANKS = re.compile(r"^\s*(?:thanks|thank you|thx|cheers)\b[^?]*$", re.IGNORECASE)
 _ARITHMETIC = re.compile(r"(-?\d+(?:\.\d+)?(?:\s*(?:\*\*|[-+*/%x\u00d7])\s*\(?-?\d+(?:\.\d+)?\)?)+)")
+# Operators written as words in Chinese and Japanese ("15乘以23等于多少？", "15かける23は？").
+_CJK_OPERATORS = {"乘以": "*", "乘": "*", "加上": "+", "加": "+", "减去": "-", "减": "-", "除以": "/",
+                  "かける": "*", "たす": "+", "ひく": "-", "わる": "/"}
+_CJK_OPERATOR = re.compile(r"(?<=\d)\s*(?:" + "|".join(sorted(_CJK_OPERATORS, key=len, reverse=True)) + r")\s*(?=-?\d)")
 _OPERATORS: dict[type, Callable[..., Any]] = {  # binary and unary operators alike
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
     ast.Mod: operator.mod, ast.Pow: operator.pow, ast.USub: operator.neg, ast.UAdd: operator.pos}
@@ -35,11 +40,14 @@ def small_talk(question: str) -> str | None:
     Example:
         >>> small_talk("What is 2+2?")
         '2+2 = 4'
+        >>> small_talk("15乘以23等于多少？")
+        '15 * 23 = 345'
     """
     if _GREETING.match(question):
         return "Hello! Ask me a question and I'll look it up."
     if _THANKS.match(question):
         return "You're welcome! Anything else I can help with?"
+    question = _CJK_OPERATOR.sub(lambda m: f" {_CJK_OPERATORS[m.group(0)]} ", question)
     match = _ARITHMETIC.search(question)
     if match and len(content_words(_ARITHMETIC.sub(" ", question))) <= 1:
         expression = match.group(1).replace("x", "*").replace("\u00d7", "*")

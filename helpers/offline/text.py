@@ -6,14 +6,16 @@ What it does:
 - measures how far apart two words are (Damerau-Levenshtein distance), for typo repair;
 - suggests close words for a search query (a few word forms and a small table of general synonyms).
 
-What it leaves out on purpose: real linguistics. No dictionary, no part-of-speech tagger, no
-language other than English. Every rule is a few lines you can read, which is the point: the offline
+What it leaves out on purpose: real linguistics. No dictionary, no part-of-speech tagger; stop words,
+stems and synonyms for English only (Chinese and Japanese text is cut into pieces by cjk.py). Every rule is a few lines you can read, which is the point: the offline
 model must be explainable, not clever.
 """
 
 from __future__ import annotations
 
 import re
+
+from helpers.offline.cjk import CJK_RUN, cjk_words
 
 
 def word_list(text: str) -> list[str]:
@@ -93,6 +95,7 @@ SYNONYMS = {
 }
 
 _WORD = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)*")
+_WORD_OR_CJK = re.compile(rf"[a-z0-9]+(?:[_-][a-z0-9]+)*|{CJK_RUN.pattern}")
 _APOSTROPHES = str.maketrans({"'": "", "\u2019": "", "\u2018": "", "`": " "})
 # Suffixes stripped by `stem`, longest first. "ies" -> "y" is handled separately.
 _SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "edly", "ed", "ers", "er", "ly", "es", "s")
@@ -100,12 +103,23 @@ _SUFFIXES = ("ations", "ation", "ingly", "ings", "ing", "edly", "ed", "ers", "er
 
 def words(text: str) -> list[str]:
     """Split text into lowercase words; apostrophes vanish ("isn't" -> "isnt"), so contractions stay one word.
+    Chinese and Japanese, written without spaces, are cut by cjk.py: function words out, the rest as
+    pieces of up to two characters.
 
     Example:
         >>> words("Can't run OPENAI_API_KEY!")
         ['cant', 'run', 'openai_api_key']
+        >>> words("北京今天天气怎么样？")
+        ['北京', '天气']
     """
-    return _WORD.findall(text.lower().translate(_APOSTROPHES))
+    lowered = text.lower().translate(_APOSTROPHES)
+    if lowered.isascii() or not CJK_RUN.search(lowered):  # isascii: a fast pass over megabytes of English
+        return _WORD.findall(lowered)
+    out: list[str] = []
+    for match in _WORD_OR_CJK.finditer(lowered):
+        token = match.group(0)
+        out += cjk_words(token) if CJK_RUN.fullmatch(token) else [token]
+    return out
 
 
 def content_words(text: str) -> list[str]:
@@ -231,6 +245,23 @@ def typo_limit(word: str) -> int:
         return 0
     return 1 if len(word) <= 8 else 2
 
+
+
+def spelling_variants(word: str) -> list[str]:
+    """The spellings a word would have with one of the commonest slips undone: a letter doubled or
+    undoubled ("gerit" -> "gerrit"), two neighbouring letters swapped. Only words long enough to have a
+    typo (`typo_limit`), and only variants as long: shorter ones are real words too often.
+
+    Example:
+        >>> spelling_variants("gerit")
+        ['ggerit', 'geerit', 'gerrit', 'geriit', 'geritt', 'egrit', 'greit', 'geirt', 'gerti']
+    """
+    if typo_limit(word) == 0 or not word.isalpha():
+        return []
+    out = [word[:i + 1] + word[i:] for i in range(len(word))]  # a letter doubled
+    out += [word[:i] + word[i + 1:] for i in range(1, len(word)) if word[i] == word[i - 1]]  # undoubled
+    out += [word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1) if word[i] != word[i + 1]]
+    return [v for v in dict.fromkeys(out) if v != word and typo_limit(v) > 0]
 
 
 def number_text(value: float) -> str:

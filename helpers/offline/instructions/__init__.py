@@ -10,6 +10,7 @@ cue word points at (clauses.py):
 | a scope | scope.py | "Only answer questions about the Riverside Bakery's products" |
 | a search count or research in rounds | searches.py | "Search twice", "first search, then search again with words from the results" |
 | an output form | form.py | "in at most 20 words", "two sentences", "JSON with the keys a and b", "end with a question" |
+| an instruction not to call tools | tool_use.py | "Do not use any tools", "Answer without calling functions" |
 | pasted material, a JSON schema | context.py | "CONTEXT:" blocks; "respond with JSON compatible with this schema: {...}" |
 
 What a topic is, and when a question is about it, is topic.py's rule: the words the instructions use
@@ -24,11 +25,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from helpers.offline.conversation import Conversation
+from helpers.offline.instructions.clauses import unwrap
 from helpers.offline.instructions.context import PASTED, pasted_material, schema_in_text, split_context
-from helpers.offline.instructions.form import OutputForm, fit, read_form, wants_follow_up
+from helpers.offline.instructions.form import OutputForm, closing_question, fit, read_form, wants_follow_up
 from helpers.offline.instructions.labels import LabelRule, read_labels
 from helpers.offline.instructions.scope import Scope, has_guardrail, read_scope, scope_of
 from helpers.offline.instructions.searches import SearchPlan, read_searches, wanted_searches
+from helpers.offline.instructions.tool_use import forbids_tools
 from helpers.offline.instructions.topic import Topic, about
 
 
@@ -45,6 +48,7 @@ class Instructions:
     scope: Scope | None
     searches: SearchPlan
     form: OutputForm
+    no_tools: bool = False  # "Do not use any tools" (tool_use.py)
 
 
 @lru_cache(maxsize=256)
@@ -55,7 +59,9 @@ def read_instructions(text: str) -> Instructions:
         >>> read_instructions("Answer YES if it is about trains, NO otherwise.").labels.labels
         ('YES', 'NO')
     """
-    return Instructions(read_labels(text), read_scope(text), read_searches(text), read_form(text))
+    text = unwrap(text or "")  # a sentence wrapped by hand is read as one
+    return Instructions(read_labels(text), read_scope(text), read_searches(text), read_form(text),
+                        forbids_tools(text))
 
 
 def given_text(conv: Conversation) -> str:
@@ -87,6 +93,6 @@ def label_choice(text: str) -> tuple[str, str] | None:
     return (rule.positive, rule.negative) if rule else None
 
 
-__all__ = ["PASTED", "Instructions", "LabelRule", "OutputForm", "Scope", "SearchPlan", "Topic", "about", "fit", "given_text",
+__all__ = ["PASTED", "Instructions", "LabelRule", "OutputForm", "Scope", "SearchPlan", "Topic", "about", "closing_question", "fit", "forbids_tools", "given_text",
            "has_guardrail", "label_choice", "pasted_material", "read_form", "read_instructions", "read_labels", "read_scope",
            "read_searches", "schema_in_text", "scope_of", "split_context", "wanted_searches", "wants_follow_up"]

@@ -22,13 +22,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from helpers.offline.instructions.clauses import near
+from helpers.offline.instructions.clauses import near, unwrap
 from helpers.offline.instructions.numbers import COUNT, count_in
 
 CLOSING_QUESTION = "Is there anything else you would like to explore?"
 SHORT_CLOSING_QUESTION = "Anything else?"  # under a word limit the closing question stays short
 
-_LIMIT = r"(?:at\s+most|no\s+more\s+than|not\s+more\s+than|maximum\s+of|max\.?|up\s+to|under|fewer\s+than|less\s+than|within|in|with|using|exactly|only|just|keep\s+it\s+(?:to|under))"
+_STRICT = r"(?:under|fewer\s+than|less\s+than|below|shorter\s+than)"  # "under ten words": at most nine
+_LIMIT = (rf"(?:at\s+most|no\s+more\s+than|not\s+more\s+than|(?:a\s+)?maximum\s+of|max\.?|up\s+to|{_STRICT}|within"
+          r"|no\s+longer\s+than|not\s+longer\s+than|not\s+exceeding|(?:must\s+)?not\s+exceed|in|with|using|exactly|only|just"
+          r"|(?:keep|limit)\s+(?:it|yourself|your\s+(?:answers?|repl(?:y|ies)|responses?)|answers)\s+(?:to|under|within|below))")
 _WORDS = re.compile(rf"\b{_LIMIT}\s+(?P<n>{COUNT})\s+words?\b|\b(?P<m>{COUNT})\s+words?\s+(?:or\s+(?:fewer|less)|max(?:imum)?|at\s+most)\b"
                     rf"|\b(?P<k>{COUNT})-word\s+(?:answer|reply|response|summary)\b", re.IGNORECASE)
 _SENTENCES = re.compile(rf"\b{_LIMIT}\s+(?:a\s+)?(?P<n>{COUNT}|single)\s+(?:short\s+)?sentences?\b"
@@ -88,6 +91,42 @@ def wants_follow_up(instructions: str) -> bool:
     return bool(_FOLLOW_UP.search(near(instructions or "", _CUE)))
 
 
+_ASK_IF = re.compile(r"\bask\s+(?:the\s+(?:user|student|customer|reader)s?\s+|them\s+|him\s+|her\s+)?(?:if|whether)\s+"
+                     r"(?P<q>[^.?!\n]{3,120})", re.IGNORECASE)
+# The person asked about, as the instructions name them, and as the question speaks to them.
+_TO_YOU = [(r"\b(?:the\s+(?:user|student|customer|reader)|they|he|she)\s+(wants|needs|has|is|was)\b",
+            lambda m: "you " + {"wants": "want", "needs": "need", "has": "have", "is": "are", "was": "were"}[m.group(1).lower()]),
+           (r"\b(?:the\s+(?:users|students|customers|readers)|they|he|she)\b", lambda m: "you"),
+           (r"\b(?:the\s+(?:user|student|customer|reader)|them|him|her)\b", lambda m: "you"),
+           (r"\b(?:their|his|her)\b", lambda m: "your")]
+
+
+def closing_question(instructions: str) -> str | None:
+    """The closing question in the instructions' own words, when they say what to ask ("ask if there are
+    other areas that the user wants to explore" -> "Are there other areas that you want to explore?");
+    None when they only ask for some question.
+
+    Example:
+        >>> closing_question("At the end, ask if there are other areas that the user wants to explore.")
+        'Are there other areas that you want to explore?'
+        >>> closing_question("Ask the customer whether they need anything else.")
+        'Do you need anything else?'
+    """
+    match = _ASK_IF.search(near(unwrap(instructions or ""), _CUE))
+    if match is None:
+        return None
+    clause = " ".join(match.group("q").split()).rstrip(" ,;:")
+    for pattern, repl in _TO_YOU:
+        clause = re.sub(pattern, repl, clause, flags=re.IGNORECASE)
+    if m := re.match(r"there\s+(is|are|was|were)\s+(.+)", clause, re.IGNORECASE):
+        return f"{m.group(1).capitalize()} there {m.group(2)}?"
+    if m := re.match(r"you\s+(are|were|can|could|would|will|should)\s+(.+)", clause, re.IGNORECASE):
+        return f"{m.group(1).capitalize()} you {m.group(2)}?"
+    if m := re.match(r"you\s+(\w+)\s+(.+)", clause, re.IGNORECASE):
+        return f"Do you {m.group(1)} {m.group(2)}?"
+    return None
+
+
 def read_form(text: str) -> OutputForm:
     """The output form the instructions ask for (nothing asked: no limits).
 
@@ -109,7 +148,10 @@ def _count(match: re.Match | None) -> int | None:
     if match is None:
         return None
     found = next(g for g in match.groups() if g)
-    return 1 if found.lower() in ("single", "a single") else count_in(found)
+    n = 1 if found.lower() in ("single", "a single") else count_in(found)
+    if n and n > 1 and re.search(rf"\b{_STRICT}\s", match.group(0), re.IGNORECASE):
+        return n - 1  # a strict bound: "under ten words" allows nine
+    return n
 
 
 def fit(text: str, form: OutputForm) -> str:

@@ -61,7 +61,7 @@ _CUE = re.compile(r"\b(?:exactly one|only one|one word|single word|only with|onl
 _CONSTANT = re.compile(
     rf"\b(?i:always)\s+{_VERB_WITH}{_label('a')}(?!\s*(?:,|or|/|\|)\s*{_Q}\w)"
     rf"|\b(?i:whatever|no\s+matter|regardless)\b[^.;\n]*?\b{_VERB_WITH}{_label('b')}(?!\s*(?:,|or|/|\|)\s*{_Q}\w)"
-    rf"|\b{_VERB_WITH}{_label('c')}\s+(?i:to|for)\s+(?i:every|all|any|each)\b"
+    rf"|\b{_VERB_WITH}{_label('c')}\s+(?i:to|for)\s+(?i:every|all|any|each|anything|everything)\b"
     rf"|\b{_VERB_WITH}{_label('d')}\s*,?\s+(?i:always|whatever|no\s+matter|regardless)\b")
 # "Is the question about the timetable?", "whether the message concerns X": the topic of side-by-side labels.
 _ABOUT = re.compile(r"\b(?:about|regarding|concerning|concerns|related\s+to|relates\s+to|to\s+do\s+with|"
@@ -156,16 +156,74 @@ def vocab_topic(question: str, vocab: Vocabulary) -> bool:
     return vocab.topic_score(question) >= TOPIC_THRESHOLD
 
 
+# Labels in lower case: quoted ("'hive'") anywhere in a sentence that says what to reply, or bare right
+# after a reply verb and before its condition ("answer ferry if ...") or before "otherwise" (", other otherwise").
+_QUOTED_WORD = re.compile(r"([\"'\u201c\u2018`])([A-Za-z][A-Za-z0-9_-]{0,30})([\"'\u201d\u2019`])(?![\w'])")
+_BARE = re.compile(r"\b(?:reply|respond|answer|output|return|say|label\s+it|classify\s+it\s+as)\s+(?:with\s+)?"
+                   r"(?P<a>[a-z][a-z0-9_-]+)(?=\s+(?:if|when|whenever)\b)"
+                   r"|,\s*(?:and\s+)?(?P<b>[a-z][a-z0-9_-]+)(?=\s+(?:otherwise|else|in\s+all\s+other\s+cases"
+                   r"|for\s+(?:anything|everything|all)\s+else)\b)", re.IGNORECASE)
+_REPLY_WORDS = ("reply", "respond", "answer", "output", "return", "say", "label", "classify")
+_NOT_A_LABEL = frozenset("only just briefly politely simply directly honestly kindly questions question it them".split())
+
+
+def _capitalised(text: str) -> tuple[str, dict[str, str]]:
+    """The text with its lower-case labels written in capitals, which the grammar reads, and the way back.
+
+    Example:
+        >>> _capitalised("Respond 'hive' when it concerns bees, and 'other' for anything else.")
+        ("Respond 'HIVE' when it concerns bees, and 'OTHER' for anything else.", {'HIVE': 'hive', 'OTHER': 'other'})
+    """
+    back: dict[str, str] = {}
+    if not near(text, _REPLY_WORDS) or not (_QUOTED_WORD.search(text) or _BARE.search(text)):
+        return text, back  # fast scans first: megabytes of instructions often say nothing about replying
+
+    def upper(word: str, bare: bool = False) -> str | None:
+        # A quoted word, or one just before "otherwise", is a label even if it is a common word ('ok', other).
+        low = word.lower()
+        if word.isupper() or low in {"yes", "no", "true", "false"} or low in _NOT_A_LABEL \
+                or (bare and (low in STOP_WORDS or low.endswith("ly"))):
+            return None
+        back.setdefault(word.upper(), word)
+        return word.upper()
+
+    out = []
+    for sentence in re.split(r"(?<=[.!?;])(\s+)", text):
+        if _CUE.search(sentence):
+            sentence = _QUOTED_WORD.sub(lambda m: m.group(1) + (upper(m.group(2)) or m.group(2)) + m.group(3), sentence)
+            sentence = _BARE.sub(lambda m: m.group(0)[: (m.start("a") if m.group("a") else m.start("b")) - m.start()]
+                                 + (upper(m.group("a") or m.group("b"), bare=bool(m.group("a")))
+                                    or m.group("a") or m.group("b")), sentence)
+        out.append(sentence)
+    return "".join(out), back
+
+
 def read_labels(text: str) -> LabelRule | None:
-    """The label rule of an instruction text, or None when it names no labels to reply with.
+    """The label rule of an instruction text, or None when it names no labels to reply with. Labels may be
+    written in capitals, quoted in any case ("'hive'"), or bare in lower case where a label stands
+    ("answer ferry if ..., other otherwise"); the answer gives them as written.
 
     Example:
         >>> rule = read_labels("Reply with exactly one word: ALLOW if the question is about cooking, BLOCK otherwise.")
         >>> rule.labels, rule.conditions[0].topic.words, rule.default
         (('ALLOW', 'BLOCK'), ('cooking',), 'BLOCK')
+        >>> read_labels("Classify the question: answer ferry if it is about ferry tickets, other otherwise.").labels
+        ('ferry', 'other')
     """
     if not text:
         return None
+    capital, back = _capitalised(text)
+    rule = _read_labels(capital)
+    if rule is None or not back:
+        return rule
+    def as_written(label):
+        return back.get(label, label) if label else label
+    return LabelRule(tuple(as_written(x) for x in rule.labels),
+                     tuple(Condition(as_written(c.label), c.topic, c.negated) for c in rule.conditions),
+                     as_written(rule.default), as_written(rule.constant), rule.topic)
+
+
+def _read_labels(text: str) -> LabelRule | None:
     labels: list[str] = []
     conditions: list[Condition] = []
     default = constant = None

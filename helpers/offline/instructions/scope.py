@@ -2,7 +2,7 @@
 
 The grammar: "Only answer questions about X", "You only help with X", "Only discuss X", "Stick to the
 topic of X", "Limit yourself to X",
-"Help with topics related to X; decline anything else", and the cues that make any instruction a scope
+"Help with topics related to X; decline anything else", "The question has to be about X", and the cues that make any instruction a scope
 ("politely decline", "refuse anything off-topic", "not related to").
 
 - `has_guardrail(text)`: whether the instructions limit the scope at all.
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from helpers.offline.instructions.clauses import near
+from helpers.offline.instructions.clauses import near, unwrap
 from helpers.offline.instructions.labels import vocab_topic
 from helpers.offline.instructions.topic import Topic, about
 from helpers.offline.knowledge import Vocabulary
@@ -46,7 +46,10 @@ _SCOPE = re.compile(
     rf"|\bonly\s+(?:help|assist)\s+(?:people\s+|users\s+|customers\s+)?(?:with|on)\s+(?P<b>.{{2,80}}?){_UNTIL}"
     rf"|\bonly\s+(?:discuss|talk about|cover|handle)\s+(?P<c>.{{2,80}}?){_UNTIL}"
     rf"|\b(?:stick|keep|stay)\s+(?:strictly\s+)?(?:to|on|with)\s+the\s+(?:topic|subject)s?\s+of\s+(?P<d>.{{2,80}}?){_UNTIL}"
-    rf"|\b(?:limit|restrict)\s+(?:yourself|your answers|your replies)\s+to\s+(?P<e>.{{2,80}}?){_UNTIL}",
+    rf"|\b(?:limit|restrict)\s+(?:yourself|your answers|your replies)\s+to\s+(?P<e>.{{2,80}}?){_UNTIL}"
+    # "The question has to be about X", "Messages must be about X", "it should relate to X"
+    rf"|\b(?:has\s+to|have\s+to|must|should|needs?\s+to)\s+(?:be\s+(?:about|on|related\s+to|regarding|concerning)"
+    rf"|relate\s+to|concern)\s+(?P<f>.{{2,80}}?){_UNTIL}",
     re.IGNORECASE)
 
 
@@ -71,7 +74,7 @@ def scope_of(instructions: str) -> str | None:
         >>> scope_of("Only answer questions about our bakery's products.")
         "our bakery's products"
     """
-    match = _SCOPE.search(near(instructions or "", _CUE))
+    match = _SCOPE.search(near(unwrap(instructions or ""), _CUE))
     if match is None:
         return None
     return next(g for g in match.groups() if g).strip()

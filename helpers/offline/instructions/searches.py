@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from helpers.offline.instructions.clauses import near
+from helpers.offline.instructions.clauses import near, unwrap
 from helpers.offline.instructions.numbers import COUNT, count_in
 
 SEVERAL_SEARCHES = 3  # "several searches" with no number: enough variety to show, few enough to read
@@ -51,7 +51,8 @@ _SEVERAL = re.compile(
 _ROUNDS = re.compile(
     r"\b(?:keywords?|words?|terms?|ideas?|names?|clues?)\s+(?:\w+\s+){0,3}?(?:from|in|found\s+in|seen\s+in|taken\s+from)"
     r"\s+(?:the\s+|those\s+|these\s+|your\s+|its\s+|their\s+)?(?:first\s+)?(?:results?|findings|entries|documents|answers?)"
-    r"|\b(?:read|analy[sz]e|study|review|look\s+at|check)\s+(?:\w+\s+){0,2}?(?:results?|findings)\b[^.\n]{0,60}?"
+    r"|\b(?:read|analy[sz]e|study|review|look\s+at|check)\s+(?:\w+\s+){0,2}?(?:results?|findings"
+    r"|what\s+(?:you|it)\s+(?:found|find|got|get|learn(?:ed|t)?))\b[^.\n]{0,60}?"
     r"\b(?:then|and\s+then|before|after\s+that|next)\b[^.\n]{0,40}?\bsearch"
     r"|\b(?:based\s+on|using|from)\s+what\s+(?:you|it)\s+(?:found|find|learn(?:ed|t)?|read)\b[^.\n]{0,40}?\bsearch"
     r"|\bsearch\b[^.\n]{0,60}?\b(?:based\s+on|using|from)\s+what\s+(?:you|it)\s+(?:found|find|learn(?:ed|t)?|read)",
@@ -87,7 +88,7 @@ def read_searches(text: str) -> SearchPlan:
         >>> read_searches("First search, read the results, then search again with words from them.")
         SearchPlan(count=2, limit=None, sequential=True)
     """
-    text = near(text or "", _CUE)
+    text = near(unwrap(text or ""), _CUE)
     sequential = bool(_ROUNDS.search(text))
     match = _COUNTED.search(text)
     n = count_in(next(g for g in match.group("n", "m", "k", "r") if g)) if match else None

@@ -137,7 +137,10 @@ def share(question: str, topic: Topic, vocab: Vocabulary | None = None) -> float
     """
     own = {stem(w) for w in topic.words}
     spelled = [w for w in topic.words if typo_limit(w)]
-    rated = vocab is not None and vocab.n_docs > 0
+    # Rarity comes from documents about something (a handed-in vocabulary). The request's own texts always
+    # hold the topic's words (the instructions name them), so their counts would make the topic's own words
+    # the commonest, and weigh them least: every word weighs alike then.
+    rated = vocab is not None and vocab.n_docs > 0 and not vocab.from_request
     total, earned = TOPIC_PRIOR, 0.0
     for word in content_words(question):
         if word in META_WORDS or word.isdigit():
