@@ -87,11 +87,11 @@ def _dict_matches(value: dict, allowed: dict) -> bool:
 
 
 def value_ok(value, schema: dict, allowed: list) -> tuple[bool, str]:
-    """Whether a value fits the parameter: (True, "") or (False, "wrong type" / "wrong value").
+    """Whether a value fits the parameter, and the failure's kind should it not ("wrong type" / "wrong value").
 
     Example:
         >>> value_ok(5, {"type": "float"}, [5.0]), value_ok("5", {"type": "integer"}, [5])
-        ((True, ''), (False, 'wrong type'))
+        ((True, 'wrong value'), (False, 'wrong type'))
     """
     kind = str(schema.get("type") or "string")
     candidates = [a for a in allowed if a != ""]
