@@ -76,7 +76,8 @@ from helpers.offline.arguments import (
     required_string_params,
     tool_relevance,
 )
-from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
+from helpers.offline.call_plan import plan_calls
+from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, parse_json, to_json
 from helpers.offline.denials import denial_answer, denied_calls
 from helpers.offline.injection import detected_label, obey, planted_orders
 from helpers.offline.instructions import fit, schema_in_text
@@ -254,7 +255,7 @@ def _decide(reading: Reading) -> Decision:
         if relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(best, question)):
             other = best
     if other is not None:
-        return _entity_step(conv, other, must_call)
+        return _planned_step(conv, others, other, must_call)
 
     search = next((t for t in searchy if t.name in used), searchy[0] if searchy else None)
     if search is not None and (reading.terms or must_call):
@@ -268,6 +269,21 @@ def _search_step(reading: Reading, tool: Tool) -> Decision:
     """Search (again), or answer from the results once the search policy has no query left to try."""
     calls = next_searches(reading, tool)
     return Decision(calls=calls) if calls else grounded_reply(reading)
+
+
+def _planned_step(conv: Conversation, tools: list[Tool], lead: Tool, must_call: bool = False) -> Decision:
+    """The calls the request asks for (call_plan.py), all in one response, as real models make them (one
+    per response when parallel_tool_calls is false); once they are made, the results combined."""
+    plan = [(tool.name, args) for tool, args in plan_calls(tools, conv.question)]
+    if not plan:
+        return _entity_step(conv, lead, must_call)
+    done = [(c.name, parse_json(c.arguments)) for c in conv.calls]
+    todo = [(name, to_json(args)) for name, args in plan if (name, args) not in done]
+    if not conv.calls:
+        return Decision(calls=todo if conv.parallel_tool_calls else todo[:1])
+    if todo and not conv.parallel_tool_calls and len(conv.calls) < len(plan):
+        return Decision(calls=todo[:1])
+    return Decision(text=combine_results(conv))
 
 
 def _entity_step(conv: Conversation, tool: Tool, must_call: bool = False) -> Decision:
