@@ -89,6 +89,7 @@ from helpers.offline.routing import after_handoff, own_tools, route
 from helpers.offline.search_policy import keyword_query, keywords, next_searches
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
 from helpers.offline.text import words
+from helpers.offline.tool_fit import no_tool_note, tool_fits
 
 
 def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
@@ -252,8 +253,9 @@ def _decide(reading: Reading) -> Decision:
     if other is None and others:
         best = max(others, key=lambda t: tool_relevance(t, question))
         relevance = tool_relevance(best, question)
-        if relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(best, question)):
-            other = best
+        if (relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(best, question))) \
+                and (tool_fits(best, question) or must_call or conv.calls):
+            other = best  # tool_fit.py: the tool must be about what the request asks for
     if other is not None:
         return _planned_step(conv, others, other, must_call)
 
@@ -262,7 +264,11 @@ def _decide(reading: Reading) -> Decision:
         return _search_step(reading, search)
     if must_call and sources and entities_for(sources[0], question):
         return _entity_step(conv, sources[0], must_call=True)
-    return reply_without_tools(reading)  # a forced call gets this answer as its arguments (decide)
+    reply = reply_without_tools(reading)  # a forced call gets this answer as its arguments (decide)
+    if others and not conv.calls and not reply.found and reading.labels is None and not conv.instructions.strip():
+        # Tools were offered and none fits (tool_fit.py): say so plainly before the honest "no knowledge".
+        reply = replace(reply, text=f"{no_tool_note(others)} {reply.text}")
+    return reply
 
 
 def _search_step(reading: Reading, tool: Tool) -> Decision:
