@@ -81,6 +81,7 @@ class Mention:
     frequency: bool = False  # "monthly": a count per year
     clock: str = ""  # "am" / "pm"
     spelled: bool = False  # written in words ("two sides", "zero")
+    after: tuple[str, ...] = ()  # the stems of the words just after it and its unit ("200 mm aperture", "3 l of water")
 
 
 def _words_before(text: str, start: int, since: int = 0) -> tuple[str, ...]:
@@ -141,9 +142,12 @@ def mentions(text: str) -> list[Mention]:
     out: list[Mention] = []
     since = 0
     for m in found:
-        out.append(replace(m, before=_words_before(text, m.start, since)))
         unit_at = text.find(m.unit, m.end) if m.unit else -1
-        since = max(m.end, unit_at + len(m.unit) if 0 <= unit_at - m.end <= 2 else m.end)
+        unit_end = unit_at + len(m.unit) if 0 <= unit_at - m.end <= 2 else m.end
+        tail = re.match(r"\s*(?:of\s+)?([A-Za-z]+)", text[unit_end:])
+        after = (stem(tail.group(1).lower()),) if tail and tail.group(1).lower() not in STOP_WORDS else ()
+        out.append(replace(m, before=_words_before(text, m.start, since), after=after))
+        since = max(m.end, unit_end)
     return out
 
 
@@ -193,9 +197,12 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
     if mention.unit and not mention.frequency:
         units = _unit_stems(mention.unit)
         if units & own:
-            score += 2.5
+            score += 4.0  # the unit written on a number says most: "250 grams" for sugar_grams
         elif units & described or (len(mention.unit) > 1 and mention.unit.lower() in description.lower()):
             score += 2.0
+    for word in mention.after:
+        if _meets(word, own):
+            score += 2.5
     if mention.currency and (own | described) & _MONEY_WORDS:
         score += 1.5
     if mention.percent and (own | described) & _RATE_WORDS:

@@ -276,15 +276,18 @@ def records(tool: Tool, text: str) -> list[str]:
         ['Check a loan amount of $500 at HSBC', 'a loan amount of $700 at Barclays']
     """
     slots = _slots(tool, text)
-    pieces, begin, seen, last_end = [], 0, set(), 0
+    listed = lists_in(text)
+    pieces, begin, seen, last_end = [], 0, {}, 0
     for position, slot in slots:
-        if slot in seen:
+        same_list = slot in seen and any(any(a <= seen[slot] < b for a, b in spans) and any(
+            a <= position < b for a, b in spans) for spans in listed)
+        if slot in seen and not same_list:  # a list ("Ana and Ben") is the list rule's, not a new record
             joints = list(re.finditer(r",\s*(?:and\s+|while\s+)?|\s+and\s+|\banother\b|;\s*", text[last_end:position]))
             if joints:
                 cut = last_end + joints[-1].start()
                 pieces.append(text[begin:cut])
-                begin, seen = last_end + joints[-1].end(), set()
-        seen.add(slot)
+                begin, seen = last_end + joints[-1].end(), {}
+        seen[slot] = position
         last_end = position + 1
     pieces.append(text[begin:])
     return [p.strip(" ,") for p in pieces if p.strip(" ,")]
