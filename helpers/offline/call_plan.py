@@ -33,13 +33,14 @@ from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.text import MONTHS, STOP_WORDS, stem
 
-MIN_RELEVANCE = 1.0  # a clause points at a tool when at least one of its words is in the tool's name or description
+MIN_RELEVANCE = 1.0
+STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it  # a clause points at a tool when at least one of its words is in the tool's name or description
 
 # Words that start another task in the same request: general English for "and next".
 _TASK_START = re.compile(
     r"(?:[.;!?]\s+|\n+)"
     r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|"
-    r"furthermore|finally|lastly|next|also)\b,?\s*"
+    r"furthermore|finally|lastly|also)\b,?\s*"
     r"|,?\s+then\s+"
     r"|,?\s+and\s+(?=(?:what|how|who|where|when|which|whether|find|get|calculate|compute|tell|show|give|search|book|"
     r"check|convert|play|list|retrieve|fetch|predict|estimate|determine|identify|provide|look|send|create|set|"
@@ -134,6 +135,13 @@ def _from_text(value, text: str) -> bool:
     if isinstance(value, list):
         return any(_from_text(v, text) for v in value)
     return False
+
+
+def _overlaps(tool: Tool, before: str, text: str) -> bool:
+    """Whether a clause gives again a parameter the previous clause for the same tool gave (a new call)."""
+    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before)).items() if _from_text(v, before)}
+    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text)).items() if _from_text(v, text)}
+    return bool(earlier & now)
 
 
 def _names(tool: Tool, text: str) -> list[str]:
@@ -245,28 +253,23 @@ def _expand(tool: Tool, text: str) -> list[str]:
 
 
 def _slots(tool: Tool, text: str) -> list[tuple[int, str]]:
-    """Where each value of the text stands and which slot it fills: a number's best numeric parameter (by
-    binding.fit, when a word points at one), a name's place among the tool's free string parameters."""
+    """Where each number of the text stands and the numeric parameter it fills, when a word or its unit points at
+    that parameter strongly (binding.fit). Names are left out: "Seattle, Washington" is one place, not two."""
     props = (tool.parameters or {}).get("properties") or {}
     numeric = {n: s for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")}
-    strings = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) == "string" and not s.get("enum")]
     found: list[tuple[int, str]] = []
     for m in mentions(text):
         if m.spelled or m.frequency or not numeric:
             continue
         score, name = max((fit(n, s, m), n) for n, s in numeric.items())
-        if score >= 1.0:
+        if score >= STRONG_CUE:
             found.append((m.start, name))
-    names = [e for e in entities(text, tool) if text.find(e) >= 0]
-    for i, name in enumerate(names):
-        if strings:
-            found.append((text.find(name), f"name{i % len(strings)}"))
     return sorted(found)
 
 
 def records(tool: Tool, text: str) -> list[str]:
-    """A clause cut into one piece per call when it gives a slot a second value ("a loan of $500,000 from HSBC
-    ... and for Wells Fargo a loan of $700,000"): the cut is at the last "and", comma or "another" before the
+    """A clause cut into one piece per call when it gives a numeric parameter a second value ("a loan of
+    $500,000 from HSBC ... and for Wells Fargo a loan of $700,000"): the cut is at the last "and", comma or "another" before the
     value that repeats a slot.
 
     Example:
@@ -276,6 +279,10 @@ def records(tool: Tool, text: str) -> list[str]:
         ['Check a loan amount of $500 at HSBC', 'a loan amount of $700 at Barclays']
     """
     slots = _slots(tool, text)
+    props = (tool.parameters or {}).get("properties") or {}
+    numeric = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")]
+    if len(slots) <= len(numeric):
+        return [text]  # no more numbers than numeric parameters: one call takes them all
     listed = lists_in(text)
     pieces, begin, seen, last_end = [], 0, {}, 0
     for position, slot in slots:
@@ -332,6 +339,9 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         if groups and not _gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
             continue  # "What is the displacement of this car?" after the car's figures: nothing new
         repeats = bool(groups and groups[-1][0] is piece.tool and _SAME.search(piece.text))
+        if groups and groups[-1][0] is piece.tool and not repeats and not _overlaps(piece.tool, groups[-1][1], text):
+            groups[-1][1] = f"{groups[-1][1]}. {text}"  # more about the same call: "Also sort by rating"
+            continue
         groups.append([piece.tool, text, repeats])
     if pending and groups:
         groups[-1][1] = f"{groups[-1][1]} {pending}"
