@@ -126,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--category", action="append", choices=CATEGORIES, help="only these (default: all)")
     parser.add_argument("--sample", type=int, default=1, help="every n-th case only (the floor test uses 10)")
     parser.add_argument("--show", metavar="KIND", help="list non-live failures of this kind (see bfcl_check.KINDS)")
+    parser.add_argument("--write-floor", metavar="PATH", help="with --sample 10: write the cases right per category "
+                                                              "and API as the floor test's JSON (tests/offline/bfcl_floor.json)")
     args = parser.parse_args(argv)
     categories = args.category or CATEGORIES
     scores: dict[str, dict[str, Score]] = {}
@@ -138,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
                 for case, verdict in failures:
                     if verdict.kind == args.show or args.show == "all":
                         print(f"{case.id}: {verdict.kind}: {verdict.detail} | {case.messages[-1]['content'][:160]}")
+    if args.write_floor:
+        floor = {c: {api: scores[c][api].right for api in APIS} for c in categories}
+        with open(args.write_floor, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(floor, indent=1) + "\n")
     print(f"BFCL v4 ({', '.join(categories)}), offline model, every case{'' if args.sample == 1 else f' (1 in {args.sample})'}:")
     print("\n".join(_table(scores)))
     print(f"Published: {PUBLISHED_SOURCE}.")

@@ -26,6 +26,7 @@ from helpers.offline.param_values import (
     expression_for,
     flag_in,
     is_unit_param,
+    noun_value,
     phrase_for,
     unit_in,
     value_for,
@@ -155,6 +156,8 @@ _SENTENCE_START_VERBS = frozenset(word_list("""
 compare tell show give find check look search list send book call create make add set turn please let
 help explain describe calculate convert translate fetch get what which who where when how is are can
 could would should do does did will shall may might i what's whats and or but also then compute
+provide analyze analyse retrieve estimate predict identify locate train generate determine obtain display
+return run build plan record open close start stop update delete remove order buy sell reserve schedule
 """))
 _QUOTED = re.compile(r"\"([^\"]{1,80})\"|(?<!\w)'([^']{1,80})'(?!\w)|\u201c([^\u201d]{1,80})\u201d")
 _CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[A-Z][\w.-]*)*"
@@ -257,6 +260,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             pool = [e for e in pool if e != asked]
         elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers)) is not None:
             args[name] = unit  # the unit the request writes after its numbers: "4 inches"
+        elif kind == "string" and (beside := noun_value(name, schema, question))[0] is not None:
+            args[name] = beside[0]  # "docket number 123456", "the crime of theft"
+            pool = [e for e in pool if e != beside[0]]
         elif kind == "string":
             if pool and (name in required or cued(name, schema, question, pool[0])):
                 args[name] = pool.pop(0)

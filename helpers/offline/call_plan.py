@@ -73,7 +73,16 @@ def clauses(question: str) -> list[str]:
         >>> clauses("Find the capital of Peru. Also, get the weather in Lima and then book a taxi")
         ['Find the capital of Peru', 'get the weather in Lima', 'book a taxi']
     """
-    parts = [p.strip(" ,.\"") for p in _TASK_START.split(question.strip())]
+    text = question.strip()
+    quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'[^']*'(?!\w)", text)]
+    parts, begin = [], 0
+    for match in _TASK_START.finditer(text):
+        if any(a <= match.start() < b for a, b in quoted):
+            continue  # a full stop or "then" inside quoted text cuts nothing
+        parts.append(text[begin:match.start()])
+        begin = match.end()
+    parts.append(text[begin:])
+    parts = [p.strip(" ,.") for p in parts]
     return [p for p in parts if p and re.search(r"\w", p)]
 
 

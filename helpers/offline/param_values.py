@@ -33,8 +33,9 @@ from helpers.offline.text import MONTHS, STOP_WORDS, content_words, stem, words
 _LISTED = re.compile(r"\b(?:e\.?\s?g\.?|for example|for instance|such as|like|one of|either|options?|values?|"
                      r"choose from)\s*[:,]?\s*(?P<items>[^.;)\n]+)", re.IGNORECASE)
 _MONTHS = "|".join(MONTHS)
-_DATE = re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:\s+\d{{4}})?"
+_DATE = re.compile(rf"\b\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}\b|\b\d{{1,2}}[-/]\d{{1,2}}[-/]\d{{4}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:\s+\d{{4}})?"
                    rf"|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?", re.IGNORECASE)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
 _PATH_WORDS = {"path", "paths", "file", "filename", "filepath", "folder", "dir", "directory", "repo_path"}
@@ -92,7 +93,11 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
         if {stem(w) for w in words(value)} and {stem(w) for w in words(value)} <= asked:
             return value
     said = f"{name} {description}".lower()
-    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b", said):
+    if schema.get("format") == "email" or re.search(r"\be-?mail|\brecipient|^to$", said):
+        found = _EMAIL.search(question)
+        if found:
+            return found.group(0)
+    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth", said):
         found = _DATE.search(question)
         if found:
             return found.group(0)
@@ -330,3 +335,45 @@ def phrase_for(name: str, schema: dict, question: str) -> str | None:
         return None
     fitting = [c for c in candidates if {stem(w) for w in words(c)} & own]
     return (fitting or candidates)[-1]
+
+
+_NOUN_FILLER = {"name", "names", "id", "type", "kind", "value", "str", "string", "info", "data", "the", "of",
+                "specific", "given", "input", "target", "desired", "preferred", "optional"}
+_AFTER_NOUN = {"of", "is", "numbered", "named", "called", "titled", "as", "the", "a", "an", "no", "number", "id",
+               "=", ":"}
+
+
+def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str | None]:
+    """What the request writes beside the parameter's own noun: after it, a quoted text or a code ("docket
+    number 123456", "movie 'Interstellar'"), and the word before it ("a hill slope"). (after, before); each None
+    when the request doesn't use the noun or writes nothing that reads as a value there.
+
+    Example:
+        >>> noun_value("docket", {}, "The case docket numbered 2022/AL2562"), noun_value("slope_type", {}, "a hill slope")
+        (('2022/AL2562', None), (None, 'hill'))
+    """
+    core = [stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w and w.lower() not in _NOUN_FILLER]
+    core = [w.lower() for w in core]
+    if not core:
+        return None, None
+    tokens = list(re.finditer(r"'[^']+'|\"[^\"]+\"|[\w./@-]+", question))
+    stems = [stem(t.group(0).lower().strip("'\"")) for t in tokens]
+    for i in range(len(tokens) - len(core) + 1):
+        if stems[i:i + len(core)] != core:
+            continue
+        after, before = None, None
+        j = i + len(core)
+        while j < len(tokens) and tokens[j].group(0).lower() in _AFTER_NOUN:
+            j += 1
+        if j < len(tokens):
+            token = tokens[j].group(0)
+            if token[0] in "'\"":
+                after = token.strip("'\"")
+            elif re.search(r"\d", token) and re.search(r"[A-Za-z]", token) or re.fullmatch(r"[\d/-]{3,}", token):
+                after = token.rstrip(".,")  # a code: "XYZ123", "2022/AL2562", "123456"
+        if i > 0:
+            word = tokens[i - 1].group(0)
+            if word.isalpha() and word.lower() not in STOP_WORDS and content_words(word):
+                before = word
+        return after, before
+    return None, None

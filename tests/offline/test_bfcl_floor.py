@@ -2,7 +2,8 @@
 
 The sample is every 10th case by index (helpers.maint.bench_offline.sample), the same on every run; the
 model is deterministic, so the shares are exact and each must stay at or above the figure committed in
-bfcl_floor.json beside this file. Raise a figure there when a rule improves it; the full run is
+bfcl_floor.json beside this file. Raise the figures when a rule improves them (`python -m
+helpers.maint.bench_offline --sample 10 --write-floor tests/offline/bfcl_floor.json`); the full run is
 `make bench-offline`. The BFCL data is fetched by the bench's own code (the pinned wheel, checked by
 sha256); with no access to PyPI the test fails and says how to fetch it.
 """
