@@ -84,14 +84,15 @@ def score(cases: Iterable[Case], api: str, client=None) -> tuple[Score, list[tup
         from helpers.offline import offline_client
 
         client = offline_client(max_retries=0)
-    result, failures = Score(kinds=Counter()), []
+    kinds: Counter = Counter()
+    result, failures = Score(kinds=kinds), []
     for case in cases:
         verdict = check(case, ask(client, case, api))
         result.cases += 1
         if verdict.ok:
             result.right += 1
         else:
-            result.kinds[verdict.kind] += 1  # type: ignore[index]
+            kinds[verdict.kind] += 1
             failures.append((case, verdict))
     return result, failures
 

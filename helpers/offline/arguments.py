@@ -290,7 +290,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             if numeric(items or {}):
                 lists = number_lists(question)
                 if lists:
-                    args[name] = [int(v) if items.get("type") == "integer" and v.is_integer() else v for v in lists[0]]
+                    args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in lists[0]]
                 elif name in required:
                     args[name] = [v for v in numbers.values()]
             elif name in required or (pool and cued(name, schema, question, pool[0])):

@@ -209,10 +209,10 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
         score += 2.0
     if mention.frequency:
         score += 3.0 if {stem("frequency"), stem("times"), stem("compound"), stem("period")} & (own | described) else -9
-    year_like = mention.value.is_integer() and 1000 <= mention.value <= 2200 and not mention.unit
+    year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit
     if year_like and stem("year") in own | described:
         score += 2.0
-    if schema.get("type") == "integer" and not mention.value.is_integer():
+    if schema.get("type") == "integer" and not float(mention.value).is_integer():
         score -= 3.0
     return score
 

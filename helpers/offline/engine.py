@@ -25,8 +25,9 @@ person would read it, with simple rules:
    (title, question, filename, name, id), or say nothing relevant was found (a polite refusal if the
    instructions limit the scope;
    for an off-topic question without them, the plain "no general knowledge" answer of rule 1).
-4. Other tools: fill string arguments from names in the question (capitalised words, quoted text,
-   enum values), numbers for numeric parameters; one call per name, one per turn; then combine results.
+4. Other tools: the tool the request is about, if any fits (tool_fit.py); every call the request asks for, in
+   one response (call_plan.py), each parameter filled from the part of the request its schema asks for
+   (arguments.py, binding.py); then combine results.
 5. A forced call (`tool_choice` "required", a named function, `allowed_tools` with mode "required") is
    made on every turn: where rules 0-4 would answer in text, the answer becomes the arguments of the
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
@@ -46,7 +47,10 @@ The rules live in one module per concern; this one only puts them in order:
 - instructions/: what the instructions ask for, read once by a grammar per form (labels, a scope, a
   search count, an output form, pasted material, a schema);
 - search_policy.py: queries, judging results, when to search again;
-- arguments.py: which other tool the question points at, and the names that fill its arguments;
+- arguments.py: which other tool the question points at, and each parameter's value (numbers bound by
+  binding.py, the rest by param_values.py);
+- call_plan.py: the calls a request asks for, all in one response ("Berlin and Madrid": two calls);
+- tool_fit.py: whether an offered tool is about what the request asks for (else no call, said plainly);
 - routing.py: handoffs and agents offered as tools: which agent a question goes to (before rules 0-6), and
   a handoff's transfer message taken out of the turn, so the agent handed to answers the user's question;
 - answers.py: every text the model says, quoting documents with quoting.py and other tools' results with

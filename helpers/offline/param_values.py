@@ -350,7 +350,7 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
 
     Example:
         >>> noun_value("docket", {}, "The case docket numbered 2022/AL2562"), noun_value("slope_type", {}, "a hill slope")
-        (('2022/AL2562', None), (None, 'hill'))
+        (('2022/AL2562', 'case'), (None, 'hill'))
     """
     core = [stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w and w.lower() not in _NOUN_FILLER]
     core = [w.lower() for w in core]
