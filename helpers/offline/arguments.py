@@ -3,13 +3,16 @@
 - `is_search_like`: a tool that takes one query string (the search path handles it).
 - `tool_relevance`: how strongly the question's words point at a tool (its name, its description).
 - `entities`: the names in a question: quoted text, capitalised words, or the words after "in", "for".
-- `fill_arguments`: one call's arguments: for each parameter the part of the question its schema asks
-  for (param_values.py: listed examples, the word qualifying its noun, a date, a number), else those
-  names, the enum values and the numbers mentioned.
-- `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made.
+- `fill_arguments`: one call's arguments: numbers bound by binding.py; for each other parameter the part
+  of the question its schema asks for (param_values.py: an enum or listed value, a formula, a date, an
+  email, a code beside its noun, a flag, a unit), else the names in the question; optional parameters the
+  question gives nothing for are left out.
+- `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made: the
+  fallback when call_plan.py plans no call (a forced call, a tool already used), which plans them all at once.
 
 What it leaves out on purpose: knowing what a name is. "Berlin" fills a `city` parameter because it is
-capitalised, not because it is a city; a parameter the question gives no value for gets its default.
+capitalised, not because it is a city; a required parameter the question gives no value for gets its default.
+A little over 300 lines: the argument rules are read together when a value looks wrong.
 """
 
 from __future__ import annotations
