@@ -30,7 +30,6 @@ from helpers.offline.param_values import (
     flag_in,
     is_unit_param,
     noun_value,
-    phrase_for,
     unit_in,
     value_for,
 )
@@ -274,8 +273,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 if name in required or cued(name, schema, question, qualified):
                     args[name] = qualified  # "unlock the back door" -> door: "back"
             elif name in required:
-                phrase = phrase_for(name, schema, question)  # "in the plasma membrane" -> "plasma membrane"
-                fallback = phrase or " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
+                fallback = " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
                 args[name] = schema.get("default") or fallback
         elif kind in ("number", "integer"):
             if name in numbers:

@@ -308,35 +308,6 @@ def cued(name: str, schema: dict, question: str, value: str) -> bool:
     return any(stem(word) in own or {stem(w) for w in _CUES.get(word, ())} & own for word in before)
 
 
-_PHRASE = re.compile(r"\b(?:of|in|for|about|on|from|at|with|to|by|near)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
-                     r"((?:[A-Za-z][\w-]*\s*){1,3})", re.IGNORECASE)
-_PHRASE_STOP = re.compile(r"\s+\b(?:of|in|for|about|on|from|at|with|to|by|near|and|or|that|which|who|if|when|"
-                          r"using|based|given|is|are|was|were)\b.*$", re.IGNORECASE)
-
-
-def phrase_for(name: str, schema: dict, question: str) -> str | None:
-    """The phrase a preposition introduces ("in the plasma membrane", "of human cells") that best fits a text
-    parameter: the one sharing a word with its name or description, else the last one; None when there is none.
-
-    Example:
-        >>> phrase_for("compartment", {"description": "The cell compartment."},
-        ...            "Which proteins are found in the plasma membrane?")
-        'plasma membrane'
-    """
-    own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w}
-    own |= {stem(w) for w in content_words(str(schema.get("description") or ""))}
-    candidates = []
-    for match in _PHRASE.finditer(question):
-        phrase = _PHRASE_STOP.sub("", match.group(1)).strip(" -")
-        kept = [w for w in phrase.split() if w.lower() not in STOP_WORDS]
-        if kept:
-            candidates.append(" ".join(kept))
-    if not candidates:
-        return None
-    fitting = [c for c in candidates if {stem(w) for w in words(c)} & own]
-    return (fitting or candidates)[-1]
-
-
 _NOUN_FILLER = {"name", "names", "id", "type", "kind", "value", "str", "string", "info", "data", "the", "of",
                 "specific", "given", "input", "target", "desired", "preferred", "optional"}
 _AFTER_NOUN = {"of", "is", "numbered", "named", "called", "titled", "as", "the", "a", "an", "no", "number", "id",
