@@ -11,7 +11,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 # and stored outputs stay comparable. (make_client never lets .env override a variable already set.)
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
-.PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-notebooks bench-search \
+.PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-offline bench-notebooks bench-search \
         bench-tests eval-batch bench-memory doctor homework homework-notebooks data clean help test-ui
 
 help:
@@ -31,6 +31,7 @@ help:
 	@echo "  make test-ui         the chat widgets of lessons 10, 13 and 17 and a newcomer's first screens (lessons 00 and 13) in JupyterLab under headless Chromium (needs chromium)"
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
+	@echo "  make bench-offline   the offline model on BFCL v4's single-turn categories, both APIs, beside the leaderboard"
 	@echo "  make bench-search    hit rate and MRR of the FAQ search, tuned and untuned; the agent's citations"
 	@echo "  make eval-batch      lesson 12's agent evaluation, all 320 questions, as Batch API jobs (.env's provider):"
 	@echo "                       citations, cost at the batch and the synchronous rate, wall time, against the loop"
@@ -181,6 +182,10 @@ doctor: install
 
 bench: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.bench
+
+# BFCL's data comes in the pinned bfcl-eval wheel, fetched once into data/bfcl/ and checked by sha256 (bfcl_data.py).
+bench-offline: install
+	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_offline
 
 bench-search: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_search --agent

@@ -109,6 +109,7 @@ COVERED_BY = {
     "injection.py": ["checks/test_homework07_injection.py", "checks/test_lesson14_exercise.py"],
     "injection_cases.py": ["checks/test_homework07_injection.py"],
     "maint/bench_memory.py": ["doctests"],
+    "maint/bench_offline.py": ["offline/test_bfcl_floor.py"],
     "maint/bench_search.py": ["test_evaluate.py"],
     "maint/bench_tests.py": ["test_parallel.py"],
     "maint/eval_batch.py": ["offline/test_offline_batch.py"],  # its pieces (helpers.batch); `make eval-batch` runs it
@@ -135,6 +136,8 @@ COVERED_BY = {
     "offline/api/transport.py": ["offline/test_offline_model.py", "offline/test_offline_batch.py"],
     "offline/api/wire.py": ["offline/test_offline_conformance.py", "offline/test_offline_model.py"],
     "offline/arguments.py": ["offline/test_offline_path_arguments.py", "offline/test_offline_behaviours.py"],
+    "offline/binding.py": ["offline/test_argument_rules.py"],
+    "offline/call_plan.py": ["offline/test_argument_rules.py", "doctests"],
     "offline/cjk.py": ["offline/test_seeds.py", "doctests"],
     "offline/constants.py": ["test_import_graph.py"],  # the import-graph test checks it imports nothing heavy
     "offline/conversation.py": ["offline/test_offline_behaviours.py", "offline/test_offline_denials.py"],
@@ -156,6 +159,7 @@ COVERED_BY = {
     "offline/results.py": ["offline/test_offline_behaviours.py", "test_tools_lessons.py"],
     "offline/schema_rules.py": ["offline/test_offline_structured.py"],
     "offline/search_policy.py": ["offline/test_offline_behaviours.py", "offline/test_offline_loop.py"],
+    "offline/tool_fit.py": ["offline/test_argument_rules.py"],
     "offline/small_talk.py": ["offline/test_offline_behaviours.py"],
     "offline/statements.py": ["offline/test_offline_behaviours.py"],
     "setup/errors.py": ["test_llm.py", "test_doctor.py"],

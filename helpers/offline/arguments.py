@@ -3,22 +3,36 @@
 - `is_search_like`: a tool that takes one query string (the search path handles it).
 - `tool_relevance`: how strongly the question's words point at a tool (its name, its description).
 - `entities`: the names in a question: quoted text, capitalised words, or the words after "in", "for".
-- `fill_arguments`: one call's arguments: for each parameter the part of the question its schema asks
-  for (param_values.py: listed examples, the word qualifying its noun, a date, a number), else those
-  names, the enum values and the numbers mentioned.
-- `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made.
+- `fill_arguments`: one call's arguments: numbers bound by binding.py; for each other parameter the part
+  of the question its schema asks for (param_values.py: an enum or listed value, a formula, a date, an
+  email, a code beside its noun, a flag, a unit), else the names in the question; optional parameters the
+  question gives nothing for are left out.
+- `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made: the
+  fallback when call_plan.py plans no call (a forced call, a tool already used), which plans them all at once.
 
 What it leaves out on purpose: knowing what a name is. "Berlin" fills a `city` parameter because it is
-capitalised, not because it is a city; a parameter the question gives no value for gets its default.
+capitalised, not because it is a city; a required parameter the question gives no value for gets its default.
+A little over 300 lines: the argument rules are read together when a value looks wrong.
 """
 
 from __future__ import annotations
 
 import re
 
+from helpers.offline.binding import bind_numbers, number_lists, numeric
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
 from helpers.offline.field_roles import name_words, role_scores
-from helpers.offline.param_values import value_for
+from helpers.offline.param_values import (
+    cued,
+    described_default,
+    enum_value,
+    expression_for,
+    flag_in,
+    is_unit_param,
+    noun_value,
+    unit_in,
+    value_for,
+)
 from helpers.offline.statements import statement_for
 from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
 
@@ -86,6 +100,7 @@ def is_search_like(tool: Tool) -> bool:
 # not a source of information: general English for "the end of the conversation". "answer" counts only
 # in a name that doesn't read like a search ("search_answers" looks answers up).
 _REPLY_TOOL_WORDS = frozenset(stem(w) for w in word_list("final respond reply submit finish conclude"))
+_ANSWER_NOUNS = frozenset(stem(w) for w in word_list("result answer response output tool the an a to user"))
 
 
 def is_reply_tool(tool: Tool) -> bool:
@@ -96,6 +111,9 @@ def is_reply_tool(tool: Tool) -> bool:
         True
     """
     said = {stem(w) for w in name_words(tool.name)}
+    # Every word of the name must be about giving the answer: "final_result" is, "final_velocity" is not.
+    if said - _REPLY_TOOL_WORDS - _ANSWER_NOUNS:
+        return False
     return bool(said & _REPLY_TOOL_WORDS) or (stem("answer") in said and not _SEARCHY.search(tool.name))
 
 
@@ -140,9 +158,12 @@ _SENTENCE_START_VERBS = frozenset(word_list("""
 compare tell show give find check look search list send book call create make add set turn please let
 help explain describe calculate convert translate fetch get what which who where when how is are can
 could would should do does did will shall may might i what's whats and or but also then compute
+provide analyze analyse retrieve estimate predict identify locate train generate determine obtain display
+return run build plan record open close start stop update delete remove order buy sell reserve schedule
 """))
 _QUOTED = re.compile(r"\"([^\"]{1,80})\"|(?<!\w)'([^']{1,80})'(?!\w)|\u201c([^\u201d]{1,80})\u201d")
-_CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[A-Z][\w.-]*)*")
+_CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[A-Z][\w.-]*)*"
+                          r"(?:\s\d{1,2}(?=[,.;:!?]|\s+and\b|$))?")  # a name may end in a number: "Maroon 5"
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 
 
@@ -204,8 +225,9 @@ def entities_for(tool: Tool, question: str) -> list[str]:
 
 
 def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[str]) -> dict:
-    """Arguments for one call: the entity in the first free string parameter, enum values mentioned in
-    the question, numbers from the question for numeric parameters.
+    """Arguments for one call: numbers bound by their neighbouring words (binding.py), enum and listed values
+    the question mentions, the entity in the first free string parameter, lists for array parameters, flags
+    the question names. An optional parameter the question gives nothing for is left out.
 
     Example:
         >>> weather = Tool("get_weather", "The weather now in a city",
@@ -217,45 +239,64 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
     """
     props = (tool.parameters or {}).get("properties") or {}
     required = set((tool.parameters or {}).get("required") or [])
-    lowered = question.lower()
-    numbers = _NUMBER.findall(question)
+    numbers = bind_numbers(props, required, question)
     pool = ([entity] if entity else []) + [e for e in others if e != entity]
     args: dict = {}
     for name, schema in props.items():
+        if not isinstance(schema, dict):
+            continue
         kind = param_type(schema)
         enum = schema.get("enum")
         if enum:
-            mentioned = [v for v in enum if isinstance(v, str) and re.search(rf"\b{re.escape(v.lower())}", lowered)]
-            if mentioned:
-                args[name] = mentioned[0]
+            mentioned = enum_value(enum, question, {v for v in args.values() if isinstance(v, str)})
+            if mentioned is not None:
+                args[name] = mentioned
             elif name in required:
                 args[name] = schema.get("default", enum[0])
         elif kind == "string" and (said := statement_for(name, schema, question)) is not None:
             args[name] = said  # a fact or note to keep: the user's statement itself (statements.py)
+        elif kind == "string" and (said := expression_for(name, schema, question)) is not None:
+            args[name] = said  # a formula the parameter asks for, written as Python writes it
         elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None:
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]
+        elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers)) is not None:
+            args[name] = unit  # the unit the request writes after its numbers: "4 inches"
+        elif kind == "string" and (beside := noun_value(name, schema, question))[0] is not None:
+            args[name] = beside[0]  # "docket number 123456", "the crime of theft"
+            pool = [e for e in pool if e != beside[0]]
         elif kind == "string":
-            if pool:
+            if pool and (name in required or cued(name, schema, question, pool[0])):
                 args[name] = pool.pop(0)
-            elif (qualified := value_for(name, schema, question)) is not None:
-                args[name] = qualified  # "unlock the back door" -> door: "back"
+            elif (qualified := value_for(name, schema, question)) is not None and (
+                    name in required or not re.search(r"\d", qualified)):
+                if name in required or cued(name, schema, question, qualified):
+                    args[name] = qualified  # "unlock the back door" -> door: "back"
             elif name in required:
                 fallback = " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
                 args[name] = schema.get("default") or fallback
         elif kind in ("number", "integer"):
-            if not numbers and (said := value_for(name, {**schema, "type": kind}, question)) is not None:
-                args[name] = said  # a number word: "a table for four"
-            elif numbers:
-                value = float(numbers.pop(0))
-                args[name] = int(value) if kind == "integer" or value.is_integer() else value
+            if name in numbers:
+                args[name] = numbers[name]
             elif name in required:
                 args[name] = schema.get("default", 1)
-        elif kind == "boolean" and name in required:
-            args[name] = bool(schema.get("default", False))
-        elif kind == "array" and name in required:
-            args[name] = list(pool)
-            pool = []
+        elif kind == "boolean":
+            flag = flag_in(name, schema, question)
+            if flag is not None:
+                args[name] = flag
+            elif name in required:
+                args[name] = bool(schema.get("default", described_default(schema)))
+        elif kind == "array":
+            items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+            if numeric(items or {}):
+                lists = number_lists(question)
+                if lists:
+                    args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in lists[0]]
+                elif name in required:
+                    args[name] = [v for v in numbers.values()]
+            elif name in required or (pool and cued(name, schema, question, pool[0])):
+                args[name] = list(pool)
+                pool = []
     return args
 
 

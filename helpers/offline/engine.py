@@ -26,9 +26,10 @@ person would read it, with simple rules:
    (title, question, filename, name, id), or say nothing relevant was found (a polite refusal if the
    instructions limit the scope;
    for an off-topic question without them, the plain "no general knowledge" answer of rule 1).
-4. Other tools: fill string arguments from names in the question (capitalised words, quoted text,
-   enum values; in Chinese or Japanese, the pieces no tool text covers: cjk.py), numbers for numeric
-   parameters; one call per name, one per turn; then combine results.
+4. Other tools: the tool the request is about, if any fits (tool_fit.py); every call the request asks for, in
+   one response (call_plan.py), each parameter filled from the part of the request its schema asks for
+   (arguments.py, binding.py; in Chinese or Japanese, names are the pieces no tool text covers: cjk.py);
+   then combine results.
 5. A forced call (`tool_choice` "required", a named function, `allowed_tools` with mode "required") is
    made on every turn: where rules 0-4 would answer in text, the answer becomes the arguments of the
    forced tool (for "required": the unused tool that best takes an answer), filled by structured.py.
@@ -49,7 +50,10 @@ The rules live in one module per concern; this one only puts them in order:
 - instructions/: what the instructions ask for, read once by a grammar per form (labels, a scope, a
   search count, an output form, pasted material, a schema);
 - search_policy.py: queries, judging results, when to search again;
-- arguments.py: which other tool the question points at, and the names that fill its arguments;
+- arguments.py: which other tool the question points at, and each parameter's value (numbers bound by
+  binding.py, the rest by param_values.py);
+- call_plan.py: the calls a request asks for, all in one response ("Berlin and Madrid": two calls);
+- tool_fit.py: whether an offered tool is about what the request asks for (else no call, said plainly);
 - routing.py: handoffs and agents offered as tools: which agent a question goes to (before rules 0-6), and
   a handoff's transfer message taken out of the turn, so the agent handed to answers the user's question;
 - answers.py: every text the model says, quoting documents with quoting.py and other tools' results with
@@ -79,8 +83,9 @@ from helpers.offline.arguments import (
     required_string_params,
     tool_relevance,
 )
+from helpers.offline.call_plan import plan_calls
 from helpers.offline.cjk import is_cjk, mark_names
-from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, to_json
+from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, parse_json, to_json
 from helpers.offline.denials import denial_answer, denied_calls
 from helpers.offline.injection import detected_label, obey, planted_orders
 from helpers.offline.instructions import fit, read_instructions, schema_in_text
@@ -92,6 +97,7 @@ from helpers.offline.routing import after_handoff, own_tools, route
 from helpers.offline.search_policy import keyword_query, keywords, next_searches
 from helpers.offline.structured import Facts, SchemaError, fill, structured_text
 from helpers.offline.text import words
+from helpers.offline.tool_fit import no_tool_note, tool_fits
 
 
 def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
@@ -259,23 +265,43 @@ def _decide(reading: Reading) -> Decision:
     if other is None and others:
         best = max(others, key=lambda t: tool_relevance(t, question))
         relevance = tool_relevance(best, question)
-        if relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(best, question)):
-            other = best
+        if (relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(best, question))) \
+                and (tool_fits(best, question) or must_call or conv.calls):
+            other = best  # tool_fit.py: the tool must be about what the request asks for
     if other is not None:
-        return _entity_step(conv, other, must_call)
+        return _planned_step(conv, others, other, must_call)
 
     search = next((t for t in searchy if t.name in used), searchy[0] if searchy else None)
     if search is not None and (reading.terms or must_call):
         return _search_step(reading, search)
     if must_call and sources and entities_for(sources[0], question):
         return _entity_step(conv, sources[0], must_call=True)
-    return reply_without_tools(reading)  # a forced call gets this answer as its arguments (decide)
+    reply = reply_without_tools(reading)  # a forced call gets this answer as its arguments (decide)
+    if others and not conv.calls and not reply.found and reading.labels is None and not conv.instructions.strip():
+        # Tools were offered and none fits (tool_fit.py): say so plainly before the honest "no knowledge".
+        reply = replace(reply, text=f"{no_tool_note(others)} {reply.text}")
+    return reply
 
 
 def _search_step(reading: Reading, tool: Tool) -> Decision:
     """Search (again), or answer from the results once the search policy has no query left to try."""
     calls = next_searches(reading, tool)
     return Decision(calls=calls) if calls else grounded_reply(reading)
+
+
+def _planned_step(conv: Conversation, tools: list[Tool], lead: Tool, must_call: bool = False) -> Decision:
+    """The calls the request asks for (call_plan.py), all in one response, as real models make them (one
+    per response when parallel_tool_calls is false); once they are made, the results combined."""
+    plan = [(tool.name, args) for tool, args in plan_calls(tools, conv.question)]
+    if not plan:
+        return _entity_step(conv, lead, must_call)
+    done = [(c.name, parse_json(c.arguments)) for c in conv.calls]
+    todo = [(name, to_json(args)) for name, args in plan if (name, args) not in done]
+    if not conv.calls:
+        return Decision(calls=todo if conv.parallel_tool_calls else todo[:1])
+    if todo and not conv.parallel_tool_calls and len(conv.calls) < len(plan):
+        return Decision(calls=todo[:1])
+    return Decision(text=combine_results(conv))
 
 
 def _entity_step(conv: Conversation, tool: Tool, must_call: bool = False) -> Decision:

@@ -26,14 +26,16 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.binding import mentions
 from helpers.offline.instructions.numbers import NUMBER_WORDS
 from helpers.offline.text import MONTHS, STOP_WORDS, content_words, stem, words
 
 _LISTED = re.compile(r"\b(?:e\.?\s?g\.?|for example|for instance|such as|like|one of|either|options?|values?|"
                      r"choose from)\s*[:,]?\s*(?P<items>[^.;)\n]+)", re.IGNORECASE)
 _MONTHS = "|".join(MONTHS)
-_DATE = re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:\s+\d{{4}})?"
+_DATE = re.compile(rf"\b\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}\b|\b\d{{1,2}}[-/]\d{{1,2}}[-/]\d{{4}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:\s+\d{{4}})?"
                    rf"|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?", re.IGNORECASE)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
 _PATH_WORDS = {"path", "paths", "file", "filename", "filepath", "folder", "dir", "directory", "repo_path"}
@@ -59,6 +61,17 @@ def listed_values(schema: dict) -> list[str]:
     return [i.strip(" '\"`") for i in items if i.strip(" '\"`") and len(i.split()) <= 3]
 
 
+def quoted_values(description: str) -> list[str]:
+    """The values a description quotes as possible ("Can be 'list' or 'dictionary'").
+
+    Example:
+        >>> quoted_values("Can be 'list' for all factors or 'dictionary' for counts.")
+        ['list', 'dictionary']
+    """
+    pairs = re.findall(r"'([^'\n]{1,30})'|\"([^\"\n]{1,30})\"", description)
+    return [single or double for single, double in pairs]
+
+
 def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
     """The part of the question the parameter asks for (see the module), or None. `qualifier=False`
     leaves out the weakest reading, the word before the parameter's noun (a name found in the question
@@ -76,11 +89,15 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
     if kind not in (None, "string"):
         return None
     asked = {stem(w) for w in words(question)}
-    for value in listed_values(schema):
+    for value in listed_values(schema) + quoted_values(description):
         if {stem(w) for w in words(value)} and {stem(w) for w in words(value)} <= asked:
             return value
     said = f"{name} {description}".lower()
-    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b", said):
+    if schema.get("format") == "email" or re.search(r"\be-?mail|\brecipient|^to$", said):
+        found = _EMAIL.search(question)
+        if found:
+            return found.group(0)
+    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth", said):
         found = _DATE.search(question)
         if found:
             return found.group(0)
@@ -142,3 +159,192 @@ def _number(question: str, kind: str):
         if word in NUMBER_WORDS and word not in ("single", "once", "both"):
             return NUMBER_WORDS[word]
     return None
+
+
+# --- enum values, formulas, flags, units and cues (the rules binding.py does not cover) -----------------
+
+_DIGITS = {word: str(value) for word, value in NUMBER_WORDS.items() if " " not in word and word not in
+           ("single", "once", "twice", "thrice", "both")}
+
+
+def _canonical(text: str) -> set[str]:
+    """The stems of a text, with spelled-out numbers as digits, so "six months" meets "6_months"."""
+    return {_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", text.lower()) if w}
+
+
+def enum_value(enum: list, question: str, taken: frozenset | set = frozenset()):
+    """The enum member the question mentions, by its words in any form (numbers spelled out or not), the
+    member with the most words winning, then the one the question says first; a member in `taken` (given
+    to another parameter already) only when no other is mentioned; None when none is mentioned.
+
+    Example:
+        >>> enum_value(["one_month", "six_months", "one_year"], "Forecast the next six months, please")
+        'six_months'
+    """
+    asked, lowered = _canonical(question), question.lower()
+    found = []  # (member, how many of its words, where the question says it)
+    for member in enum:
+        if isinstance(member, bool) or member is None:
+            continue
+        if isinstance(member, int | float):
+            if re.search(rf"(?<![\w.]){re.escape(str(member))}(?![\w.])", question):
+                found.append((member, 1, question.find(str(member))))
+            continue
+        own = _canonical(str(member)) - {stem(w) for w in STOP_WORDS}
+        if own and own <= asked:
+            where = lowered.find(str(member).lower())
+            found.append((member, len(own), where if where >= 0 else len(question)))
+    fresh = [f for f in found if f[0] not in taken] or found
+    return max(fresh, key=lambda f: (f[1], -f[2]))[0] if fresh else None
+
+
+_FORMULA_PARAM = re.compile(r"\b(?:function|equation|expression|formula|polynomial|integrand)\b", re.IGNORECASE)
+_TERM = r"(?:\d+(?:\.\d+)?\s*\*?\s*)?(?<![A-Za-z])[a-z](?![A-Za-z])(?:\s*(?:\^|\*\*)\s*\d+)?|\d+(?:\.\d+)?"
+_FORMULA = re.compile(rf"(?:(?<![A-Za-z])[a-z](?:\([a-z]\))?\s*=\s*)?[-+]?\s*(?:{_TERM})(?:\s*[-+*/]\s*(?:{_TERM}))*")
+
+
+def expression_for(name: str, schema: dict, question: str) -> str | None:
+    """A formula the question writes, for a parameter that asks for a function or an equation, with ^ written
+    as Python's ** ("3x^2 + 2x - 1" -> "3x**2 + 2x - 1"); None when the parameter asks for none or the
+    question writes none (a term with a power or a coefficient on a variable).
+
+    Example:
+        >>> expression_for("function", {"description": "The function to integrate."}, "Integrate y=x^2 from 1 to 3")
+        'x**2'
+    """
+    if not _FORMULA_PARAM.search(f"{name.replace('_', ' ')} {schema.get('description') or ''}"):
+        return None
+    for match in _FORMULA.finditer(question):
+        text = match.group(0).strip()
+        if re.search(r"\^|\*\*|\d\s*\*?\s*[a-z](?![A-Za-z])", text) and re.search(r"(?<![A-Za-z])[a-z](?![A-Za-z])", text):
+            text = re.sub(r"^(?<![A-Za-z])[a-z](?:\([a-z]\))?\s*=\s*", "", text)
+            return re.sub(r"\s*\^\s*", "**", text).strip()
+    return None
+
+
+_FLAG_FILLER = {stem(w) for w in "include includes is has have show with get use enable return flag should whether "
+                "want need do add fetch details detail info information".split()}
+
+
+def flag_in(name: str, schema: dict, question: str) -> bool | None:
+    """A yes/no parameter the question names: True when its words appear ("their history" for
+    `include_history`), False when a negation comes just before them ("without history"); None when the
+    question doesn't name it.
+
+    Example:
+        >>> flag_in("include_history", {}, "Show the case with its history"), flag_in("dark_mode", {}, "Hi")
+        (True, None)
+    """
+    own = [stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]
+    own = [w.lower() for w in own if w.lower() not in _FLAG_FILLER]
+    if not own:
+        return None
+    tokens = [stem(w) for w in words(question)]
+    for i, token in enumerate(tokens):
+        if token == own[0] and tokens[i:i + len(own)] == own or (len(own) == 1 and token == own[0]):
+            if {"without", "no", "not", "exclude", "dont", "never", "skip"} & set(tokens[max(0, i - 3):i]):
+                return False
+            return True
+    return None
+
+
+def described_default(schema: dict) -> bool:
+    """The default a yes/no parameter's description states ("Default is true"), else False.
+
+    Example:
+        >>> described_default({"description": "Return a string if true. Default is true."})
+        True
+    """
+    found = re.search(r"default(?:s)?(?:\s+value)?(?:\s+is|\s+to|:)?\s*['\"]?(true|false)", str(
+        schema.get("description") or ""), re.IGNORECASE)
+    return bool(found) and found.group(1).lower() == "true"
+
+
+def is_unit_param(name: str) -> bool:
+    """A parameter that takes a unit of measure ("unit", "units", "length_unit").
+
+    Example:
+        >>> is_unit_param("length_unit"), is_unit_param("community")
+        (True, False)
+    """
+    return any(w in ("unit", "units") for w in re.split(r"[_\W]+", name.lower()))
+
+
+def unit_in(question: str, numbers: dict | None = None) -> str | None:
+    """The unit written after the question's first number that has one ("4 inches" -> "inches").
+
+    Example:
+        >>> unit_in("a radius of 4 inches")
+        'inches'
+    """
+    for mention in mentions(question):
+        if mention.unit and re.fullmatch(r"[A-Za-z]+", mention.unit) and mention.unit.lower() not in ("am", "pm"):
+            return mention.unit
+    return None
+
+
+# Prepositions and the parameter words they point at: general English for where a value stands.
+_CUES = {"from": {"start", "origin", "source", "from", "departure", "sender", "begin", "initial"},
+         "to": {"end", "destination", "target", "to", "arrival", "recipient", "final"},
+         "in": {"location", "city", "place", "where", "area", "region", "country"},
+         "at": {"location", "place", "where", "venue", "time"},
+         "by": {"author", "artist", "creator", "by"}}
+
+
+def cued(name: str, schema: dict, question: str, value: str) -> bool:
+    """Whether the words just before `value` in the question point at this parameter: its own words, or a
+    preposition that reads like it ("from Oslo" for `origin`, "to Bergen" for `destination`).
+
+    Example:
+        >>> cued("destination", {}, "Trains from Oslo to Bergen", "Bergen"), cued("destination", {}, "Trains from Oslo", "Oslo")
+        (True, False)
+    """
+    at = question.find(value)
+    if at < 0:
+        return False
+    before = words(question[:at])[-3:]
+    own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w}
+    own |= {stem(w) for w in content_words(str(schema.get("description") or ""))[:4]}
+    return any(stem(word) in own or {stem(w) for w in _CUES.get(word, ())} & own for word in before)
+
+
+_NOUN_FILLER = {"name", "names", "id", "type", "kind", "value", "str", "string", "info", "data", "the", "of",
+                "specific", "given", "input", "target", "desired", "preferred", "optional"}
+_AFTER_NOUN = {"of", "is", "numbered", "named", "called", "titled", "as", "the", "a", "an", "no", "number", "id",
+               "=", ":"}
+
+
+def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str | None]:
+    """What the request writes beside the parameter's own noun: after it, a quoted text or a code ("docket
+    number 123456", "movie 'Interstellar'"), and the word before it ("a hill slope"). (after, before); each None
+    when the request doesn't use the noun or writes nothing that reads as a value there.
+
+    Example:
+        >>> noun_value("docket", {}, "The case docket numbered 2022/AL2562"), noun_value("slope_type", {}, "a hill slope")
+        (('2022/AL2562', 'case'), (None, 'hill'))
+    """
+    core = [stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w and w.lower() not in _NOUN_FILLER]
+    core = [w.lower() for w in core]
+    if not core:
+        return None, None
+    tokens = list(re.finditer(r"'[^']+'|\"[^\"]+\"|[\w./@-]+", question))
+    stems = [stem(t.group(0).lower().strip("'\"")) for t in tokens]
+    for i in range(len(tokens) - len(core) + 1):
+        if stems[i:i + len(core)] != core:
+            continue
+        after, before = None, None
+        j = i + len(core)
+        while j < len(tokens) and tokens[j].group(0).lower() in _AFTER_NOUN:
+            j += 1
+        if j < len(tokens):
+            token = tokens[j].group(0)
+            if token[0] in "'\"":
+                after = token.strip("'\"")
+            elif re.search(r"\d", token) and re.search(r"[A-Za-z]", token) or re.fullmatch(r"[\d/-]{3,}", token):
+                after = token.rstrip(".,")  # a code: "XYZ123", "2022/AL2562", "123456"
+        if i > 0:
+            word = tokens[i - 1].group(0)
+            if word.isalpha() and word.lower() not in STOP_WORDS and content_words(word):
+                before = word
+        return after, before
+    return None, None

@@ -248,10 +248,11 @@ def test_sdk_output_items_can_be_passed_back(client):
 
 # --- rule 7: other tools -------------------------------------------------------------------------------
 
-def test_weather_comparison_takes_three_iterations(client):
+def test_weather_comparison_makes_both_calls_in_one_response(client):
+    # Issue 26: two subjects, two calls at once, as real models make them; then the comparison.
     answer, history = run_tool(client, "Compare the weather in Berlin and Madrid", [WEATHER],
                                lambda name, args: json.dumps(WEATHER_DATA[args["city"]]))
-    assert history == [[("get_weather", {"city": "Berlin"})], [("get_weather", {"city": "Madrid"})]]
+    assert history == [[("get_weather", {"city": "Berlin"}), ("get_weather", {"city": "Madrid"})]]
     assert "Berlin" in answer and "Madrid" in answer and "12" in answer and "24" in answer
 
 
@@ -291,17 +292,32 @@ def chat_tool(tool):
 
 def test_chat_completions_make_the_same_decisions(client):
     messages = [{"role": "user", "content": "Compare the weather in Berlin and Madrid"}]
-    for expected in ("Berlin", "Madrid"):
-        reply = client.chat.completions.create(model=OFFLINE_MODEL, messages=messages, tools=[chat_tool(WEATHER)])
-        choice = reply.choices[0]
-        assert choice.finish_reason == "tool_calls"
-        (tool_call,) = choice.message.tool_calls
-        assert json.loads(tool_call.function.arguments) == {"city": expected}
-        messages.append(choice.message.model_dump(exclude_none=True))
-        messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": json.dumps(WEATHER_DATA[expected])})
+    reply = client.chat.completions.create(model=OFFLINE_MODEL, messages=messages, tools=[chat_tool(WEATHER)])
+    choice = reply.choices[0]
+    assert choice.finish_reason == "tool_calls"
+    calls = choice.message.tool_calls
+    assert [json.loads(c.function.arguments) for c in calls] == [{"city": "Berlin"}, {"city": "Madrid"}]
+    messages.append(choice.message.model_dump(exclude_none=True))
+    for call in calls:
+        city = json.loads(call.function.arguments)["city"]
+        messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(WEATHER_DATA[city])})
     final = client.chat.completions.create(model=OFFLINE_MODEL, messages=messages, tools=[chat_tool(WEATHER)])
     assert final.choices[0].finish_reason == "stop"
     assert "Berlin" in final.choices[0].message.content and "Madrid" in final.choices[0].message.content
+
+
+def test_without_parallel_calls_the_comparison_takes_one_call_per_response(client):
+    messages = [{"role": "user", "content": "Compare the weather in Berlin and Madrid"}]
+    for expected in ("Berlin", "Madrid"):
+        reply = client.chat.completions.create(model=OFFLINE_MODEL, messages=messages, tools=[chat_tool(WEATHER)],
+                                               parallel_tool_calls=False)
+        (tool_call,) = reply.choices[0].message.tool_calls
+        assert json.loads(tool_call.function.arguments) == {"city": expected}
+        messages.append(reply.choices[0].message.model_dump(exclude_none=True))
+        messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": json.dumps(WEATHER_DATA[expected])})
+    final = client.chat.completions.create(model=OFFLINE_MODEL, messages=messages, tools=[chat_tool(WEATHER)],
+                                           parallel_tool_calls=False)
+    assert final.choices[0].finish_reason == "stop"
 
 
 def test_chat_tool_message_without_its_call_is_the_real_400(client):

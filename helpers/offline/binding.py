@@ -1,0 +1,310 @@
+"""Numbers bound to parameters: which number of the request goes to which numeric parameter.
+
+A request often carries several numbers ("a base of 10 and a height of 5", "net income of $2,000,000 over
+3 years"). `mentions(text)` reads each number with what surrounds it: the words before it, the unit after it
+(also written on it: "6cm", "100µF"), a currency sign, a percent sign, a magnitude ("2 million"), "am"/"pm",
+and an explicit assignment ("b = -3"); spelled-out numbers ("five", "zero") and frequencies ("monthly") count
+too. `bind_numbers(properties, required, text)` then gives each numeric parameter at most one number and each
+number at most one parameter:
+1. each (parameter, number) pair is scored by how the parameter's name, description, type and unit fit the
+   number's neighbouring words (`fit`): "base of 10" -> base, "5 seconds" -> a time "in seconds", "b = -3" -> b,
+   "the second charge" -> charge2, a year for a year, a percentage for a rate;
+2. the best pairs are taken first; a required parameter left over gets the next unused number in the order
+   the request gives them, in the order the schema lists the parameters ("4 and 5" -> x, y);
+3. an optional parameter the request gives no number for is left out.
+The conversions the description implies are made on the way: a percentage to a rate when the description
+asks for a decimal, "11 PM" to 23 for a 24-hour time, "monthly" to 12 for a count per year.
+
+`number_lists(text)` reads lists of numbers, in brackets or joined by commas and "and", for array parameters.
+
+What it leaves out on purpose: arithmetic and world knowledge. "Started from rest" is not 0, "a dozen" is
+12 only where a number word says so, and a value the request leaves to be worked out (the sum of two given
+numbers) is never computed; a parameter no neighbouring word points at gets a number only by its place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from helpers.offline.field_roles import name_words
+from helpers.offline.text import STOP_WORDS, stem, words
+
+_WORD_NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+                 "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+                 "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+                 "hundred": 100, "thousand": 1000, "dozen": 12}
+# How often a year something happens: general English for a count per year (a compounding frequency).
+FREQUENCIES = {"daily": 365, "weekly": 52, "monthly": 12, "quarterly": 4, "annually": 1, "yearly": 1,
+               "semiannually": 2, "biannually": 2}
+_MAGNITUDES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
+               "b": 1e9, "trillion": 1e12}
+_MONEY_ONLY = {"k", "m", "b", "mn", "bn"}  # "300K" is kelvin unless money is meant: "$300K"
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}
+# SI prefixes written before a unit's symbol: "100µF" is 100e-6 F, "5 kV" 5e3 V.
+_PREFIXES = {"p": 1e-12, "n": 1e-9, "µ": 1e-6, "μ": 1e-6, "u": 1e-6, "m": 1e-3, "c": 1e-2, "k": 1e3, "M": 1e6,
+             "G": 1e9}
+# Unit symbols and the words a description uses for them (general measurement English).
+UNIT_WORDS = {"m": "meter", "s": "second", "sec": "second", "secs": "second", "min": "minute", "mins": "minute",
+              "h": "hour", "hr": "hour", "hrs": "hour", "g": "gram", "kg": "kilogram", "km": "kilometer",
+              "cm": "centimeter", "mm": "millimeter", "ft": "foot", "feet": "foot", "lb": "pound", "lbs": "pound",
+              "f": "farad", "v": "volt", "a": "ampere", "amp": "ampere", "amps": "ampere", "hz": "hertz",
+              "w": "watt", "j": "joule", "n": "newton", "c": "coulomb", "pa": "pascal", "l": "liter",
+              "ml": "milliliter", "kmh": "kilometer", "mph": "mile", "metre": "meter", "metres": "meter",
+              "liter": "liter", "litre": "liter", "ohm": "ohm", "ohms": "ohm", "t": "tesla", "mol": "mole"}
+_MONEY_WORDS = {stem(w) for w in "amount money price cost income salary revenue dollars usd payment fee budget "
+                "value principal investment balance loan sum".split()}
+_RATE_WORDS = {stem(w) for w in "rate percent percentage ratio proportion fraction".split()}
+_GENERIC = {stem(w) for w in "the a an of to for in on is be value number given provided this that which "
+            "used calculate parameter default optional required float type integer".split()}
+
+_NUMBER = re.compile(r"(?<![\w.^/])(?P<sign>[-−]\s?)?(?P<cur>[$€£¥])?\s?"
+                     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<exp>[eE][-+]?\d+)?"
+                     r"(?P<unit>[a-zA-Zµμ°Ω/^*\d]*)(?P<pct>\s?%)?")
+_ASSIGNED = re.compile(r"([A-Za-z_][\w]*)\s*(?:=|:)\s*$")
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]|\(([^()]*,[^()]*)\)")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One number of the request and what surrounds it."""
+
+    value: float
+    start: int
+    end: int
+    before: tuple[str, ...]  # the stems of up to four words before it, nearest last
+    unit: str = ""  # the unit written on it or after it ("cm", "seconds", "m/s^2"), as written
+    currency: bool = False
+    percent: bool = False
+    assigned: str = ""  # the name in "b = -3"
+    frequency: bool = False  # "monthly": a count per year
+    clock: str = ""  # "am" / "pm"
+    spelled: bool = False  # written in words ("two sides", "zero")
+    after: tuple[str, ...] = ()  # the stems of the words just after it and its unit ("200 mm aperture", "3 l of water")
+
+
+def _words_before(text: str, start: int, since: int = 0) -> tuple[str, ...]:
+    """The stems of up to four words before `start`, back to the sentence's start or to the end of the
+    previous number and its unit (so "3 bedrooms, 2 bathrooms" gives 2 nothing of "bedrooms")."""
+    head = re.split(r"[.;!?\n]", text[since:start])[-1]
+    found = [stem(w) for w in words(head) if w not in STOP_WORDS or w in _ORDINALS]
+    return tuple(found[-4:])
+
+
+def mentions(text: str) -> list[Mention]:
+    """The numbers of a text with their context, in order (see the module).
+
+    Example:
+        >>> [(m.value, m.unit, m.before) for m in mentions("a base of 10 units and 6cm, b = -3")]
+        [(10.0, 'units', ('bas',)), (6.0, 'cm', ()), (-3.0, '', ('b',))]
+    """
+    found: list[Mention] = []
+    for match in _NUMBER.finditer(text):
+        if re.search(r"[A-Za-z]$", text[:match.start()]) or match.group("unit").startswith("^"):
+            continue  # part of a word ("mp3") or of an expression ("x^2")
+        if re.match(r"[a-z]\^|[a-z]\*\*", match.group("unit") or "") or re.match(r"\s*[a-z]\s*\^", text[match.end():]):
+            continue  # a coefficient of an expression ("3x^2"): the expression rule takes it
+        value = float(match.group("num").replace(",", "") + (match.group("exp") or ""))
+        if match.group("sign"):
+            value = -value
+        unit, end = match.group("unit").strip("/*"), match.end()
+        rest = text[end:]
+        if not unit:
+            after = re.match(r"\s*([A-Za-zµμ°Ω][\w/^µμ°Ω]*)", rest)
+            if after and after.group(1).lower() not in STOP_WORDS | {"and", "or"}:
+                unit = after.group(1)
+        magnitude = _MAGNITUDES.get(unit.lower())
+        if unit.lower() in _MONEY_ONLY and not match.group("cur"):
+            magnitude = None
+        if magnitude:
+            value *= magnitude
+            unit = ""
+        clock = unit.lower() if unit.lower() in ("am", "pm", "a.m.", "p.m.") else ""
+        if re.match(r":\d\d\b", rest):
+            unit = "hours"  # a clock time "6:30": hours, then minutes
+        elif re.search(r"\d:$", text[:match.start()]):
+            unit, clock = "minutes", ""
+        assigned = _ASSIGNED.search(text[:match.start()].rstrip(" -"))
+        found.append(Mention(value, match.start(), end, _words_before(text, match.start()), unit,
+                             bool(match.group("cur")), bool(match.group("pct")) or unit.lower() in ("percent", "pct"),
+                             assigned.group(1) if assigned else "", clock=clock.replace(".", "")))
+    for match in re.finditer(r"\b[a-z]+\b", text.lower()):
+        word = match.group(0)
+        if word in _WORD_NUMBERS and not (word == "one" and re.match(r"\s+(?:of|another)\b", text[match.end():])):
+            unit = re.match(r"\s*([a-z]+)", text[match.end():].lower())
+            found.append(Mention(float(_WORD_NUMBERS[word]), match.start(), match.end(),
+                                 _words_before(text, match.start()), unit.group(1) if unit else "", spelled=True))
+        elif word in FREQUENCIES:
+            found.append(Mention(float(FREQUENCIES[word]), match.start(), match.end(),
+                                 _words_before(text, match.start()), frequency=True))
+    found.sort(key=lambda m: m.start)
+    out: list[Mention] = []
+    since = 0
+    for m in found:
+        unit_at = text.find(m.unit, m.end) if m.unit else -1
+        unit_end = unit_at + len(m.unit) if 0 <= unit_at - m.end <= 2 else m.end
+        tail = re.match(r"\s*(?:of\s+)?([A-Za-z]+)", text[unit_end:])
+        after = (stem(tail.group(1).lower()),) if tail and tail.group(1).lower() not in STOP_WORDS else ()
+        out.append(replace(m, before=_words_before(text, m.start, since), after=after))
+        since = max(m.end, unit_end)
+    return out
+
+
+def _unit_stems(unit: str) -> set[str]:
+    """The stems a unit may be described with: "cm" -> centimeter, "seconds" -> second, "m/s^2" -> meter, second."""
+    out = set()
+    for part in re.split(r"[/^*\d]+", unit.lower()):
+        if not part:
+            continue
+        out |= {stem(part), stem(UNIT_WORDS.get(part, part))}
+        if len(part) > 1 and part[0] in "kcmµμun" and part[1:] in UNIT_WORDS:
+            out.add(stem(UNIT_WORDS[part[1:]]))
+    return out
+
+
+def _meets(word: str, stems: set[str]) -> bool:
+    """A word's stem among `stems`, or sharing a long start with one (the crude stemmer leaves
+    "accelerat" and "acceler" apart)."""
+    return word in stems or any(len(w) >= 5 and len(word) >= 5 and (w.startswith(word) or word.startswith(w))
+                                for w in stems)
+
+
+def fit(name: str, schema: dict, mention: Mention) -> float:
+    """How well a number fits a parameter, from the parameter's words and the number's context.
+
+    Example:
+        >>> m = mentions("falling for 5 seconds from 300 meters")
+        >>> fit("time", {"type": "integer", "description": "The time in seconds."}, m[0]) > fit(
+        ...     "time", {"type": "integer", "description": "The time in seconds."}, m[1])
+        True
+    """
+    own = {stem(w) for w in re.findall(r"[a-z]+|\d+", " ".join(name_words(name)))} - _GENERIC
+    description = str(schema.get("description") or "")
+    described = {stem(w) for w in words(description)} - _GENERIC - {stem(w) for w in STOP_WORDS}
+    score = 0.0
+    if mention.assigned:
+        return 12.0 if mention.assigned.lower() == name.lower() else -5.0
+    before = list(mention.before)
+    for distance, word in enumerate(reversed(before)):
+        weight = 1.0 / (1 + distance)  # the nearest word says most: "velocity after accelerating at 2"
+        if _meets(word, own):
+            score += 3.0 * weight
+        elif _meets(word, described):
+            score += 1.0 * weight
+        if word in _ORDINALS and name.endswith(_ORDINALS[word]):
+            score += 3.0 * weight
+    if mention.unit and not mention.frequency:
+        units = _unit_stems(mention.unit)
+        if units & own:
+            score += 4.0  # the unit written on a number says most: "250 grams" for sugar_grams
+        elif units & described or (len(mention.unit) > 1 and mention.unit.lower() in description.lower()):
+            score += 2.0
+    for word in mention.after:
+        if _meets(word, own):
+            score += 2.5
+    if mention.currency and (own | described) & _MONEY_WORDS:
+        score += 1.5
+    if mention.percent and (own | described) & _RATE_WORDS:
+        score += 2.0
+    if mention.frequency:
+        score += 3.0 if {stem("frequency"), stem("times"), stem("compound"), stem("period")} & (own | described) else -9
+    year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit
+    if year_like and stem("year") in own | described:
+        score += 2.0
+    if schema.get("type") == "integer" and not float(mention.value).is_integer():
+        score -= 3.0
+    return score
+
+
+def _converted(name: str, schema: dict, mention: Mention):
+    value = mention.value
+    description = str(schema.get("description") or "").lower()
+    if mention.percent and not re.search(r"percent|%", description):
+        value = round(value / 100, 10)  # "5%" for a rate the description doesn't call a percentage: 0.05
+    if mention.clock == "pm" and value < 12 and "24" in description:
+        value += 12
+    if mention.unit and len(mention.unit) >= 2 and mention.unit[0] in _PREFIXES:
+        base = UNIT_WORDS.get(mention.unit[1:].lower(), mention.unit[1:].lower())
+        prefixed = UNIT_WORDS.get(mention.unit.lower())
+        if stem(base) in {stem(w) for w in words(description)} and not (
+                prefixed and stem(prefixed) in {stem(w) for w in words(description)}):
+            value = value * _PREFIXES[mention.unit[0]]  # "100µF" for a value in farads
+    if schema.get("type") == "integer" and float(value).is_integer():
+        return int(value)
+    return int(value) if float(value).is_integer() and schema.get("type") != "number" else value
+
+
+def numeric(schema: dict) -> bool:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    return kind in ("integer", "number")
+
+
+def bind_numbers(properties: dict, required: list | set, text: str, used: set[int] | None = None) -> dict:
+    """Each numeric parameter's number (see the module); parameters with none are left out. `used`: the
+    starts of numbers already taken by other parameters (updated).
+
+    Example:
+        >>> props = {"x": {"type": "integer"}, "y": {"type": "integer"}, "z": {"type": "integer",
+        ...          "description": "Optional. Default is 0."}}
+        >>> bind_numbers(props, ["x", "y"], "the other two sides are 4 and 5")
+        {'x': 4, 'y': 5}
+    """
+    used = set() if used is None else used
+    found = [m for m in mentions(text) if m.start not in used]
+    targets = {name: schema for name, schema in properties.items() if isinstance(schema, dict) and numeric(schema)}
+    pairs = sorted(((fit(name, schema, m), i, name) for name, schema in targets.items()
+                    for i, m in enumerate(found)), key=lambda p: (-p[0], p[1]))
+    chosen: dict[str, Mention] = {}
+    taken: set[int] = set()
+    for score, index, name in pairs:
+        if score < 1.0 or name in chosen or index in taken:
+            continue
+        chosen[name] = found[index]
+        taken.add(index)
+    digits = any(not m.spelled and not m.frequency for m in found)
+    # A number word beside digits is mostly a count of what follows ("the two sides 4 and 5"): it is bound
+    # only where a word points at it, never by its place.
+    left = [i for i, m in enumerate(found) if i not in taken and not m.frequency and not (m.spelled and digits)
+            and m.value not in {c.value for c in chosen.values()}]
+    for name in [n for n in targets if n in required and n not in chosen]:
+        # Parameters no word points at take the numbers left, in the order both are given.
+        fits = [i for i in left if fit(name, targets[name], found[i]) > -2]
+        if fits:
+            chosen[name] = found[fits[0]]
+            left.remove(fits[0])
+    used |= {m.start for m in chosen.values()}
+    return {name: _converted(name, targets[name], m) for name, m in sorted(
+        chosen.items(), key=lambda item: list(targets).index(item[0]))}
+
+
+def number_lists(text: str) -> list[list[float]]:
+    """Lists of numbers in a text: in brackets, or runs joined by commas and "and".
+
+    Example:
+        >>> number_lists("scores [90, 85.5, 70] and the multiples of 3 and 5")
+        [[90.0, 85.5, 70.0], [3.0, 5.0]]
+    """
+    out = []
+    masked = text
+    for match in _BRACKETS.finditer(text):
+        inside = match.group(1) if match.group(1) is not None else match.group(2)
+        items = [i.strip() for i in inside.split(",") if i.strip()]
+        try:
+            out.append([float(i) for i in items])
+        except ValueError:
+            continue
+        masked = masked[:match.start()] + " " * (match.end() - match.start()) + masked[match.end():]
+    found = [m for m in mentions(masked) if not m.frequency]
+    run: list[Mention] = []
+    for m in found + [None]:  # type: ignore[list-item]
+        joined = m is not None and run and re.fullmatch(r"[\s,]*(?:and|&|or)?\s*", masked[run[-1].end:m.start] or "")
+        if joined:
+            run.append(m)  # type: ignore[arg-type]
+            continue
+        if len(run) >= 2:
+            out.append([r.value for r in run])
+        run = [m] if m is not None else []
+    return out

@@ -1,0 +1,374 @@
+"""Several calls in one response: the calls a request asks for when it coordinates several subjects or tasks.
+
+Real models answer "Compare the weather in Berlin and Madrid" with two calls at once. `plan_calls(tools,
+question)` reads the request into the calls it asks for, in order:
+1. the request is cut into clauses: sentences, and the words that start another task ("also", "then",
+   "after that", "additionally", "and what/how ...");
+2. a clause that names two of the tools (by a word of one tool's name that no other offered tool has) is cut
+   again between them ("Invest $2000 in Google and withdraw $1000 from Apple");
+3. each clause takes the tool its words point at (`arguments.tool_relevance`); a clause that points at no
+   tool is context for the next one (or the last), and one that says to do "the same" again repeats the
+   previous call with what it changes; a clause that names the tool but gives it no value adds nothing;
+4. inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
+   longer than the parameters free to take it gives one call per item; other lists of the same length go
+   with it item by item ("20 minutes and 15 minutes respectively"); a list an array parameter takes, or one
+   whose items fill as many parameters ("the sides 4 and 5" for x and y), stays in one call;
+5. a required parameter a call's own clause gives no value for takes the value of the previous call of the
+   same tool ("then repeat with 10 seconds").
+Each call's arguments come from `arguments.fill_arguments` over the call's own text.
+
+What it leaves out on purpose: meaning. Which clause is a task is read from words and punctuation; a request
+that coordinates tasks without any of them ("the capital of Australia, the population of Canada") is cut only
+where two different tools are named.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from helpers.offline.arguments import entities, fill_arguments, param_type, tool_relevance
+from helpers.offline.binding import fit, mentions
+from helpers.offline.conversation import Tool
+from helpers.offline.field_roles import name_words
+from helpers.offline.text import MONTHS, STOP_WORDS, stem
+
+MIN_RELEVANCE = 1.0
+STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it  # a clause points at a tool when at least one of its words is in the tool's name or description
+
+# Words that start another task in the same request: general English for "and next".
+_TASK_START = re.compile(
+    r"(?:[.;!?]\s+|\n+)"
+    r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|"
+    r"furthermore|finally|lastly|also)\b,?\s*"
+    r"|,?\s+then\s+"
+    r"|,?\s+and\s+(?=(?:what|how|who|where|when|which|whether|find|get|calculate|compute|tell|show|give|search|book|"
+    r"check|convert|play|list|retrieve|fetch|predict|estimate|determine|identify|provide|look|send|create|set|"
+    r"make|add|remove|delete|update|invest|withdraw|buy|sell|order|schedule)\b)",
+    re.IGNORECASE)
+# Verbs a request starts with: general English, so a capitalised first word is not taken for a name.
+_REQUEST_VERBS = frozenset("""find get calculate compute tell show give search book check convert play list retrieve
+fetch predict estimate determine identify provide look send create set make add remove delete update invest withdraw
+buy sell order schedule compare what how who where when which can could would please""".split())
+_SAME = re.compile(r"\b(?:same|again|repeat|another|similarly|likewise|as\s+well)\b", re.IGNORECASE)
+_GENERIC_NAME_WORDS = {stem(w) for w in "get set find calculate calc compute info information details detail data "
+                       "by of for to the a list fetch retrieve search lookup check make create".split()}
+# Chinese and Japanese say "and" with a character of its own (和, 与, 及, 跟, 或; と, や) or the enumeration comma 、.
+_CJK_AND = "和|与|及|跟|或|と|や|、"
+_SEPARATOR = re.compile(r"\s*(?:,\s*(?:and|or|&)?|\band\b|\bor\b|&|\bvs\.?|\bversus\b|" + _CJK_AND + r")\s*",
+                        re.IGNORECASE)
+_ITEM = re.compile(r"\"[^\"]{1,60}\"|'[^']{1,60}'|\u201c[^\u201d]{1,60}\u201d|[-−]?\$?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?(?:\s?(?!(?:and|or|per|in|on|at|for|with|to|of|from|the|by)\b)[A-Za-zµ°/^²³]+)?"
+                   r"|[A-Z][\w.'-]*(?:\s+(?:of|de|la|del|von|van|da|the)?\s*[A-Z0-9][\w.'-]*)*")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One clause of the request and the tool it points at (None: context for the next clause)."""
+
+    text: str
+    tool: Tool | None
+
+
+def clauses(question: str) -> list[str]:
+    """The request cut where another task starts (see the module).
+
+    Example:
+        >>> clauses("Find the capital of Peru. Also, get the weather in Lima and then book a taxi")
+        ['Find the capital of Peru', 'get the weather in Lima', 'book a taxi']
+    """
+    text = question.strip()
+    quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'[^']*'(?!\w)", text)]
+    parts, begin = [], 0
+    for match in _TASK_START.finditer(text):
+        if any(a <= match.start() < b for a, b in quoted):
+            continue  # a full stop or "then" inside quoted text cuts nothing
+        parts.append(text[begin:match.start()])
+        begin = match.end()
+    parts.append(text[begin:])
+    parts = [p.strip(" ,.") for p in parts]
+    return [p for p in parts if p and re.search(r"\w", p)]
+
+
+def _distinct_words(tools: list[Tool]) -> dict[str, Tool]:
+    """The words of each tool's name that no other offered tool's name has."""
+    seen: dict[str, list[Tool]] = {}
+    for tool in tools:
+        for word in {stem(w) for w in name_words(tool.name)} - _GENERIC_NAME_WORDS:
+            if len(word) > 2:
+                seen.setdefault(word, []).append(tool)
+    return {word: owners[0] for word, owners in seen.items() if len(owners) == 1}
+
+
+def _cut_between_tools(text: str, tools: list[Tool]) -> list[str]:
+    """A clause cut between two tools it names: at the last "and" or comma before the second one's word."""
+    if len(tools) < 2:
+        return [text]
+    distinct = _distinct_words(tools)
+    anchors = []
+    for match in re.finditer(r"[A-Za-z]+", text):
+        owner = distinct.get(stem(match.group(0).lower()))
+        if owner is not None and (not anchors or anchors[-1][1] is not owner):
+            anchors.append((match.start(), owner))
+    if len(anchors) < 2:
+        return [text]
+    pieces, begin = [], 0
+    for (_, _), (position, _) in zip(anchors, anchors[1:], strict=False):
+        joints = [m for m in re.finditer(r",\s*(?:and\s+)?|\s+and\s+", text[begin:position])]
+        if not joints:
+            continue
+        cut = begin + joints[-1].start()
+        pieces.append(text[begin:cut])
+        begin = begin + joints[-1].end()
+    pieces.append(text[begin:])
+    return [p.strip(" ,") for p in pieces if p.strip(" ,")]
+
+
+def _best_tool(text: str, tools: list[Tool]) -> Tool | None:
+    scored = [(tool_relevance(t, text), -i, t) for i, t in enumerate(tools)]
+    relevance, _, tool = max(scored, key=lambda s: (s[0], s[1]))
+    return tool if relevance >= MIN_RELEVANCE else None
+
+
+def _gives_values(tool: Tool, text: str) -> bool:
+    """Whether a clause gives the tool anything: a number, a name, a listed or enum value it binds."""
+    args = fill_arguments(tool, text, None, _names(tool, text))
+    required = set((tool.parameters or {}).get("required") or [])
+    return any(name not in required or _from_text(value, text) for name, value in args.items())
+
+
+def _from_text(value, text: str) -> bool:
+    """Whether a value was written in the text (a number among its numbers, a string in its words)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in mentions(text))
+    if isinstance(value, str):
+        return value.lower() in text.lower()
+    if isinstance(value, list):
+        return any(_from_text(v, text) for v in value)
+    return False
+
+
+def _overlaps(tool: Tool, before: str, text: str) -> bool:
+    """Whether a clause gives again a parameter the previous clause for the same tool gave (a new call)."""
+    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before)).items() if _from_text(v, before)}
+    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text)).items() if _from_text(v, text)}
+    return bool(earlier & now)
+
+
+def _names(tool: Tool, text: str) -> list[str]:
+    return entities(text, tool)
+
+
+def lists_in(text: str) -> list[list[tuple[int, int]]]:
+    """The coordinated lists of a text: spans of two or more names, quoted strings or numbers joined by
+    commas, "and" or "or" (a phrase repeated before each item, "the factorial of", is allowed).
+
+    Example:
+        >>> t = "Play Taylor Swift and Maroon 5 for 20 minutes and 15 minutes respectively"
+        >>> [[t[a:b] for a, b in spans] for spans in lists_in(t)]
+        [['Taylor Swift', 'Maroon 5'], ['20 minutes', '15 minutes']]
+    """
+    months = "|".join(MONTHS)
+    items = []
+    for m in _ITEM.finditer(text):
+        start, value = m.start(), m.group(0)
+        at_start = start == 0 or re.search(r"[.!?:]\s*$", text[:start]) is not None
+        first = value.split()[0]
+        if at_start and (first.lower() in STOP_WORDS or first.lower() in _REQUEST_VERBS):
+            rest = value[len(first):].lstrip()
+            if not rest:
+                continue
+            start = m.end() - len(rest)  # "Play Taylor Swift": the name without the request's verb
+        items.append((start, m.end()))
+    items = [(a, b) for a, b in items
+             if not re.search(rf"\b(?:{months})\.?\s*\d*,?\s*$", text[:m.start()], re.IGNORECASE)  # a date
+             and not re.search(r"[\[(][^\])]*$", text[:m.start()])]  # inside brackets: one value (coordinates)
+    found: list[list[tuple[int, int]]] = []
+    run: list[tuple[int, int]] = []
+    lead = ""
+    for start, end in items:
+        if run:
+            gap = text[run[-1][1]:start]
+            trimmed = gap.rstrip()
+            if lead and trimmed.endswith(lead):
+                trimmed = trimmed[: -len(lead)] + " "  # "5, the factorial of 7": the phrase said again
+            joined = (_SEPARATOR.fullmatch(gap) or _SEPARATOR.fullmatch(trimmed)) and not (re.fullmatch(r",", gap) and "." in text[start:end])
+            if joined and _same_kind(text[run[0][0]:run[0][1]], text[start:end]):
+                run.append((start, end))
+                continue
+            if len(run) >= 2:
+                found.append(run)
+        run = [(start, end)]
+        lead = " ".join(text[:start].split()[-3:])
+    if len(run) >= 2:
+        found.append(run)
+    # A list says "and" or "or" somewhere: "Paris, France" is one place, "Oslo and Paris" two.
+    return [r for r in found if any(re.search(r"\b(?:and|or|vs|versus)\b|&|" + _CJK_AND, text[a[1]:b[0]])
+                                    for a, b in zip(r, r[1:], strict=False))]
+
+
+def _same_kind(a: str, b: str) -> bool:
+    number = re.compile(r"[-−]?\$?\d")
+    return bool(number.match(a)) == bool(number.match(b))
+
+
+def _free_params(tool: Tool, kind_numeric: bool) -> int:
+    """How many scalar parameters could take one item of a list of this kind."""
+    props = (tool.parameters or {}).get("properties") or {}
+    count = 0
+    for schema in props.values():
+        kind = param_type(schema) if isinstance(schema, dict) else "string"
+        if kind in ("array", "object", "boolean"):
+            continue
+        if kind_numeric and kind in ("integer", "number"):
+            count += 1
+        elif not kind_numeric and kind == "string" and not (isinstance(schema, dict) and schema.get("enum")):
+            count += 1
+    return count
+
+
+def _takes_as_array(tool: Tool, text: str, spans: list[tuple[int, int]]) -> bool:
+    args = fill_arguments(tool, text, None, _names(tool, text))
+    props = (tool.parameters or {}).get("properties") or {}
+    values = [text[a:b] for a, b in spans]
+    for name, value in args.items():
+        if isinstance(value, list) and param_type(props.get(name, {})) == "array" and len(value) >= 2:
+            if sum(_from_text(v, " ".join(values)) for v in value) >= 2:
+                return True
+    return False
+
+
+def _expand(tool: Tool, text: str) -> list[str]:
+    """One text per call: a list longer than the parameters free to take it, item by item (see the module)."""
+    lists = [spans for spans in lists_in(text) if not _takes_as_array(tool, text, spans)]
+    for spans in lists:
+        numeric = bool(re.match(r"[-−]?\$?\d", text[spans[0][0]:spans[0][1]]))
+        inside = [(a, b) for other in lists for a, b in other]
+        if numeric:
+            outside = [m for m in mentions(text) if not m.spelled and not m.frequency
+                       and not any(a <= m.start < b for a, b in inside)]
+        else:
+            outside = [e for e in _names(tool, text) if not any(text[a:b].strip("'\"") == e for a, b in inside)]
+        free = _free_params(tool, numeric) - len(outside)
+        if not numeric and _free_params(tool, False) == 0:
+            free = _free_params(tool, True)
+        if len(spans) <= free:
+            continue
+        partners = [other for other in lists if other is not spans and len(other) == len(spans)]
+        texts = []
+        for i in range(len(spans)):
+            chosen = [(spans, i)] + [(other, i) for other in partners]
+            texts.append(_substitute(text, chosen))
+        return texts
+    return [text]
+
+
+def _slots(tool: Tool, text: str) -> list[tuple[int, str]]:
+    """Where each number of the text stands and the numeric parameter it fills, when a word or its unit points at
+    that parameter strongly (binding.fit). Names are left out: "Seattle, Washington" is one place, not two."""
+    props = (tool.parameters or {}).get("properties") or {}
+    numeric = {n: s for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")}
+    found: list[tuple[int, str]] = []
+    for m in mentions(text):
+        if m.spelled or m.frequency or not numeric:
+            continue
+        score, name = max((fit(n, s, m), n) for n, s in numeric.items())
+        if score >= STRONG_CUE:
+            found.append((m.start, name))
+    return sorted(found)
+
+
+def records(tool: Tool, text: str) -> list[str]:
+    """A clause cut into one piece per call when it gives a numeric parameter a second value ("a loan of
+    $500,000 from HSBC ... and for Wells Fargo a loan of $700,000"): the cut is at the last "and", comma or "another" before the
+    value that repeats a slot.
+
+    Example:
+        >>> loan = Tool("loan_check", "Loan eligibility", {"type": "object", "properties": {
+        ...     "bank": {"type": "string"}, "amount": {"type": "integer", "description": "The loan amount."}}})
+        >>> records(loan, "Check a loan amount of $500 at HSBC and a loan amount of $700 at Barclays")
+        ['Check a loan amount of $500 at HSBC', 'a loan amount of $700 at Barclays']
+    """
+    slots = _slots(tool, text)
+    props = (tool.parameters or {}).get("properties") or {}
+    numeric = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")]
+    if len(slots) <= len(numeric):
+        return [text]  # no more numbers than numeric parameters: one call takes them all
+    listed = lists_in(text)
+    pieces, begin, seen, last_end = [], 0, {}, 0
+    for position, slot in slots:
+        same_list = slot in seen and any(any(a <= seen[slot] < b for a, b in spans) and any(
+            a <= position < b for a, b in spans) for spans in listed)
+        if slot in seen and not same_list:  # a list ("Ana and Ben") is the list rule's, not a new record
+            joints = list(re.finditer(r",\s*(?:and\s+|while\s+)?|\s+and\s+|\banother\b|;\s*", text[last_end:position]))
+            if joints:
+                cut = last_end + joints[-1].start()
+                pieces.append(text[begin:cut])
+                begin, seen = last_end + joints[-1].end(), {}
+        seen[slot] = position
+        last_end = position + 1
+    pieces.append(text[begin:])
+    return [p.strip(" ,") for p in pieces if p.strip(" ,")]
+
+
+def _substitute(text: str, chosen: list[tuple[list[tuple[int, int]], int]]) -> str:
+    """The text with each list replaced by its chosen item."""
+    edits = sorted(((spans[0][0], spans[-1][1], text[spans[i][0]:spans[i][1]]) for spans, i in chosen), reverse=True)
+    for start, end, item in edits:
+        text = text[:start] + item + text[end:]
+    return text
+
+
+def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
+    """The calls the request asks for, in order, each with its arguments (see the module); empty when no
+    clause points at any of the tools.
+
+    Example:
+        >>> weather = Tool("get_weather", "The weather now in a city", {"type": "object",
+        ...                "properties": {"city": {"type": "string"}}, "required": ["city"]})
+        >>> [args for _, args in plan_calls([weather], "Compare the weather in Berlin and Madrid")]
+        [{'city': 'Berlin'}, {'city': 'Madrid'}]
+    """
+    pieces: list[Piece] = []
+    for clause in clauses(question):
+        for part in _cut_between_tools(clause, tools):
+            pieces.append(Piece(part, _best_tool(part, tools)))
+    if not any(p.tool for p in pieces):
+        return []
+    # A clause that points at no tool is context: it goes with the next clause that does (or the last one).
+    groups: list[list] = []  # [tool, text, repeats_previous]
+    pending = ""
+    for piece in pieces:
+        if piece.tool is None:
+            if groups and _SAME.search(piece.text) and _gives_values(groups[-1][0], piece.text):
+                groups.append([groups[-1][0], piece.text, True])
+            else:
+                pending = f"{pending} {piece.text}".strip()
+            continue
+        text = f"{pending} {piece.text}".strip() if pending else piece.text
+        pending = ""
+        if groups and not _gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
+            continue  # "What is the displacement of this car?" after the car's figures: nothing new
+        repeats = bool(groups and groups[-1][0] is piece.tool and _SAME.search(piece.text))
+        if groups and groups[-1][0] is piece.tool and not repeats and not _overlaps(piece.tool, groups[-1][1], text):
+            groups[-1][1] = f"{groups[-1][1]}. {text}"  # more about the same call: "Also sort by rating"
+            continue
+        groups.append([piece.tool, text, repeats])
+    if pending and groups:
+        groups[-1][1] = f"{groups[-1][1]} {pending}"
+    calls: list[tuple[Tool, dict]] = []
+    for tool, text, repeats in groups:
+        for call_text in [t for record in records(tool, text) for t in _expand(tool, record)]:
+            args = fill_arguments(tool, call_text, None, _names(tool, call_text))
+            previous = next((a for t, a in reversed(calls) if t is tool), None)
+            if previous is not None:
+                required = (tool.parameters or {}).get("required") or []
+                for name in required:
+                    if name in previous and (name not in args or not _from_text(args[name], call_text)):
+                        args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
+                if repeats:
+                    args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}
+            if (tool, args) not in calls:
+                calls.append((tool, args))
+    return calls

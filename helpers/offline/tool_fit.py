@@ -1,0 +1,101 @@
+"""Whether an offered tool fits the request at all: what the request asks for must be what the tool is about.
+
+Sharing words is not enough: "Calculate the area of a triangle" shares "calculate" and "height" with a
+body-mass-index tool, and "the freezing point of water" shares "point" and "water" with a boiling-point tool.
+`asked_for(question)` reads the thing the request asks for: the first content words after the request's
+verb and the wh-word, skipping nouns that only count or name things ("the number of", "the names of",
+"details of"). `tool_fits(tool, question)` is true when one of those words (in any word form) is in the tool's
+name or description, when the request names the tool outright ("open a ticket" for `open_ticket`), or when it
+names a value the tool's schema lists ("the North zone" for a `zone` enum). A request no offered tool fits gets no call,
+and `no_tool_note(tools)` says so plainly.
+
+What it leaves out on purpose: meaning. "What is the roots of a linear equation?" fits a tool for the roots
+of a quadratic one (the words match, the equations differ), and a request that asks for a synonym of the
+tool's words ("speed" for a "velocity" tool) fits only if the description uses the word.
+"""
+
+from __future__ import annotations
+
+from helpers.offline.conversation import Tool
+from helpers.offline.field_roles import name_words
+from helpers.offline.text import STOP_WORDS, stem, words
+
+ASKED_WORDS = 3  # how many of the request's first content words say what it asks for
+
+# Words a request starts with before saying what it wants, and nouns that only count, list or name things:
+# general English, about any subject.
+_REQUEST_WORDS = frozenset("""calculate compute find get give tell show determine identify retrieve fetch estimate
+predict provide list look search check what whats which who whom whose where when how is are was were can could
+would will should please me my i us we you your let lets do does did need want help know like about there here
+kindly using use perform run make generate create obtain""".split())
+_COUNTING_NOUNS = frozenset("""number numbers name names list type types kind kinds details detail information info
+value values amount total result results data set way ways much many""".split())
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in words(text)} | {stem(w) for w in name_words(text)}
+
+
+def _meets(word: str, stems: set[str]) -> bool:
+    return word in stems or any(len(w) >= 4 and len(word) >= 4 and (w.startswith(word) or word.startswith(w))
+                                for w in stems)
+
+
+def asked_for(question: str) -> list[str]:
+    """The stems of what the request asks for (see the module).
+
+    Example:
+        >>> asked_for("What are the names of proteins found in the plasma membrane?")
+        ['protein', 'found', 'plasma']
+    """
+    found = []
+    for word in words(question):
+        if word in STOP_WORDS or word in _REQUEST_WORDS or word in _COUNTING_NOUNS or word.isdigit():
+            continue
+        found.append(stem(word))
+        if len(found) == ASKED_WORDS:
+            break
+    return found
+
+
+def tool_fits(tool: Tool, question: str) -> bool:
+    """Whether the tool is about what the request asks for (see the module).
+
+    Example:
+        >>> bmi = Tool("body_mass_index", "Calculate body mass index given weight and height.")
+        >>> tool_fits(bmi, "Calculate the area of a triangle, base 4"), tool_fits(bmi, "What is my BMI index?")
+        (False, True)
+    """
+    about = _stems(f"{tool.name} {tool.description}")
+    asked = asked_for(question)
+    if not asked:
+        return True  # nothing said beyond the request's verb: leave it to the other rules
+    said = {stem(w) for w in words(question)}
+    if any(_meets(word, about) for word in asked):
+        return True
+    own = {stem(w) for w in name_words(tool.name)} - {stem(w) for w in _REQUEST_WORDS}
+    if own and own <= said:
+        return True  # the request names the tool: "..., open a ticket" for open_ticket
+    return any(_canonical_value(v) <= said for v in _listed(tool))  # it names a value the tool lists: "North"
+
+
+def _listed(tool: Tool) -> list:
+    props = (tool.parameters or {}).get("properties") or {}
+    return [v for schema in props.values() if isinstance(schema, dict) for v in schema.get("enum") or []
+            if isinstance(v, str) and v.strip()]
+
+
+def _canonical_value(value: str) -> set[str]:
+    return {stem(w) for w in words(value)} or {"\0"}
+
+
+def no_tool_note(tools: list[Tool]) -> str:
+    """The plain sentence said when no offered tool fits the request.
+
+    Example:
+        >>> no_tool_note([Tool("get_weather"), Tool("book_taxi")])
+        'None of the tools I have (get_weather, book_taxi) fits this request, so I did not call any.'
+    """
+    names = ", ".join(t.name for t in tools[:5]) + (", ..." if len(tools) > 5 else "")
+    return f"None of the tools I have ({names}) fits this request, so I did not call any."
+

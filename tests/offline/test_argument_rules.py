@@ -1,0 +1,223 @@
+"""The offline model's argument rules (issue 26, item 3), on domains and phrasings no lesson and no BFCL case
+uses: beekeeping, ferries, telescopes, knitting, an orchard, kayaks, a tide table.
+
+Each rule is shown firing and, where it has one, not firing (its negative).
+"""
+
+import json
+
+import pytest
+
+from helpers.offline import neutral_client
+from helpers.offline.conversation import Conversation, Tool
+from helpers.offline.engine import decide
+
+
+def tool(name, description, required=(), **properties):
+    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
+
+
+def calls(question, *tools, **conv):
+    decision = decide(Conversation(question=question, tools=list(tools), **conv))
+    return [(name, json.loads(args)) for name, args in decision.calls]
+
+
+def only_args(question, *tools):
+    (call,) = calls(question, *tools)
+    return call[1]
+
+
+NUM = {"type": "number"}
+INT = {"type": "integer"}
+
+FEEDER = tool("mix_hive_feed", "Mix syrup for a beehive feeder.", ["water_litres", "sugar_grams"],
+              water_litres={"type": "number", "description": "Water, in litres."},
+              sugar_grams={"type": "integer", "description": "Sugar, in grams."})
+
+
+@pytest.mark.parametrize("question", [
+    "Mix 3 litres of water with 250 grams of sugar for the hive feeder",
+    "For the hive feeder, take 250 grams of sugar and 3 litres of water",
+    "Mix hive feed: sugar 250 g, water 3 l",
+])
+def test_numbers_go_to_the_parameter_their_neighbouring_words_name(question):
+    assert only_args(question, FEEDER) == {"water_litres": 3, "sugar_grams": 250}
+
+
+def test_numbers_no_word_points_at_go_in_the_order_given():
+    splice = tool("splice_ropes", "Splice two ropes.", ["first_length", "second_length"], first_length=INT,
+                  second_length=INT)
+    assert only_args("Splice ropes of 12 and 7", splice) == {"first_length": 12, "second_length": 7}
+
+
+def test_an_explicit_assignment_wins():
+    knit = tool("knit_pattern", "A knitting pattern repeat.", ["k", "n"], k=INT, n=INT)
+    assert only_args("Knit the pattern with n = 9 and k = 4", knit) == {"k": 4, "n": 9}
+
+
+def test_a_number_is_not_used_twice_and_optional_ones_stay_out():
+    scarf = tool("knit_scarf", "Plan a knitted scarf.", ["width_cm"], width_cm={"type": "integer",
+                 "description": "Width in cm."}, length_cm={"type": "integer", "description": "Length in cm."},
+                 colour={"type": "string", "description": "Yarn colour."})
+    assert only_args("Plan a knitted scarf 30 cm wide", scarf) == {"width_cm": 30}
+
+
+@pytest.mark.parametrize("question, schema, expected", [
+    ("Grow the orchard fund at 4% a year", {"type": "number", "description": "Yearly growth rate."}, 0.04),
+    ("Grow the orchard fund at 4% a year", {"type": "number", "description": "Growth in percent."}, 4),
+    ("Open the orchard gate at 9 PM", {"type": "integer", "description": "Hour, 24 hour clock."}, 21),
+    ("Grow the orchard fund, compounded quarterly", {"type": "integer", "description": "Compounding frequency "
+                                                                                          "per year."}, 4),
+    ("Fit a 220µF capacitor to the orchard pump", {"type": "number", "description": "Capacitance in farads."},
+     0.00022),
+    ("Give the orchard a $2.5 million budget", {"type": "number", "description": "Budget in dollars."}, 2500000),
+])
+def test_the_conversions_a_description_implies(question, schema, expected):
+    orchard = tool("orchard_plan", "Plan orchard work: fund, gate, pump capacitor and budget.", ["value"],
+                   value=schema)
+    assert only_args(question, orchard)["value"] == pytest.approx(expected)
+
+
+def test_lists_in_brackets_or_with_and_fill_an_array():
+    log = tool("log_hive_weights", "Log hive weights.", ["weights"], weights={"type": "array",
+               "items": {"type": "number"}})
+    assert only_args("Log hive weights [4, 8.5, 15]", log) == {"weights": [4, 8.5, 15]}
+    assert only_args("Log hive weights of 3, 5 and 9", log) == {"weights": [3, 5, 9]}
+
+
+def test_enum_values_by_word_match_including_spelled_out_numbers():
+    tides = tool("tide_table", "Tide table for a harbour.", ["harbour"], harbour={"type": "string"},
+                 span={"type": "string", "enum": ["one_day", "two_weeks", "one_month"]})
+    assert only_args("Tide table for Oban harbour for the next two weeks", tides) == {
+        "harbour": "Oban", "span": "two_weeks"}
+    assert "span" not in only_args("Tide table for Oban harbour", tides)  # not given: left out
+
+
+def test_quoted_text_and_values_a_description_quotes():
+    label = tool("label_jar", "Print a honey jar label.", ["wording", "jar_size"], wording={"type": "string"},
+                 jar_size={"type": "string"}, finish={"type": "string", "description": "Either 'matte' or 'gloss'."})
+    assert only_args("Print a honey jar label saying 'Heather Gold' in gloss for the 'small' jar size", label) == {
+        "wording": "Heather Gold", "jar_size": "small", "finish": "gloss"}
+
+
+def test_a_unit_parameter_takes_the_unit_written_after_a_number():
+    lens = tool("telescope_lens", "Pick a telescope lens.", ["aperture"], aperture=NUM,
+                unit={"type": "string", "description": "Unit of the aperture."})
+    assert only_args("Pick a telescope lens with a 4 inches aperture", lens) == {"aperture": 4, "unit": "inches"}
+    assert only_args("Pick a telescope lens with aperture 4", lens) == {"aperture": 4}
+
+
+def test_a_formula_is_written_as_python_writes_it():
+    integrate = tool("integrate", "Integrate a function.", ["function"], function={"type": "string",
+                     "description": "The function to integrate."})
+    assert only_args("Integrate y = 4t^3 - t over the night", integrate) == {"function": "4t**3 - t"}
+
+
+def test_a_flag_the_request_names():
+    survey = tool("hive_survey", "Survey a beehive.", ["hive"], hive={"type": "string"},
+                  include_photos={"type": "boolean"})
+    assert only_args("Survey hive 'B7' with photos", survey)["include_photos"] is True
+    assert only_args("Survey hive 'B7' without photos", survey)["include_photos"] is False
+    assert "include_photos" not in only_args("Survey hive 'B7'", survey)
+
+
+# --- several calls in one response ---------------------------------------------------------------------
+
+FERRY = tool("ferry_times", "Ferry departures from a port.", ["port"], port={"type": "string"})
+KAYAK = tool("reserve_kayak", "Reserve a kayak.", ["paddler", "hours"], paddler={"type": "string"},
+             hours={"type": "integer", "description": "How many hours."})
+
+
+def test_two_subjects_get_two_calls_in_one_response():
+    assert calls("Check the ferry times from Oban and Mallaig", FERRY) == [
+        ("ferry_times", {"port": "Oban"}), ("ferry_times", {"port": "Mallaig"})]
+
+
+def test_one_subject_gets_one_call():
+    assert calls("Check the ferry times from Oban", FERRY) == [("ferry_times", {"port": "Oban"})]
+
+
+def test_values_said_respectively_go_together():
+    assert calls("Reserve kayaks for Ana and Ben for 2 hours and 3 hours respectively", KAYAK) == [
+        ("reserve_kayak", {"paddler": "Ana", "hours": 2}), ("reserve_kayak", {"paddler": "Ben", "hours": 3})]
+
+
+def test_a_list_as_long_as_the_parameters_stays_in_one_call():
+    splice = tool("splice_ropes", "Splice two ropes.", ["first_length", "second_length"], first_length=INT,
+                  second_length=INT)
+    assert len(calls("Splice ropes of 12 and 7", splice)) == 1
+
+
+def test_then_repeat_with_a_change_keeps_the_rest():
+    scope = tool("telescope_exposure", "Plan a telescope exposure.", ["aperture_mm", "seconds"],
+                 aperture_mm={"type": "integer", "description": "Aperture in mm."},
+                 seconds={"type": "integer", "description": "Exposure in seconds."})
+    assert calls("Plan a telescope exposure at 200 mm aperture for 30 seconds, then repeat with 60 seconds",
+                 scope) == [("telescope_exposure", {"aperture_mm": 200, "seconds": 30}),
+                            ("telescope_exposure", {"aperture_mm": 200, "seconds": 60})]
+
+
+def test_a_slot_given_twice_starts_another_call():
+    scope = tool("telescope_quote", "Quote a telescope.", ["aperture_mm", "focal_mm"],
+                 aperture_mm={"type": "integer", "description": "Aperture in mm."},
+                 focal_mm={"type": "integer", "description": "Focal length in mm."})
+    assert calls("Quote a telescope with aperture 200 and focal length 1200, and another with aperture 150 and "
+                 "focal length 750", scope) == [("telescope_quote", {"aperture_mm": 200, "focal_mm": 1200}),
+                                                ("telescope_quote", {"aperture_mm": 150, "focal_mm": 750})]
+
+
+def test_two_tasks_for_two_tools_in_one_request():
+    water = tool("water_orchard", "Water the orchard.", ["minutes"], minutes=INT)
+    feed = tool("feed_hives", "Feed the beehives syrup.", ["kg"], kg={"type": "number", "description": "Syrup, kg."})
+    assert calls("Water the orchard for 20 minutes and feed the hives 2 kg of syrup", water, feed) == [
+        ("water_orchard", {"minutes": 20}), ("feed_hives", {"kg": 2})]
+
+
+def test_without_parallel_calls_one_call_per_response():
+    assert calls("Check the ferry times from Oban and Mallaig", FERRY, parallel_tool_calls=False) == [
+        ("ferry_times", {"port": "Oban"})]
+
+
+@pytest.mark.parametrize("api", ["chat", "responses"])
+def test_both_apis_send_the_calls_together(api):
+    client = neutral_client()
+    schema = {"name": "ferry_times", "description": "Ferry departures from a port.", "parameters": {
+        "type": "object", "properties": {"port": {"type": "string"}}, "required": ["port"]}}
+    question = "Check the ferry times from Oban and Mallaig"
+    if api == "chat":
+        message = client.chat.completions.create(model="m", messages=[{"role": "user", "content": question}],
+                                                 tools=[{"type": "function", "function": schema}]).choices[0].message
+        got = [json.loads(c.function.arguments) for c in message.tool_calls]
+    else:
+        response = client.responses.create(model="m", input=question, tools=[{"type": "function", **schema}])
+        got = [json.loads(i.arguments) for i in response.output if i.type == "function_call"]
+    assert got == [{"port": "Oban"}, {"port": "Mallaig"}]
+
+
+# --- which tool, and none ----------------------------------------------------------------------------------
+
+TIDES = tool("tide_times", "High and low tide times for a harbour.", ["harbour"], harbour={"type": "string"})
+WEATHER = tool("sea_weather", "Wind and wave forecast at sea.", ["area"], area={"type": "string"})
+
+
+def test_the_tool_the_request_is_about_is_chosen_among_several():
+    assert calls("When does the ferry leave Oban?", TIDES, FERRY, WEATHER)[0][0] == "ferry_times"
+    assert calls("When is high tide in Oban harbour?", TIDES, FERRY, WEATHER)[0][0] == "tide_times"
+
+
+@pytest.mark.parametrize("question", ["What is the capital of Peru?", "How many legs does a spider have?",
+                                      "Calculate the area of a circle of radius 3"])
+def test_no_call_when_no_tool_fits_and_a_plain_answer_says_so(question):
+    decision = decide(Conversation(question=question, tools=[TIDES, FERRY]))
+    assert not decision.calls and "None of the tools I have (tide_times, ferry_times) fits" in decision.text
+
+
+def test_a_japanese_request_with_two_cities_makes_both_calls_in_one_response():
+    # と joins two names as "and" does (call_plan._CJK_AND); a tide table, a domain no lesson uses.
+    from helpers.offline import neutral_client
+
+    tool = {"type": "function", "name": "get_tides", "description": "港の潮位を取得する",
+            "parameters": {"type": "object", "properties": {"port": {"type": "string"}}, "required": ["port"]}}
+    out = neutral_client().responses.create(model="m", input="横浜と神戸の潮位を比べてください", tools=[tool]).output
+    ports = [json.loads(item.arguments)["port"] for item in out if item.type == "function_call"]
+    assert sorted(ports) == ["横浜", "神戸"]
