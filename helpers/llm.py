@@ -21,6 +21,7 @@ would hide the lesson.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,6 +187,7 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
         ('OpenAI', 'offline-rules-v1')
     """
     s = resolve(provider, env_file=env_file)
+    _remember_preset(s)
     record_path = _record_path(s, record)
     transport = _transport_for(s, record_path, context_window)
     http_client = httpx.Client(transport=transport, timeout=TIMEOUT_S) if transport is not None else None
@@ -214,6 +216,7 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
         ('AsyncOpenAI', 'offline-rules-v1')
     """
     s = resolve(provider, env_file=env_file)
+    _remember_preset(s)
     record_path = _record_path(s, record)
     transport = _transport_for(s, record_path, context_window)
     http_client = None
@@ -320,6 +323,16 @@ def _norm(url) -> str:
     return str(url).rstrip("/")
 
 
+# A preset pointed at another URL (OPENAI_BASE_URL: a proxy, a self-hosted server) by make_client, by that URL:
+# provider_of then still knows which APIs it has, instead of taking it for an unknown server.
+_PRESET_AT: dict[str, Provider] = {}
+
+
+def _remember_preset(s: Settings) -> None:
+    if _norm(s.base_url) != _norm(s.provider.base_url):
+        _PRESET_AT[_norm(s.base_url)] = dataclasses.replace(s.provider, base_url=s.base_url)
+
+
 def provider_of(client) -> Provider:
     """The preset a client talks to, found from its base URL; unknown servers get a generic preset.
 
@@ -332,6 +345,8 @@ def provider_of(client) -> Provider:
     for preset in PROVIDERS.values():
         if _norm(preset.base_url) == url:
             return preset
+    if url in _PRESET_AT:  # a preset that make_client pointed at OPENAI_BASE_URL
+        return _PRESET_AT[url]
     # Anything else is some OpenAI-compatible server: assume both APIs and let the server decide.
     return Provider(name="custom", base_url=url, key_env="OPENAI_API_KEY", default_model="",
                     responses_api=True, local=_is_local_url(url))
