@@ -378,3 +378,28 @@ def require_api(client, flavour: str) -> Provider:
                             f"Responses API ({with_responses}) in .env and restart the kernel, or go on with "
                             f"{CHAT_LESSON}, which uses Chat Completions.")
     return preset
+
+
+def with_responses_api(client, model: str, *, verbose: bool = True):
+    """`(client, model)` for a lesson written with the Responses API: the same pair when the provider has it;
+    else, after one line saying what is missing on which provider and what to use instead, the offline model's
+    client and model, so the lesson goes on (on rules, not on your model) instead of stopping at its first cell.
+
+    Example:
+        >>> client, model = with_responses_api(*make_client("offline", verbose=False))
+        >>> model
+        'offline-rules-v1'
+        >>> import openai
+        >>> _, model = with_responses_api(openai.OpenAI(base_url=PROVIDERS["github"].base_url, api_key="x"), "gpt")
+        GitHub Models has no Responses API, which this lesson calls: it runs on the offline model instead. ...
+        >>> model
+        'offline-rules-v1'
+    """
+    preset = provider_of(client)
+    if preset.responses_api:
+        return client, model
+    if verbose:
+        pretty = PRETTY_NAMES.get(preset.name, preset.name)
+        print(f"{pretty} has no Responses API, which this lesson calls: it runs on the offline model instead. "
+              f"{CHAT_LESSON} does the same with Chat Completions on {pretty}.")
+    return make_client("offline", verbose=False)

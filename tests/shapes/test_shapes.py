@@ -149,3 +149,31 @@ AREAS = ["notebooks/solutions/04-agentic-loop.ipynb",  # the Responses API loop
 def test_a_lesson_runs_under_the_combined_shape(served, notebook):
     failed = run_one(ROOT / notebook, served["combined"].env())
     assert failed is None, failed
+
+
+def test_right_code_passes_its_check_on_a_model_that_misjudges_and_the_model_is_named(served, monkeypatch):
+    """Homework 2.3 on a weak model: it answers without calling get_entry. The verdict comes from a scripted model
+    and is PASS; what the weak model did is said beside it, as the model's doing."""
+    from helpers.homework import hw02_the_loop as hw
+    from helpers.ingest import load_faq_data
+    from helpers.llm import make_client
+    from helpers.loop import agent_loop
+    from helpers.search import SEARCH_TOOL, search
+
+    documents = load_faq_data(progress=False)
+    by_id = {d["id"]: d for d in documents}
+    schema = {"type": "function", "name": "get_entry", "description": "Fetch one full FAQ entry by its id.",
+              "parameters": {"type": "object", "properties": {"entry_id": {"type": "string"}},
+                             "required": ["entry_id"], "additionalProperties": False}}
+    tools = {"search": search, "get_entry": lambda entry_id: by_id.get(entry_id) or {"error": "no such id"}}
+
+    def ask(client, model, question):
+        return agent_loop(client, model, question, tools, schemas=[SEARCH_TOOL, schema], verbose=False)
+
+    for key, value in served["misjudge"].env().items():
+        monkeypatch.setenv(key, value)
+    client, model = make_client(verbose=False)
+    result = hw.check_ask(ask, client, model, documents)
+    assert result.passed, result
+    assert f"On your model ({model}): it answered without calling get_entry" in result.hint, result
+    assert "not your code" in result.hint
