@@ -322,7 +322,12 @@ class ShapedModel:
 
 
 def _free_choice(request: dict) -> bool:
-    # Only a model left to choose misjudges: a forced or forbidden tool choice, or no tools, is obeyed.
+    # Only a model left to choose misjudges: a forced or forbidden tool choice, or no tools, is obeyed; and a
+    # structured output (a JSON schema) is enforced by the provider's decoding, so its text is never a stray call.
+    text = request.get("text")
+    formats = [text.get("format") if isinstance(text, dict) else None, request.get("response_format")]
+    if any(isinstance(f, dict) and f.get("type") == "json_schema" for f in formats):
+        return False
     return request.get("tool_choice") in (None, "auto") and bool(request.get("tools"))
 
 

@@ -61,7 +61,7 @@ def test_calls_made_at_once_come_one_per_response_in_the_same_order(served):
     assert len(wanted) == 3
     for stateful in (False, True):
         client = client_of(served, "sequential")
-        items, got, previous = [{"role": "user", "content": QUESTION}], [], None
+        items, got, previous, new = [{"role": "user", "content": QUESTION}], [], None, []
         for _ in range(5):
             if stateful and previous is not None:
                 response = client.responses.create(model="m", input=new, tools=[SEARCH], instructions=THREE,
