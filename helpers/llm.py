@@ -380,10 +380,11 @@ def require_api(client, flavour: str) -> Provider:
     return preset
 
 
-def with_responses_api(client, model: str, *, verbose: bool = True):
+def with_responses_api(client, model: str, *, verbose: bool = True, **options):
     """`(client, model)` for a lesson written with the Responses API: the same pair when the provider has it;
     else, after one line saying what is missing on which provider and what to use instead, the offline model's
     client and model, so the lesson goes on (on rules, not on your model) instead of stopping at its first cell.
+    `options` go to make_client for the offline model (context_window=, as lesson 15 sets it).
 
     Example:
         >>> client, model = with_responses_api(*make_client("offline", verbose=False))
@@ -402,4 +403,4 @@ def with_responses_api(client, model: str, *, verbose: bool = True):
         pretty = PRETTY_NAMES.get(preset.name, preset.name)
         print(f"{pretty} has no Responses API, which this lesson calls: it runs on the offline model instead. "
               f"{CHAT_LESSON} does the same with Chat Completions on {pretty}.")
-    return make_client("offline", verbose=False)
+    return make_client("offline", verbose=False, **options)
