@@ -12,7 +12,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
 OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
 
 .PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-offline bench-notebooks bench-search \
-        bench-tests eval-batch bench-memory doctor homework homework-notebooks data clean help test-ui
+        bench-tests eval-batch bench-memory doctor homework homework-notebooks data clean help test-ui test-shapes
 
 help:
 	@echo "For students:"
@@ -28,6 +28,9 @@ help:
 	@echo "  make unit            the unit tests and the helpers' docstring examples only"
 	@echo "  make doctest         the helpers' docstring examples (Example: >>> ...) only"
 	@echo "  make nbval           the notebooks under nbval only"
+	@echo "  make test-shapes     every notebook under six shapes of real models (reasoning items, text beside calls,"
+	@echo "                       calls spread over responses, a weak model, stateless, Chat only): no cell raises,"
+	@echo "                       every solution's checks PASS (most of an hour; the weekly CI job runs it)"
 	@echo "  make test-ui         the chat widgets of lessons 10, 13 and 17 and a newcomer's first screens (lessons 00 and 13) in JupyterLab under headless Chromium (needs chromium)"
 	@echo "  make data            download the pinned ground truth and OpenAI spec once (lesson 12, conformance tests)"
 	@echo "  make bench           input tokens, citations and dollars per answered question, per technique (~2 min)"
@@ -170,6 +173,14 @@ endif
 
 test-ui: install $(UI_STAMP)
 	$(OFFLINE) $(BIN)/pytest tests/ui -q -p no:cacheprovider
+
+# Every lesson, solution, homework and homework solution under each shape of a real model that tests/shapes/
+# simulates on the offline model (a proxy on 127.0.0.1 that the kernels reach through OPENAI_BASE_URL). On every
+# core, each lesson's runs (lesson and solution, every shape) on one worker: the two write the same files under
+# data/. SHAPES_ARGS="-k reasoning" picks some.
+test-shapes: install
+	$(OFFLINE) $(BIN)/pytest tests/shapes/test_solutions_under_shapes.py -q -p no:cacheprovider -n auto --dist loadgroup \
+		$(SHAPES_ARGS)
 
 notebooks: install
 	$(OFFLINE) $(BIN)/python -m helpers.maint.nbrun $(NOTEBOOKS)

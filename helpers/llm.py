@@ -21,6 +21,7 @@ would hide the lesson.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,6 +209,7 @@ def make_client(provider: str | None = None, *, env_file=None, record=None, verb
         ('OpenAI', 'offline-rules-v1')
     """
     s = resolve(provider, env_file=env_file)
+    _remember_preset(s)
     record_path = _record_path(s, record)
     transport = _transport_for(s, record_path, context_window)
     http_client = httpx.Client(transport=transport, timeout=TIMEOUT_S) if transport is not None else None
@@ -236,6 +238,7 @@ def make_async_client(provider: str | None = None, *, env_file=None, record=None
         ('AsyncOpenAI', 'offline-rules-v1')
     """
     s = resolve(provider, env_file=env_file)
+    _remember_preset(s)
     record_path = _record_path(s, record)
     transport = _transport_for(s, record_path, context_window)
     http_client = None
@@ -342,6 +345,16 @@ def _norm(url) -> str:
     return str(url).rstrip("/")
 
 
+# A preset pointed at another URL (OPENAI_BASE_URL: a proxy, a self-hosted server) by make_client, by that URL:
+# provider_of then still knows which APIs it has, instead of taking it for an unknown server.
+_PRESET_AT: dict[str, Provider] = {}
+
+
+def _remember_preset(s: Settings) -> None:
+    if _norm(s.base_url) != _norm(s.provider.base_url):
+        _PRESET_AT[_norm(s.base_url)] = dataclasses.replace(s.provider, base_url=s.base_url)
+
+
 def provider_of(client) -> Provider:
     """The preset a client talks to, found from its base URL; unknown servers get a generic preset.
 
@@ -354,6 +367,8 @@ def provider_of(client) -> Provider:
     for preset in PROVIDERS.values():
         if _norm(preset.base_url) == url:
             return preset
+    if url in _PRESET_AT:  # a preset that make_client pointed at OPENAI_BASE_URL
+        return _PRESET_AT[url]
     # Anything else is some OpenAI-compatible server: assume both APIs and let the server decide; the rest is
     # not confirmed, so a lesson that needs it says so instead of failing on a 404.
     return Provider(name="custom", base_url=url, key_env="OPENAI_API_KEY", default_model="",
@@ -388,3 +403,29 @@ def require_api(client, flavour: str) -> Provider:
                             f"Responses API ({with_responses}) in .env and restart the kernel, or go on with "
                             f"{CHAT_LESSON}, which uses Chat Completions.")
     return preset
+
+
+def with_responses_api(client, model: str, *, verbose: bool = True, **options):
+    """`(client, model)` for a lesson written with the Responses API: the same pair when the provider has it;
+    else, after one line saying what is missing on which provider and what to use instead, the offline model's
+    client and model, so the lesson goes on (on rules, not on your model) instead of stopping at its first cell.
+    `options` go to make_client for the offline model (context_window=, as lesson 15 sets it).
+
+    Example:
+        >>> client, model = with_responses_api(*make_client("offline", verbose=False))
+        >>> model
+        'offline-rules-v1'
+        >>> import openai
+        >>> _, model = with_responses_api(openai.OpenAI(base_url=PROVIDERS["gemini"].base_url, api_key="x"), "gemini-3.8-flash")
+        Google Gemini has no Responses API, which this lesson calls: it runs on the offline model instead. ...
+        >>> model
+        'offline-rules-v1'
+    """
+    preset = provider_of(client)
+    if preset.responses_api:
+        return client, model
+    if verbose:
+        pretty = PRETTY_NAMES.get(preset.name, preset.name)
+        print(f"{pretty} has no Responses API, which this lesson calls: it runs on the offline model instead. "
+              f"{CHAT_LESSON} does the same with Chat Completions on {pretty}.")
+    return make_client("offline", verbose=False, **options)

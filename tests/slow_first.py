@@ -21,6 +21,7 @@ wrong result.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import PurePosixPath
 
 import pytest
@@ -57,13 +58,17 @@ class PairedNotebooks(LoadScopeScheduling):
     """--dist loadscope, except that notebooks with the same file name (a lesson and its solution) are one scope.
 
     Example: "notebooks/07-safety-nets.ipynb::Cell 3" and "notebooks/solutions/07-safety-nets.ipynb::Cell 9"
-    -> both "notebook 07-safety-nets.ipynb"; "tests/test_a.py::test_b" -> "tests/test_a.py"
+    -> both "notebook 07-safety-nets.ipynb"; "tests/test_a.py::test_b" -> "tests/test_a.py"; a test that runs a
+    notebook and names it as its parameter, "tests/shapes/test_shapes.py::test_x[notebooks/13-approval.ipynb]",
+    -> "notebook 13-approval.ipynb": it writes the same files under data/ as nbval's run of that notebook.
     """
 
     def _split_scope(self, nodeid: str) -> str:
         path = nodeid.split("::", 1)[0]
         if path.endswith(".ipynb"):
             return f"notebook {PurePosixPath(path).name}"
+        if found := re.search(r"\[([^\[\]]*\.ipynb)\]$", nodeid):
+            return f"notebook {PurePosixPath(found.group(1)).name}"
         return super()._split_scope(nodeid)
 
 

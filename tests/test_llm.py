@@ -4,6 +4,7 @@ import dataclasses
 import logging
 
 import httpx
+import openai
 import pytest
 
 from helpers import llm
@@ -80,7 +81,10 @@ def test_llm_model_and_base_url_are_honoured(clean_env, monkeypatch, capsys):
     assert model == "gpt-test"
     assert str(client.base_url).rstrip("/") == "https://proxy.example.com/v1"
     assert "https://proxy.example.com/v1" in capsys.readouterr().out
-    assert llm.provider_of(client).name == "custom"
+    # The preset make_client chose keeps its capabilities behind the proxy; a client nobody made is "custom".
+    preset = llm.provider_of(client)
+    assert (preset.name, preset.base_url) == ("openai", "https://proxy.example.com/v1")
+    assert llm.provider_of(openai.OpenAI(base_url="https://other.example.com/v1", api_key="x")).name == "custom"
 
 
 @pytest.mark.parametrize("name,var,hint", [

@@ -4,17 +4,23 @@
 prompt contain the results?" on any provider. `ScriptedClient` returns prepared responses in order, for the
 exact situations a real model can't be relied on to produce (two function calls in one response, a model that
 never stops). `offline_double` gives the offline model with injected faults; `note_tool` a made-up writing
-tool that records what it saved. The checks read what a recorded
+tool that records what it saved. `judge_client()` is the model a check's verdict comes from when the student's
+work is a prompt (the offline model: deterministic, and it follows instructions by general rules), and
+`on_your_model(...)` reports, beside a PASS, what the student's own model did with the same code: never a
+FAIL, since a right solution on a model that misjudges is still right. The checks read what a recorded
 request sent with `request_items`, `request_text` and `plain_data`, and `without_responses_api` names a
 provider that a Responses API check can't run on. Left out on purpose: streaming (no homework task streams).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from typing import Any
 
-from helpers.checks.core import CheckFailed, read_field, run_student_code
+from helpers.checks.core import CheckFailed, NotDoneYet, read_field, run_student_code
+from helpers.tools import preview
 
 
 def _snapshot(kwargs: dict) -> dict:
@@ -221,6 +227,61 @@ def offline_double(faults: str | list | None = None):
 
     # No retries: a check wants to see each call the student's code makes, not the SDK's repeats.
     return make_offline(faults, max_retries=0)
+
+
+def judge_client():
+    """The client a check's verdict comes from when no script can stand in for a model (a prompt is judged by
+    what a model does with it): the offline model, whatever model the student uses, so the same code gets the
+    same verdict on every provider. Its model name is helpers.offline.OFFLINE_MODEL.
+
+    Example:
+        >>> judge_client().models.list().data[0].id
+        'offline-rules-v1'
+    """
+    return offline_double()
+
+
+def is_offline_model(client) -> bool:
+    """Whether a client talks to the offline model itself (then a check's verdict already is what it did).
+
+    Example:
+        >>> is_offline_model(offline_double()), is_offline_model(ScriptedClient([]))
+        (True, False)
+    """
+    from helpers.llm import provider_of
+
+    try:
+        return provider_of(client).name == "offline"
+    except AttributeError:  # a test double without a base URL
+        return False
+
+
+def on_your_model(client, model, run) -> str:
+    """What the student's own model did with code a check has already passed: " On your model (MODEL): ..."
+    with the sentence `run(client, model)` returns, or "" when the client is the offline model (the verdict
+    already came from it) or a test double. Never raises: the model's own misjudgement or its provider's error is
+    reported as what happened on that model, not as a failure of the student's code.
+
+    Example:
+        >>> on_your_model(offline_double(), "offline-rules-v1", lambda client, model: "it searched twice.")
+        ''
+    """
+    from helpers.llm import provider_of
+
+    try:
+        provider_of(client)
+    except AttributeError:
+        return ""
+    if is_offline_model(client):
+        return ""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            seen = run(client, model)
+    except (CheckFailed, NotDoneYet) as e:
+        seen = str(e)
+    except Exception as e:  # noqa: BLE001 -- the provider's error is what happened on that model, not a FAIL
+        seen = f"the call failed ({type(e).__name__}: {preview(str(e), 160)})."
+    return f" On your model ({model}): {seen}"
 
 
 def without_responses_api(client) -> str | None:

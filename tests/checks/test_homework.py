@@ -1081,15 +1081,25 @@ def test_one_wording_for_the_checks_and_the_score_table():
     assert not any("TODO" in row or "----" in row for row in rows)
 
 
-def test_follow_up_on_a_chat_only_provider_names_the_missing_api():
+def test_follow_up_on_a_chat_only_provider_is_checked_on_the_offline_model():
+    # Right code is not failed for its provider's missing API: the check runs it on the offline model, and says so.
     from openai import OpenAI
 
     from helpers.llm import PROVIDERS
 
     gemini = OpenAI(api_key="unused", base_url=PROVIDERS["gemini"].base_url)  # never called
-    result = hw.check_follow_up(lambda *args: None, gemini, "gemini-3.8-flash")
-    assert result.status == "fail"
-    assert "Google Gemini has no Responses API" in result.hint and "LLM_PROVIDER=offline" in result.hint
+
+    def right(client, model, result, question):
+        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
+                          messages=result.messages, verbose=False)
+
+    def forgets(client, model, result, question):
+        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
+
+    result = hw.check_follow_up(right, gemini, "gemini-3.8-flash")
+    assert result.passed, result
+    assert "checked on the offline model: Google Gemini has no Responses API" in result.hint
+    assert_fails(hw.check_follow_up(forgets, gemini, "gemini-3.8-flash"))
 
 
 def test_score_table_lists_every_task():

@@ -16,7 +16,8 @@ import json
 import re
 
 from helpers.checks.core import NotDoneYet, fail_if, run_student_code, task_check
-from helpers.checks.doubles import SpyClient, plain_data, request_items
+from helpers.checks.doubles import SpyClient, judge_client, on_your_model, plain_data, request_items
+from helpers.offline import OFFLINE_MODEL
 
 # Public: labelled questions (question, is it about the course FAQ?) for the student to try a guard on.
 LABELLED_QUESTIONS = [
@@ -123,19 +124,36 @@ def check_multi_search_instructions(instructions, client, model):
     fail_if(not reads_as_sentence(instructions), "the instructions are a list of words, not a request. "
             "Write a sentence that asks the agent to search more than once, e.g. how many searches and "
             "with what kind of keywords.")
-    searches = []
-    for question in SEARCH_QUESTIONS:
-        result = agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
-                            instructions=instructions, verbose=False)
-        fail_if(result.stop_reason != "answered", f"the run for {question!r} stopped with "
-                f"{result.stop_reason!r}; the instructions should lead to an answer, not endless searching.")
-        # Different searches, as a real model given such a prompt makes: the same query twice finds nothing new.
-        searches.append(_different_queries(result.tool_calls))
+
+    def searches_per_question(client, model) -> list[int]:
+        searches = []
+        for question in SEARCH_QUESTIONS:
+            result = agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
+                                instructions=instructions, verbose=False)
+            fail_if(result.stop_reason != "answered", f"the run for {question!r} stopped with "
+                    f"{result.stop_reason!r}; the instructions should lead to an answer, not endless searching.")
+            # Different searches, as a model given such a prompt makes: the same query twice finds nothing new.
+            searches.append(_different_queries(result.tool_calls))
+        return searches
+
+    # The verdict comes from the offline model, which follows instructions by general rules the same way on every
+    # machine; what the student's own model does with the same instructions is reported beside it.
+    searches = searches_per_question(judge_client(), OFFLINE_MODEL)
     several = sum(n >= 2 for n in searches)
     fail_if(several < 2, f"only {several} of {len(SEARCH_QUESTIONS)} runs searched more than once with "
             f"different queries (different searches per run: {searches}). Ask for it plainly, e.g. how many "
             "searches and with what kind of keywords.")
-    return f"different searches per question: {searches}."
+
+    def what_your_model_did(client, model) -> str:
+        theirs = searches_per_question(client, model)
+        several = sum(n >= 2 for n in theirs)
+        said = f"different searches per question: {theirs}"
+        if several < 2:
+            return (f"{said}; it searched more than once in {several} of {len(SEARCH_QUESTIONS)} runs. That is the "
+                    "model's judgement, not your instructions' (they work on the course's model).")
+        return said + "."
+
+    return f"different searches per question: {searches}." + on_your_model(client, model, what_your_model_did)
 
 
 def _guard_verdict(is_on_topic, client, model, question) -> bool:
@@ -174,9 +192,10 @@ def check_is_on_topic(is_on_topic, client, model):
         catch the wordings you thought of; ask the model, in one call, whether the question is on-topic.
     """
     wrong_on, wrong_off, prompts = [], [], []
+    # The verdict comes from the offline model (the same on every machine); the student's model is reported beside.
     for question, on_topic in GRADED_QUESTIONS:
-        spy = SpyClient(client)
-        verdict = _guard_verdict(is_on_topic, spy, model, question)
+        spy = SpyClient(judge_client())
+        verdict = _guard_verdict(is_on_topic, spy, OFFLINE_MODEL, question)
         fail_if(not spy.calls, "the guardrail made no model call. Words matched in Python only catch the "
                 "wordings you thought of; ask the model, in one call, whether the question is on-topic.")
         fail_if(len(spy.calls) > 1, f"the guardrail made {len(spy.calls)} model calls for one question; a "
@@ -197,8 +216,18 @@ def check_is_on_topic(is_on_topic, client, model):
     fail_if(not all(COURSE_WORDS.search(prompt) for prompt in prompts), "the guardrail's prompt never says "
             "what is on-topic: name the course and what its FAQ covers, so the model knows what to let "
             "through.")
+
+    def what_your_model_did(client, model) -> str:
+        right_on = sum(_guard_verdict(is_on_topic, client, model, q) for q, on in GRADED_QUESTIONS if on)
+        right_off = sum(not _guard_verdict(is_on_topic, client, model, q) for q, on in GRADED_QUESTIONS if not on)
+        said = f"{right_on}/{n_on} on-topic allowed, {right_off}/{n_off} off-topic blocked"
+        if right_on < n_on - MISSES_ALLOWED or right_off < n_off - MISSES_ALLOWED:
+            return (f"{said}. Your code is right (the verdict above); more misses here are that model's "
+                    "judgement: try a clearer prompt or a stronger model.")
+        return said + "."
+
     return (f"{n_on - len(wrong_on)}/{n_on} on-topic allowed, {n_off - len(wrong_off)}/{n_off} off-topic blocked "
-            f"(held-back questions).")
+            f"(held-back questions)." + on_your_model(client, model, what_your_model_did))
 
 
 @task_check("03-prompts-and-guardrails", "3.3")
@@ -238,6 +267,9 @@ def check_guarded_answer(guarded_answer, client, model):
         again.
     """
     off = "How do I win with the queen's gambit?"
+    student_client, student_model = client, model
+    # The verdict comes from the offline model (the same on every machine); the student's model is reported beside.
+    client, model = judge_client(), OFFLINE_MODEL
     spy = SpyClient(client)
     answer = run_student_code(guarded_answer, spy, model, off)
     fail_if(not isinstance(answer, str) or not answer.strip(), "for a blocked question, return a short "
@@ -253,4 +285,17 @@ def check_guarded_answer(guarded_answer, client, model):
             "guardrail allows it, run agent_loop with the search tool.")
     fail_if(not isinstance(answer, str) or not answer.strip(), "for an allowed question, return the loop's "
             "answer text (result.answer).")
-    return "blocked before the loop, answered with the loop."
+
+    def what_your_model_did(client, model) -> str:
+        blocked, allowed = SpyClient(client), SpyClient(client)
+        run_student_code(guarded_answer, blocked, model, off)
+        run_student_code(guarded_answer, allowed, model, on)
+        said = (f"the off-topic question cost {len(blocked.calls)} call(s) and "
+                f"{'searched' if blocked.function_calls() else 'did not search'}; the on-topic one "
+                f"{'searched' if allowed.function_calls() else 'did not search'}")
+        if blocked.function_calls() or not allowed.function_calls():
+            return said + ". Your code is right (the verdict above): that is how this model judged the questions."
+        return said + "."
+
+    return "blocked before the loop, answered with the loop." + on_your_model(student_client, student_model,
+                                                                               what_your_model_did)

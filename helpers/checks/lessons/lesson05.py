@@ -5,7 +5,8 @@ on_topic)` pair, with the guard prompt and no tools; a reply lets the question t
 (an empty, unsure or mixed reply blocks it); the result counts `{"on_topic_allowed": n,
 "off_topic_let_through": m}`. The check runs it twice: on a scripted model whose replies are the awkward ones
 (lower case, a full stop, empty, unsure, both words), so the counts show how the replies were read; then on the
-lesson's model with held-back questions that no notebook prints, so the guard prompt itself is measured.
+offline model with held-back questions that no notebook prints, so the guard prompt itself is measured the same
+way on every machine; what the student's own model makes of the prompt is reported beside the verdict.
 
 Homework 03 asks for the guardrail as a function (task 3.2) and for counts from a guard *function* (task 3.3);
 this exercise is the step between them, a guard *prompt* measured with real calls. Its scope rule (the prompt
@@ -17,12 +18,13 @@ the questions the student measures on in the lesson (the check brings its own).
 from __future__ import annotations
 
 from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, read_field, run_student_code, task_check
-from helpers.checks.doubles import SpyClient, request_text, scripted_response
+from helpers.checks.doubles import SpyClient, judge_client, on_your_model, request_text, scripted_response
 from helpers.checks.homework.hw03_prompts_and_guardrails import (
     COURSE_WORDS,
     MISSES_ALLOWED,
     prompt_without_question,
 )
+from helpers.offline import OFFLINE_MODEL
 
 KEYS = {"on_topic_allowed", "off_topic_let_through"}
 
@@ -172,24 +174,42 @@ def check_measure_guard(measure_guard, guard, client, model):
             "stop around it. Read the reply the way the lesson's check_question does.")
     fail_if(not (on_ok and off_ok), f"on a scripted model the counts are {got}; they should count, per label, the "
             "questions whose reply let them through. Check which label each count is for, and how you read a reply.")
-    # 2. The guard prompt itself, measured on questions the student has not seen.
-    spy = SpyClient(client)
-    got = _measured(measure_guard, spy, model, guard, HELD_BACK, "On the held-back questions")
-    fail_if(not all(COURSE_WORDS.search(prompt_without_question(request, str(_question_of(request, HELD_BACK))))
-                    for request, _ in spy.calls),
-            "the guard's prompt never says what is on-topic: name the course and what its FAQ covers, so the model "
-            "knows what to let through.")
-    replies = {_question_of(request, HELD_BACK): read_field(response, "output_text") for request, response in spy.calls}
-    want = counts(HELD_BACK, {q for q, reply in replies.items() if allows(reply)})
-    fail_if(got != want, f"on the held-back questions your counts are {got}, but the model's replies, read failing "
-            f"closed, give {want}. Count what the replies say, per label.")
+    # 2. The guard prompt itself, measured on questions the student has not seen, on the offline model: it follows
+    # the prompt by general rules, the same on every machine. The student's own model is reported beside it.
     n_on = sum(on for _, on in HELD_BACK)
     n_off = len(HELD_BACK) - n_on
+
+    def measured_on(client, model, where: str) -> tuple[dict, dict]:
+        spy = SpyClient(client)
+        got = _measured(measure_guard, spy, model, guard, HELD_BACK, where)
+        fail_if(not all(COURSE_WORDS.search(prompt_without_question(request, str(_question_of(request, HELD_BACK))))
+                        for request, _ in spy.calls),
+                "the guard's prompt never says what is on-topic: name the course and what its FAQ covers, so the "
+                "model knows what to let through.")
+        replies = {_question_of(request, HELD_BACK): read_field(response, "output_text")
+                   for request, response in spy.calls}
+        return got, counts(HELD_BACK, {q for q, reply in replies.items() if allows(reply)})
+
+    got, want = measured_on(judge_client(), OFFLINE_MODEL, "On the held-back questions")
+    fail_if(got != want, f"on the held-back questions your counts are {got}, but the model's replies, read failing "
+            f"closed, give {want}. Count what the replies say, per label.")
     fail_if(want["on_topic_allowed"] < n_on - MISSES_ALLOWED, f"your counts are right, but the guard blocked "
             f"{n_on - want['on_topic_allowed']} of {n_on} on-topic held-back questions: say in the prompt what the "
             "course covers (homework, projects, certificates, tools, setup).")
     fail_if(want["off_topic_let_through"] > MISSES_ALLOWED, f"your counts are right, but the guard let through "
             f"{want['off_topic_let_through']} of {n_off} off-topic held-back questions: say what the course covers, "
             "that anything else is BLOCK, and ask for one word.")
+
+    def what_your_model_did(client, model) -> str:
+        theirs, replies = measured_on(client, model, "On your model,")
+        said = (f"the guard allowed {replies['on_topic_allowed']}/{n_on} on-topic and let through "
+                f"{replies['off_topic_let_through']}/{n_off} off-topic held-back questions")
+        if theirs != replies:
+            return said + f", and your counts were {theirs}."
+        if replies["on_topic_allowed"] < n_on - MISSES_ALLOWED or replies["off_topic_let_through"] > MISSES_ALLOWED:
+            return said + ": more misses than allowed, from this model's judgement of the same prompt, not your code."
+        return said + "."
+
     return (f"right counts on awkward replies; the guard allowed {want['on_topic_allowed']}/{n_on} on-topic and let "
-            f"through {want['off_topic_let_through']}/{n_off} off-topic held-back questions.")
+            f"through {want['off_topic_let_through']}/{n_off} off-topic held-back questions."
+            + on_your_model(client, model, what_your_model_did))

@@ -5,8 +5,9 @@ response, return the items to append to the history. A tool not in `needs_approv
 `ask(name, arguments)` is asked first: True runs the tool; a string is a rejection whose reason becomes that
 call's output; anything else (None: nobody decided) is not an approval. The check calls it directly on four
 calls (no approval needed, approved, rejected with a reason, no decision), watching the order of asking and
-running, then puts it in a loop of its own on the student's model and rejects a call: the next request must
-be accepted (every call answered) and carry the reason as the call's output.
+running, then puts it in a loop of its own on a scripted model and rejects a call: the next request must carry the
+reason as the call's output. The same loop on the student's own model is reported beside the verdict, never
+judged (a model may decline to call the tool).
 Left out on purpose: the wording of the rejection (any output with the reason in it passes), how the tool's
 result is serialised, and what the model answers (that is the model's business; the offline model's rule is
 tested in tests/offline/test_offline_denials.py).
@@ -17,7 +18,15 @@ from __future__ import annotations
 import json
 
 from helpers.checks.core import fail_if, read_field, run_student_code, task_check
-from helpers.checks.doubles import SpyClient, note_tool, request_items
+from helpers.checks.doubles import (
+    ScriptedClient,
+    SpyClient,
+    note_tool,
+    on_your_model,
+    request_items,
+    scripted_response,
+    without_responses_api,
+)
 
 REASON = "the entry repeats one we already have"  # the check's own reason: it must reach the model as said
 MAX_CALLS = 6
@@ -96,12 +105,40 @@ def check_gated_call(gated_call, client, model):
     fail_if(len(_outputs(items)) != 1, "a call without a decision still needs one function_call_output "
             "saying it was not run.")
 
-    # 5. In a loop on your model: the rejection must reach the model as the call's output.
-    spy = SpyClient(client)
+    # 5. In a loop, on a scripted model that asks for add_note and then answers: the rejection must reach the
+    # model as the call's output. The same loop on the student's own model is reported beside the verdict.
+    scripted = ScriptedClient([scripted_response(("add_note", {"text": "buy bread"}), n=1),
+                               scripted_response(text="I did not save it.", n=2)])
+    requests, ran = _rejecting_loop(gated_call, scripted, "scripted")
+    fail_if(ran, "in the loop, the rejected tool ran.")
+    fail_if(len(requests) < 2, "in the loop, the model was not called again after the rejected call: its output "
+            "goes back to the model, which then answers.")
+    sent = [item for request in requests[1:] for item in request_items(request)]
+    fail_if(not any(REASON in str(read_field(o, "output")) for o in _outputs(sent)),
+            "in the loop, the model never received the reason as the call's output.")
+
+    def what_your_model_did(client, model) -> str:
+        if without_responses_api(client):
+            return "not run: this check's loop calls the Responses API, which your provider lacks."
+        requests, ran = _rejecting_loop(gated_call, SpyClient(client), model)
+        if ran:
+            return "the rejected tool ran."
+        if len(requests) < 2:
+            return "it answered without calling add_note (a model may decline to); your gate was not needed."
+        return "it called add_note, and the reason reached it as the call's output."
+
+    return ("asks before it runs, fails closed, and the reason reaches the model as the call's output."
+            + on_your_model(client, model, what_your_model_did))
+
+
+def _rejecting_loop(gated_call, client, model) -> tuple[list[dict], list]:
+    """A small loop around the student's gate that rejects every add_note call: (the requests sent, what ran)."""
     add_note, schema, ran = note_tool("add_note")
     history: list = [{"role": "user", "content": 'Use add_note to save the note "buy bread"'}]
+    requests = []
     for _ in range(MAX_CALLS):
-        response = spy.responses.create(model=model, input=history, tools=[schema])
+        requests.append({"input": list(history)})
+        response = client.responses.create(model=model, input=history, tools=[schema])
         calls = [i for i in response.output if read_field(i, "type") == "function_call"]
         history += [i.model_dump(exclude_none=True) if hasattr(i, "model_dump") else i for i in response.output]
         if not calls:
@@ -110,9 +147,4 @@ def check_gated_call(gated_call, client, model):
             item = {"type": "function_call", "call_id": call.call_id, "name": call.name, "arguments": call.arguments}
             history += run_student_code(gated_call, item, {"add_note": add_note}, {"add_note"},
                                         lambda name, arguments: REASON, what="gated_call in the loop")
-    fail_if(ran, "in the loop, the rejected tool ran.")
-    sent = [item for request, _ in spy.calls[1:] for item in request_items(request)]
-    if len(spy.calls) > 1:  # the model called the tool (a real model may decline to): the reason reached it
-        fail_if(not any(REASON in str(read_field(o, "output")) for o in _outputs(sent)),
-                "in the loop, the model never received the reason as the call's output.")
-    return f"asks before it runs, fails closed, and the reason reached {model} as the call's output."
+    return requests, ran
