@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import settings
 from slow_first import slowest_first
 
@@ -82,3 +83,23 @@ def test_property_tests_draw_a_fixed_small_budget_unless_the_deep_profile_is_cho
     assert deep.max_examples == 10 * fast.max_examples
     if os.environ.get("HYPOTHESIS_PROFILE", "fast") in ("", "fast"):
         assert settings.default.max_examples == fast.max_examples and settings.default.derandomize
+
+
+def test_a_kernel_that_never_answers_is_started_once_more_and_then_fails():
+    from conftest import _start_kernel_twice
+
+    attempts = []
+
+    def flaky(*args, **kwargs):
+        attempts.append(args)
+        if len(attempts) == 1:
+            raise RuntimeError("Kernel didn't respond in 60 seconds")
+        return "km", "kc"
+
+    assert _start_kernel_twice(flaky)("python") == ("km", "kc") and len(attempts) == 2
+
+    def dead(*args, **kwargs):
+        raise RuntimeError("Kernel didn't respond in 60 seconds")
+
+    with pytest.raises(RuntimeError):
+        _start_kernel_twice(dead)()
