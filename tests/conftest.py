@@ -112,9 +112,6 @@ def _start_kernel_twice(start):
     return start_new_kernel
 
 
-try:
-    import nbval.kernel as _nbval_kernel
-except ImportError:  # nbval is in the lock; without it no notebook is collected either
-    pass
-else:
-    _nbval_kernel.start_new_kernel = _start_kernel_twice(_nbval_kernel.start_new_kernel)
+import nbval.kernel  # noqa: E402 -- here, beside the one thing it is imported for
+
+nbval.kernel.start_new_kernel = _start_kernel_twice(nbval.kernel.start_new_kernel)

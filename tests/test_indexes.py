@@ -42,9 +42,13 @@ def index_text(package: Path) -> str:
     return text
 
 
+def bullet_names(text: str) -> set[str]:
+    """The module names an index lists in its bullets (`- a: ...`, `- a, b: ...`)."""
+    return {n for group in BULLET.findall(text) for n in group.split(", ")}
+
+
 def listed(text: str) -> set[str]:
-    names = {n for group in BULLET.findall(text) for n in group.split(", ")}
-    return names | set(re.findall(r"(?<![/\w.])([a-z_0-9]+)\.py\b", text))
+    return bullet_names(text) | set(re.findall(r"(?<![/\w.])([a-z_0-9]+)\.py\b", text))
 
 
 @pytest.mark.parametrize("package", packages(), ids=lambda p: str(p.relative_to(HELPERS.parent)))
@@ -55,8 +59,7 @@ def test_every_module_is_in_its_package_index(package):
 
 @pytest.mark.parametrize("package", packages(), ids=lambda p: str(p.relative_to(HELPERS.parent)))
 def test_an_index_names_no_module_that_is_gone(package):
-    named = {n for group in BULLET.findall(index_text(package)) for n in group.split(", ")}
-    gone = named - members(package)
+    gone = bullet_names(index_text(package)) - members(package)
     assert not gone, f"{package.relative_to(HELPERS.parent)}'s index lists modules that don't exist: {sorted(gone)}"
 
 
@@ -77,7 +80,7 @@ def test_the_checker_sees_a_missing_and_a_stale_entry(tmp_path):
     (package / "a.py").write_text("")
     (package / "b.py").write_text("")
     assert members(package) - listed(index_text(package)) == {"b"}
-    assert {n for g in BULLET.findall(index_text(package)) for n in g.split(", ")} - members(package) == {"gone"}
+    assert bullet_names(index_text(package)) - members(package) == {"gone"}
 
 
 # --- every module has tests ---------------------------------------------------------------------------------
