@@ -9,7 +9,10 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard notebooks/h
              $(sort $(wildcard notebooks/homework/solutions/*.ipynb)) $(sort $(wildcard notebooks/solutions/*.ipynb))
 # make test and make notebooks always use the offline model: a real key in .env costs nothing here,
 # and stored outputs stay comparable. (make_client never lets .env override a variable already set.)
-OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD=
+# PYTHONDONTWRITEBYTECODE= (empty, so unset for Python): a machine that sets it (many container images do) made
+# every test worker, kernel and server compile the course's own modules from source, and pytest rewrite every test
+# file's asserts again, in each of the suite's hundred-odd processes. The bytecode goes to __pycache__/ (ignored).
+OFFLINE := LLM_PROVIDER=offline LLM_MODEL= OPENAI_BASE_URL= LLM_RECORD= PYTHONDONTWRITEBYTECODE=
 
 .PHONY: lab test install lock upgrade lint lint-workflows unit doctest nbval notebooks bench bench-offline bench-notebooks bench-search \
         bench-tests eval-batch bench-memory doctor homework homework-notebooks data clean help test-ui test-shapes
