@@ -135,11 +135,14 @@ lint-workflows:
 # tests/durations.json (make bench-tests), so no slow notebook is left for the end while the other core idles.
 PARALLEL := -n auto --dist loadscope --no-loadscope-reorder
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
-# A lesson with an exercise is its solution notebook with the exercise taken out, down to the stored outputs
-# (tests/maint/test_lessons_mirror_solutions.py proves it, and runs each lesson's check on its stub), so nbval
-# runs the solution and not the lesson again: each lesson's cells once. Lessons 00-02 have no solution.
-MIRRORED := $(patsubst notebooks/solutions/%,notebooks/%,$(wildcard notebooks/solutions/*.ipynb))
-NBVAL_NOTEBOOKS := $(filter-out $(MIRRORED),$(sort $(wildcard notebooks/*.ipynb))) notebooks/solutions notebooks/homework
+# A lesson with an exercise is its solution notebook with the exercise taken out, down to the stored outputs, and
+# a homework is its solution with the tasks taken out (tests/maint/test_lessons_mirror_solutions.py proves both,
+# and runs each check on its stub), so nbval runs the solution and not the student's notebook again: each
+# notebook's cells once. Lessons 00-02 have no solution, so nbval runs them.
+MIRRORED := $(patsubst notebooks/solutions/%,notebooks/%,$(wildcard notebooks/solutions/*.ipynb)) \
+            $(patsubst notebooks/homework/solutions/%,notebooks/homework/%,$(wildcard notebooks/homework/solutions/*.ipynb))
+NBVAL_NOTEBOOKS := $(filter-out $(MIRRORED),$(sort $(wildcard notebooks/*.ipynb notebooks/homework/*.ipynb))) \
+                   notebooks/solutions notebooks/homework/solutions
 TEST_ARGS := tests helpers --doctest-modules $(NBVAL_NOTEBOOKS) $(NBVAL) $(PARALLEL)
 
 unit: install
