@@ -262,3 +262,14 @@ def test_measure_counts_right_answers_calls_tokens_and_dollars():
 def test_a_ledger_of_a_failed_handoff_still_prints():
     ledger = Ledger(events=[("Desk", "could not hand over to", "Loans agent")])
     assert ledger.report().startswith("Desk could not hand over to Loans agent")
+
+
+def test_a_transfer_the_agent_does_not_own_gets_an_unknown_tool_error_naming_what_it_can_call():
+    script = [scripted_response(("transfer_to_loans_agent", {}), n=1),
+              scripted_response(("transfer_to_events_agent", {}), n=2),  # a transfer the Loans agent lacks
+              scripted_response(text="Renew it twice online.", n=3)]
+    run = run_agents(ScriptedClient(script), "m", "Can I renew my book loan?", desks())
+    output = json.loads(run.result.tool_calls[1]["output"])
+    assert output["error"] == "unknown tool 'transfer_to_events_agent'"
+    assert "loan_notes" in output["hint"]
+    assert run.last_agent.name == "Loans agent" and run.answer == "Renew it twice online."
