@@ -21,8 +21,8 @@ What it does:
   steps; `Ledger` records each model call under the agent that made it, and each handoff and question between
   agents, and `Ledger.report()` prints who called whom with tokens and dollars per agent (helpers.cost).
 
-What it leaves out on purpose: handing back to the first agent automatically, guardrails, parallel agents, a
-model per agent (every agent runs on the run's model; the Agents SDK gives each its own), and streaming. A
+What it leaves out on purpose: handing back to the first agent automatically, guardrails, parallel agents,
+pricing each agent's calls as another model (price_as is the run's, for all agents), and streaming. A
 handoff here is one swap between two model calls, so the loop you wrote in lesson 04 stays visible.
 
 Why it is over 400 lines: handoffs, their filters, agents as tools and the ledger are one mechanism (the
@@ -58,7 +58,8 @@ def snake(name: str) -> str:
 class Agent:
     """An agent: `name`, `instructions`, `tools` (a helpers.tools.Tools registry, lesson 09), `description` (what
     it does, for the agents that route to it), `handoffs` (agents it can hand the conversation to, each an
-    Agent or a `handoff(agent, input_filter=...)`) and `asks` (agents it can ask as tools).
+    Agent or a `handoff(agent, input_filter=...)`), `asks` (agents it can ask as tools) and `model` (the model
+    its requests name, when it is not the run's: a cheaper one for a narrow specialist, say).
 
     Example:
         >>> Agent("FAQ agent", "Answer from the FAQ.", description="Answers questions about the course.").tool_names()
@@ -71,6 +72,7 @@ class Agent:
     description: str = ""
     handoffs: list[Agent | Handoff] = field(default_factory=list)
     asks: list[Agent] = field(default_factory=list)
+    model: str | None = None  # the model this agent's requests name; None: the run's model
 
     def transfer_name(self) -> str:
         """The name of the tool that hands the conversation to this agent.
@@ -355,7 +357,8 @@ def run_agents(client, model: str, question: str, agent: Agent, *, api: str = "r
     """
     ledger = ledger if ledger is not None else Ledger()
     options = grouped({"verbose": False, **options})
-    run = AgentRun(client, model, question, _callables(agent, client, model, api, ledger, options), api=api,
+    run = AgentRun(client, agent.model or model, question, _callables(agent, client, model, api, ledger, options),
+                   api=api,
                    instructions=agent.instructions, schemas=agent.schemas(api), **options)
     current = agent
     while True:
@@ -365,7 +368,7 @@ def run_agents(client, model: str, question: str, agent: Agent, *, api: str = "r
         if stopped:
             break
         current = take_over(run, current, seen, functions=lambda a: _callables(a, client, model, api, ledger,
-                                                                               options), ledger=ledger)
+                                                                               options), ledger=ledger, model=model)
     assert run.result is not None
     return MultiResult(run.result, current, ledger)
 
@@ -390,11 +393,12 @@ def _edge(current: Agent, name: str) -> tuple[Agent, Callable | None] | None:
     return None
 
 
-def take_over(run: AgentRun, current: Agent, seen: int, *, functions, ledger: Ledger | None = None) -> Agent:
+def take_over(run: AgentRun, current: Agent, seen: int, *, functions, ledger: Ledger | None = None,
+              model: str | None = None) -> Agent:
     """After a step of `run`: when a tool call since the `seen`-th was a transfer (its output is in already),
     swap the run's instructions, schemas and tools (`functions(agent)` makes its tools' functions) for the new
-    agent's, keeping the history (or what the handoff's input filter keeps). Returns the agent that now has
-    the conversation.
+    agent's, keeping the history (or what the handoff's input filter keeps), and the model for the new agent's
+    (its `model`, else `model`, the run's, else the one in use). Returns the agent that now has the conversation.
 
     The model reads an error output, and nothing raises into the loop, when a transfer cannot be made: a
     second transfer in one response is denied (the first one wins, as in the Agents SDK), and a handoff whose
@@ -437,6 +441,7 @@ def take_over(run: AgentRun, current: Agent, seen: int, *, functions, ledger: Le
         ledger.event(current.name, "hands over to", target.name)
     run.messages[:] = _swapped(history, target, run.api)
     run.instructions, run.schemas, run.tools = target.instructions, target.schemas(run.api), functions(target)
+    run.model = target.model or model or run.model  # an agent with no model of its own gets the run's
     return target
 
 

@@ -273,3 +273,25 @@ def test_a_transfer_the_agent_does_not_own_gets_an_unknown_tool_error_naming_wha
     assert output["error"] == "unknown tool 'transfer_to_events_agent'"
     assert "loan_notes" in output["hint"]
     assert run.last_agent.name == "Loans agent" and run.answer == "Renew it twice online."
+
+
+def test_an_agent_with_a_model_of_its_own_gets_it_and_one_without_gets_the_runs():
+    script = [scripted_response(("transfer_to_loans_agent", {}), n=1),
+              scripted_response(text="Renew it twice online.", n=2),
+              scripted_response(("transfer_to_events_agent", {}), n=3),
+              scripted_response(text="On Mondays.", n=4)]
+    client = ScriptedClient(script)
+    loans = Agent("Loans agent", "Answer from your notes.", Tools(loan_notes), model="small-model")
+    events = Agent("Events agent", "Answer from your notes.", Tools(event_notes))
+    desk = Agent("Desk", "Route.", handoffs=[loans, events], model="router-model")
+    run_agents(client, "run-model", "Can I renew my book loan?", desk)
+    run_agents(client, "run-model", "When does the book club meet?", Agent("Desk", "Route.", handoffs=[events]))
+    assert [request["model"] for request, _ in client.calls] == ["router-model", "small-model", "run-model",
+                                                               "run-model"]
+
+
+def test_an_asked_agent_runs_on_its_own_model():
+    client = ScriptedClient([scripted_response(text="Renew it twice online.")])
+    loans = Agent("Loans agent", "Answer from your notes.", Tools(loan_notes), model="small-model")
+    assert ask_tool(loans, client, "run-model")(input="Can I renew?") == "Renew it twice online."
+    assert client.calls[0][0]["model"] == "small-model"
