@@ -20,7 +20,7 @@ from helpers.mcp_server import (
     running_http_server,
     stdio_parameters,
 )
-from helpers.mcp_tools import MCPConnection, MCPTools, function_schema, result_text
+from helpers.mcp_tools import MCPConnection, MCPTools, annotations_of, function_schema, prefixed_name, result_text
 from helpers.offline import OFFLINE_MODEL, neutral_client
 from helpers.search import SEARCH_TOOL, search
 from helpers.tools import serialize
@@ -107,6 +107,23 @@ def test_faq_documents_from_the_cache_equal_the_pinned_faq():
     assert faq_documents() == load_faq_data(progress=False)
 
 
+def test_course_server_tools_say_what_they_do_in_annotations():
+    async def listed():
+        async with Client(build_server(DOCS)) as client:
+            return {tool.name: annotations_of(tool) for tool in (await client.list_tools()).tools}
+    seen = asyncio.run(listed())
+    assert seen["search"]["readOnlyHint"] is True and seen["search"]["openWorldHint"] is False
+    assert seen["add_faq_entry"]["readOnlyHint"] is False and seen["add_faq_entry"]["destructiveHint"] is False
+
+
+def test_annotations_read_back_over_http_unchanged():
+    with BackgroundHTTPServer(build_server(DOCS)) as http, MCPConnection(http.url) as connection:
+        tools = MCPTools(connection)
+        assert annotations_of(tools["add_faq_entry"]) == {"title": "Add a FAQ entry", "readOnlyHint": False,
+                                                          "destructiveHint": False, "idempotentHint": True,
+                                                          "openWorldHint": False}
+
+
 def test_read_only_server_has_no_writing_tool():
     async def names():
         async with Client(build_server(DOCS, writable=False)) as client:
@@ -185,6 +202,31 @@ def test_registry_knows_each_tools_server(connections):
 def test_same_tool_name_on_two_servers_is_refused(connections):
     with MCPConnection(library_server()) as twin, pytest.raises(ValueError, match="library-catalogue"):
         MCPTools(connections[2], twin)
+
+
+def test_prefix_names_each_tool_after_its_server_and_calls_it_by_its_own_name(connections):
+    with MCPConnection(library_server(), name="branch library") as twin:
+        tools = MCPTools(connections[2], twin, prefix=True)
+        assert tools.names() == ["library-catalogue__find_book", "branch_library__find_book"]
+        assert tools.servers["branch_library__find_book"] == "branch library"
+        assert "B-12" in tools["branch_library__find_book"](title="Emma")  # reached as find_book
+        assert [s["name"] for s in tools.responses_schemas()] == tools.names()
+        assert MCPTools(connections[2], twin, prefix=True, only=["find_book"]).names() == tools.names()
+        with pytest.raises(ValueError, match="another name"):
+            MCPTools(connections[2], connections[2], prefix=True)
+
+
+def test_prefixed_names_are_valid_function_names():
+    import re
+
+    for server, tool in [("course-faq", "search"), ("Ünïcode server", "naïve tool"), ("x" * 80, "y" * 10),
+                         ("", "")]:
+        name = prefixed_name(server, tool)
+        assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name), name
+
+
+def test_annotations_of_a_tool_without_any():
+    assert annotations_of({"name": "t", "inputSchema": {}, "annotations": None}) == {}
 
 
 @pytest.mark.parametrize("api", ["responses", "chat"])
