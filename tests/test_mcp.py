@@ -20,7 +20,14 @@ from helpers.mcp_server import (
     running_http_server,
     stdio_parameters,
 )
-from helpers.mcp_tools import MCPConnection, MCPTools, annotations_of, function_schema, prefixed_name, result_text
+from helpers.mcp_tools import (
+    MCPConnection,
+    MCPTools,
+    annotations_of,
+    function_schema,
+    prefixed_name,
+    result_text,
+)
 from helpers.offline import OFFLINE_MODEL, neutral_client
 from helpers.search import SEARCH_TOOL, search
 from helpers.tools import serialize

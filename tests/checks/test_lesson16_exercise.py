@@ -39,7 +39,10 @@ def _assert_fails(result, *leaks):
         assert leak not in result.hint, (leak, result.hint)
 
 
-def _server(*, annotations=ToolAnnotations(read_only_hint=True), returns=Deadline, name="homework_deadline",
+READ_ONLY = ToolAnnotations(read_only_hint=True)
+
+
+def _server(*, annotations=READ_ONLY, returns=Deadline, name="homework_deadline",
             body=None, description="When a homework is due."):
     """A server like the right one with one thing changed."""
     def make(deadlines):
@@ -105,8 +108,10 @@ def test_right_servers_written_differently_pass():
 
         return server
 
-    r = check_mcp_server(pydantic_one); assert r.status == "pass", r
-    r = check_mcp_server(dataclass_one); assert r.status == "pass", r
+    result = check_mcp_server(pydantic_one)
+    assert result.status == "pass", result
+    result = check_mcp_server(dataclass_one)
+    assert result.status == "pass", result
 
 
 def test_stub_is_not_done():
