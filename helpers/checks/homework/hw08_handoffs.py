@@ -102,7 +102,7 @@ class HandoffModel:
     Example:
         >>> triage = desks()
         >>> model = HandoffModel(SCENARIOS[0], triage)
-        >>> first = model.responses.create(model="m", instructions=triage.instructions, input="Hi",
+        >>> first = model.responses.create(model="m", instructions=triage.instructions, input=SCENARIOS[0][0],
         ...                                tools=triage.schemas())
         >>> [item.name for item in first.output]
         ['transfer_to_certificates_agent', 'search_faq']
