@@ -88,8 +88,11 @@ def annotations_of(tool) -> dict:
     annotations = getattr(tool, "annotations", None) if not isinstance(tool, dict) else tool.get("annotations")
     if annotations is None:
         return {}
-    return {wire: value for wire, python in ANNOTATION_FIELDS.items()
-            if (value := _field(annotations, python, wire)) is not None}
+    if isinstance(annotations, dict):  # the wire's camelCase (or the SDK's names, in a hand-made dict)
+        found = {wire: _field(annotations, wire, python) for wire, python in ANNOTATION_FIELDS.items()}
+    else:  # an SDK object: its own names only (the camelCase ones are deprecated aliases that warn)
+        found = {wire: getattr(annotations, python, None) for wire, python in ANNOTATION_FIELDS.items()}
+    return {wire: value for wire, value in found.items() if value is not None}
 
 
 def prefixed_name(server: str, tool: str) -> str:
