@@ -25,9 +25,6 @@ Left out on purpose: the rejection's wording, how a tool result is serialised, a
 
 from __future__ import annotations
 
-import builtins
-import contextlib
-import getpass
 import inspect
 import json
 import subprocess
@@ -38,8 +35,10 @@ from pathlib import Path
 
 from helpers.checks.core import CheckFailed, fail_if, read_field, run_student_code, task_check
 from helpers.checks.doubles import (
+    Blocked,
     ScriptedClient,
     SpyClient,
+    no_waiting,
     note_tool,
     on_your_model,
     request_items,
@@ -80,25 +79,6 @@ with open(out, "w", encoding="utf-8") as file:
 '''
 
 
-class _Blocked(BaseException):
-    """Raised by the trap put in place of input(): the student's gate waited for a person inside the loop.
-    A BaseException, so that neither run_student_code nor a student's `except Exception` swallows it."""
-
-
-@contextlib.contextmanager
-def _no_waiting():
-    """Replace input() and getpass() by a trap for the duration of a call."""
-    def trap(*args, **kwargs):
-        raise _Blocked
-
-    saved = builtins.input, getpass.getpass
-    builtins.input, getpass.getpass = trap, trap
-    try:
-        yield
-    finally:
-        builtins.input, getpass.getpass = saved
-
-
 def _tools(events: list) -> dict:
     def search(query: str) -> list:
         events.append(FREE)
@@ -117,11 +97,11 @@ def _first(note: str) -> ScriptedClient:
 
 
 def _advance(fn, state, decisions, client, tools, what: str):
-    with _no_waiting():
+    with no_waiting():
         try:
             return run_student_code(fn, state, decisions, client, "scripted", tools, SCHEMAS, {GATED},
                                     what=f"advance ({what})")
-        except _Blocked:
+        except Blocked:
             raise CheckFailed(f"advance ({what}) waited for a person inside the loop: it called input(). That is "
                               "a blocking prompt, not a pause: the person may answer next week, from another "
                               "machine. Keep the call pending and return the state; the decision comes in a "
@@ -263,7 +243,7 @@ def _what_your_model_did(advance, client, model) -> str:
     spy = SpyClient(client)
     start = {"history": [{"role": "user", "content": 'Use write_note to save the note "call the plumber"'}],
              "pending": []}
-    with _no_waiting():
+    with no_waiting():
         state = advance(start, {}, spy, model, {GATED: save}, [schema], {GATED})
     if ran:
         return f"{GATED} ran without a decision."
