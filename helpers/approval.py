@@ -39,6 +39,7 @@ import hashlib
 import json
 from collections.abc import Callable, Collection, Mapping, MutableMapping
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from helpers.cost import CallRecord
 from helpers.loop import AgentRun, Limits, LoopResult, grouped
@@ -387,7 +388,7 @@ class ApprovalRun(AgentRun):
                 # Ran before, in an earlier resume of the same saved run: its output, not a second write.
                 self._keep_output(call, self.ledger[pending.key], label="already ran", repeated=True)
             else:
-                text = run_tool(call.name, call.arguments, self.tools)
+                text = run_tool(pending.name, pending.arguments, self.tools)
                 if self.ledger is not None and pending.key:
                     self.ledger[pending.key] = text
                 self._keep_output(call, text)
@@ -510,6 +511,6 @@ def demo_run(**options) -> ApprovalRun:
         """Delete a file."""
         return {"deleted": path}
 
-    options = {"needs_approval": {"delete_file"}, "verbose": False, **options}
+    options: dict[str, Any] = {"needs_approval": {"delete_file"}, "verbose": False, **options}
     tools = options.pop("tools", None) or Tools(delete_file)  # a test's own delete_file, to count its runs
     return ApprovalRun(neutral_client(), "offline-rules-v1", 'Delete the file "notes.txt"', tools, **options)

@@ -164,9 +164,9 @@ def test_policies_follow_the_mcp_hints_with_mcps_defaults():
     from mcp.types import ToolAnnotations
 
     from helpers.approval import policy_for
-    assert policy_for(ToolAnnotations(readOnlyHint=True)) == "allow"  # the real mcp object, snake_case fields
+    assert policy_for(ToolAnnotations(read_only_hint=True)) == "allow"  # the real mcp object, snake_case fields
     assert policy_for({"read_only_hint": True, "destructiveHint": True}) == "allow"  # read-only wins
-    assert policy_for(ToolAnnotations(destructiveHint=False)) == "ask"  # additive, but open world: a person
+    assert policy_for(ToolAnnotations(destructive_hint=False)) == "ask"  # additive, but open world: a person
     assert policy_for({"destructiveHint": True, "openWorldHint": False}) == "ask"
     assert policy_for(ToolAnnotations()) == policy_for(None) == policy_for({}) == "deny"  # says nothing: worst case
     assert policy_for({"readOnlyHint": False, "idempotentHint": False}) == "deny"

@@ -21,6 +21,7 @@ import getpass
 import io
 import json
 from typing import Any
+from unittest import mock
 
 from helpers.checks.core import CheckFailed, NotDoneYet, read_field, run_student_code
 from helpers.tools import preview
@@ -46,12 +47,8 @@ def no_waiting():
     def trap(*args, **kwargs):
         raise Blocked
 
-    saved = builtins.input, getpass.getpass
-    builtins.input, getpass.getpass = trap, trap
-    try:
+    with mock.patch.object(builtins, "input", trap), mock.patch.object(getpass, "getpass", trap):
         yield
-    finally:
-        builtins.input, getpass.getpass = saved
 
 
 def _snapshot(kwargs: dict) -> dict:
