@@ -142,14 +142,34 @@ def asks_about_denied(state, decisions, client, model, tools, schemas, policy, l
     return make()(state, decisions, client, model, tools, schemas, lenient, ledger)
 
 
+def runs_then_asks(state, decisions, client, model, tools, schemas, policy, ledger):
+    def run_everything(name, arguments):  # "run it now, ask afterwards": the write has happened
+        return "allow" if policy(name, arguments) == "ask" else policy(name, arguments)
+    state = make()(state, decisions, client, model, tools, schemas, run_everything, ledger)
+    return state
+
+
+def loses_pending_on_save(state, decisions, client, model, tools, schemas, policy, ledger):
+    state = make()(state, decisions, client, model, tools, schemas, policy, ledger)
+    return {"history": state["history"], "answer": state.get("answer")}  # "pending is in memory anyway"
+
+
+def decides_only_the_first(state, decisions, client, model, tools, schemas, policy, ledger):
+    first = dict(list(decisions.items())[:1])  # one decision per resume
+    return make()(state, first, client, model, tools, schemas, policy, ledger)
+
+
 @pytest.mark.parametrize(("fn", "says"), [
     (blocks, "input()"),
+    (runs_then_asks, "before anyone decided"),
+    (loses_pending_on_save, "both write_note calls should be pending"),
+    (decides_only_the_first, "not only the first"),
     (make(obey_policy=False), "denies"),
     (asks_about_denied, "already decided"),
     (make(bind=False), "edited"),
     (make(ledger_on=False), "again"),
     (make(key_of=lambda history, call: call["call_id"]), "call_id"),
-], ids=["blocks", "ignores_the_policy", "asks_about_denied", "ignores_the_digest", "no_ledger",
+], ids=["blocks", "runs_then_asks", "loses_pending_on_save", "decides_only_the_first", "ignores_the_policy", "asks_about_denied", "ignores_the_digest", "no_ledger",
         "ledger_keyed_by_call_id"])
 def test_wrong_loops_fail_with_a_hint_that_does_not_give_the_answer(fn, says):
     hints.assert_fails(check(fn), leaks=SECRETS, says=(says,))

@@ -152,6 +152,8 @@ def check_approval_loop(advance, client, model):
     fail_if("write:buy eggs" in events, "the rejected write ran; only an approval runs a call.")
     fail_if(events != ["write:buy milk"], f"resumed, only the approved write should run, once (ran: {events}). "
             "Was the approval's digest compared with the right arguments?")
+    fail_if(_pending_ids(done), f"every pending call had a decision, but {_pending_ids(done)} still wait(s); "
+            "apply each decision in `decisions`, not only the first.")
     fail_if(not scripted.calls, "after the decisions the model was not called again with the outputs.")
     sent = _outputs(request_items(scripted.calls[0][0]))
     fail_if(MILK not in sent or EGGS not in sent, "both decided calls need an output in the next request, the "
