@@ -16,7 +16,8 @@ What the lessons import, in the order they meet it:
 - evaluate: ground truth, hit rate, MRR, tuning by split, cited answers (lesson 12)
 - batch: the Batch API: many model calls as one job, at half the price (lesson 12)
 - capabilities: supports(client, "files_batch"): does this provider have an API? one line when not (lesson 12)
-- approval: an agent run that pauses on a call a person must approve, saved and resumed (lesson 13)
+- approval: an agent run that pauses on a call a person must approve, saved and resumed; policies from MCP tool
+  annotations, approvals bound to the arguments shown, an idempotency ledger (lesson 13)
 - injection: defences against orders planted in tool outputs, and their measurement (lesson 14)
 - injection_cases: the labelled clean and planted FAQ entries lesson 14 measures on (lesson 14)
 - memory: a conversation played under a history policy, and facts remembered across sessions (lesson 15)

@@ -8,25 +8,42 @@ It waits in `run.pending`, and the run pauses (`run.paused`), until a person dec
 - `reject(call_id, reason)` does not run it: the reason goes back to the model as that call's output, so the
   model's next answer can say what was not done and why (and the API gets the output every call needs).
 
-Which tools need approval is passed in: a set of names, or a predicate `(name, arguments) -> bool`.
+Which tools need approval is passed in: a set of names, or a rule `(name, arguments)` that returns True/False
+or a policy, "allow" | "ask" | "deny" ("deny": the call is refused unasked, its output says so).
+`policy_for(annotations)` reads a policy from MCP tool annotations (`readOnlyHint`, `destructiveHint`,
+`idempotentHint`, `openWorldHint`): read-only tools always run, the rest ask or are denied; `policy_rule`
+turns a table of annotations by tool name into the rule.
+
+An approval is bound to the arguments the person saw: each pending call carries `digest`, the SHA-256 of its
+arguments' canonical JSON, and `approve(call_id, digest=...)` refuses to run a call whose arguments (in
+`pending` or in the history the model sent) no longer hash to what was shown. Each pending call also has an
+idempotency `key` (its call_id and a hash of the history that led to it); given a `ledger` (any mapping that
+outlives the process: a dict, `shelve.open(path)`), a call that already ran under its key is not run again,
+its recorded output is reused. So the same saved run resumed twice writes once.
 A paused run saves to JSON (`to_json()`): the history as Responses (or Chat) input items, the pending calls,
 the iterations and the model calls so far. Plain data only, so another process, with a new client and the
 same tools, resumes it with `ApprovalRun.from_json(text, client, tools, needs_approval=...)`.
 
 Left out on purpose: who may approve (authentication), approvals that expire, "always allow this tool",
 and saving the tools or the approval rule themselves (code is not data: the resuming side passes them in).
+The ledger is written after the tool returns, so a crash between the two can still repeat a write: exactly
+once needs the tool's own store to take the key (as payment APIs take an Idempotency-Key header).
 The time limit (`max_seconds`) counts from the resume: a pause can last days.
+The module is over 400 lines because the gate, the policies, the binding and the saved state only make sense
+together: each reads the others' fields.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping, MutableMapping
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from helpers.cost import CallRecord
 from helpers.loop import AgentRun, Limits, LoopResult, grouped
-from helpers.tools import preview
+from helpers.tools import preview, run_tool
 
 STATE_VERSION = 1
 # What to_json() saves and from_json() needs (tests/test_approval.py keeps the two in step).
@@ -36,6 +53,98 @@ STATE_KEYS = ("version", "model", "api", "instructions", "schemas", "messages", 
 # ("Tool execution was not approved.", "The tool call was denied."), plus the person's reason.
 REJECTED = "The call was not approved by the user, so it did not run. Reason: {reason}"
 NO_REASON = "none given"
+# What the model reads as the output of a call the policy denies: nobody was asked.
+DENIED = "The call was refused by the approval policy, so it did not run: {name} may not be called by the agent."
+POLICIES = ("allow", "ask", "deny")
+# MCP's default for a hint the server leaves out, from the docstrings of mcp_types' ToolAnnotations (mcp 2.3.0).
+HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+
+
+def canonical_arguments(arguments) -> str:
+    """One text for the same arguments however they were spelled: sorted keys, no spaces. Text that is not
+    JSON stays as it is (its hash then covers the exact text). Example:
+    >>> canonical_arguments('{"b": 1,  "a": "é"}') == canonical_arguments({"a": "é", "b": 1})
+    True
+    >>> canonical_arguments({"b": 1, "a": "é"})
+    '{"a":"é","b":1}'
+    """
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return arguments
+    return json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def arguments_digest(arguments) -> str:
+    """SHA-256 of the arguments' canonical JSON: what an approval records about the call the person saw.
+    Example:
+    >>> arguments_digest({"path": "notes.txt"}) == arguments_digest('{ "path":"notes.txt" }')
+    True
+    >>> arguments_digest({"path": "notes.txt"}) == arguments_digest({"path": "notes.txt.bak"})
+    False
+    """
+    return hashlib.sha256(canonical_arguments(arguments).encode()).hexdigest()
+
+
+def hints_of(annotations) -> dict[str, bool]:
+    """The four MCP hints of a tool, each filled with MCP's default when the server left it out.
+
+    `annotations` is None, a dict in the wire's camelCase (`readOnlyHint`) or Python's snake_case
+    (`read_only_hint`), or an object with those attributes (mcp's `ToolAnnotations`). Example:
+    >>> hints_of({"readOnlyHint": True})
+    {'readOnlyHint': True, 'destructiveHint': True, 'idempotentHint': False, 'openWorldHint': True}
+    """
+    hints = {}
+    for wire, default in HINT_DEFAULTS.items():
+        snake = "".join("_" + c.lower() if c.isupper() else c for c in wire)  # readOnlyHint -> read_only_hint
+        if isinstance(annotations, Mapping):
+            value = annotations.get(wire, annotations.get(snake))
+        else:
+            value = getattr(annotations, snake, getattr(annotations, wire, None))
+        hints[wire] = default if value is None else bool(value)
+    return hints
+
+
+def policy_for(annotations) -> str:
+    """What to do with a call to a tool, from its MCP annotations: "allow", "ask" or "deny".
+
+    Read-only tools always run (asking about every search trains people to click yes). A tool that may destroy
+    things outside your system and can't safely be repeated is denied: the agent may not call it. Every other
+    write asks a person. A hint left out takes MCP's default, so a tool that says nothing about itself counts as
+    destructive and open-world, and is denied: fail closed. The hints are the server's word, so use them only
+    for servers you trust (mcp's own docstring: never decide on annotations from untrusted servers).
+
+    Example:
+        >>> policy_for({"readOnlyHint": True})
+        'allow'
+        >>> policy_for({"destructiveHint": False, "openWorldHint": False})  # adds to a store of yours
+        'ask'
+        >>> policy_for({"destructiveHint": True, "idempotentHint": True})  # deleting twice = deleting once
+        'ask'
+        >>> policy_for({"destructiveHint": True, "openWorldHint": True})
+        'deny'
+        >>> policy_for(None)  # no annotations: MCP's defaults (destructive, open world, not idempotent)
+        'deny'
+    """
+    hints = hints_of(annotations)
+    if hints["readOnlyHint"]:
+        return "allow"
+    if hints["destructiveHint"] and hints["openWorldHint"] and not hints["idempotentHint"]:
+        return "deny"
+    return "ask"
+
+
+def policy_rule(annotations_by_name: Mapping) -> Callable[[str, str], str]:
+    """A rule for ApprovalRun's `needs_approval` from each tool's annotations; a tool not in the table gets
+    `policy_for(None)`. Example:
+    >>> rule = policy_rule({"search": {"readOnlyHint": True}, "add_note": {"destructiveHint": False}})
+    >>> rule("search", "{}"), rule("add_note", "{}"), rule("format_disk", "{}")
+    ('allow', 'ask', 'deny')
+    """
+    table = {name: policy_for(annotations) for name, annotations in annotations_by_name.items()}
+    default = policy_for(None)
+    return lambda name, arguments: table.get(name, default)
 
 
 @dataclass
@@ -51,6 +160,11 @@ class PendingCall:
     name: str
     arguments: str
     iteration: int = 0
+    digest: str = ""  # arguments_digest(arguments) when the call was held: what the person is shown
+    key: str = ""  # the idempotency key: this call of this run, however often the run is resumed
+
+    def __post_init__(self):
+        self.digest = self.digest or arguments_digest(self.arguments)
 
     def describe(self) -> str:
         """The call in one line, for a prompt to the person. Example:
@@ -72,21 +186,32 @@ class Paused(RuntimeError):
                          + ". Decide with approve(), reject() or edit(), then advance().")
 
 
-def approval_rule(needs_approval) -> Callable[[str, str], bool]:
-    """A predicate `(name, arguments) -> bool` from a set of tool names or a predicate.
+def approval_rule(needs_approval) -> Callable[[str, str], str]:
+    """A rule `(name, arguments) -> "allow" | "ask" | "deny"` from a set of tool names (they ask, the rest are
+    allowed) or a function returning True ("ask"), False ("allow") or a policy.
 
     Example:
         >>> rule = approval_rule({"delete_file"})
         >>> rule("delete_file", "{}"), rule("read_file", "{}")
-        (True, False)
+        ('ask', 'allow')
+        >>> approval_rule(lambda name, arguments: "deny")("rm", "{}")
+        'deny'
     """
     if callable(needs_approval):
-        return needs_approval
+        def rule(name: str, arguments: str) -> str:
+            decision = needs_approval(name, arguments)
+            if isinstance(decision, bool):
+                return "ask" if decision else "allow"
+            if decision not in POLICIES:
+                raise ValueError(f"The approval rule returned {decision!r} for {name}; return True (ask), False "
+                                 f"(allow) or one of {', '.join(POLICIES)}.")
+            return decision
+        return rule
     if isinstance(needs_approval, str) or not isinstance(needs_approval, Collection):
         raise TypeError("needs_approval takes a set of tool names, e.g. {'add_faq_entry'}, or a function "
-                        f"(name, arguments) -> bool; got {needs_approval!r}.")
+                        f"(name, arguments) -> bool or policy; got {needs_approval!r}.")
     names = frozenset(needs_approval)
-    return lambda name, arguments: name in names
+    return lambda name, arguments: "ask" if name in names else "allow"
 
 
 class ApprovalRun(AgentRun):
@@ -108,22 +233,28 @@ class ApprovalRun(AgentRun):
         need it".
     """
 
-    def __init__(self, client, model: str, question: str, tools, *, needs_approval, **options):
+    def __init__(self, client, model: str, question: str, tools, *, needs_approval,
+                 ledger: MutableMapping[str, str] | None = None, **options):
         super().__init__(client, model, question, tools, **grouped(options))
         self.needs_approval = approval_rule(needs_approval)
+        self.ledger = ledger  # idempotency key -> output of a call that has run (see the module docstring)
         self.pending: list[PendingCall] = []
 
     # --- the gate: around AgentRun.step, which stays lesson 07's ------------------------------------
 
     def _run_tool(self, call) -> None:
-        """Hold back a call that needs approval; run any other call as AgentRun does."""
+        """Hold back a call that needs approval, refuse one the policy denies; run any other as AgentRun does."""
         arguments = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
-        if self.needs_approval(call.name, arguments):
-            self.pending.append(PendingCall(call.id, call.name, arguments, self.iterations))
+        policy = self.needs_approval(call.name, arguments)
+        if policy == "ask":
+            self.pending.append(PendingCall(call.id, call.name, arguments, self.iterations,
+                                            key=idempotency_key(self.messages, call.id)))
             if self.hooks.verbose:
                 print(f"iteration {self.iterations}: {call.name}({preview(arguments, 80)}) waits for approval")
-            return
-        super()._run_tool(call)
+        elif policy == "deny":
+            self._keep_output(call, DENIED.format(name=call.name), label="denied", denied=True)
+        else:
+            super()._run_tool(call)
 
     def step(self) -> bool:
         """One iteration, unless the run waits for a decision (then nothing happens and it returns False).
@@ -173,16 +304,33 @@ class ApprovalRun(AgentRun):
 
     # --- the three decisions --------------------------------------------------------------------------
 
-    def approve(self, call_id: str) -> None:
-        """Run the pending call as the model asked.
+    def approve(self, call_id: str, *, digest: str | None = None) -> None:
+        """Run the pending call as the model asked. With `digest` (the `PendingCall.digest` the person was
+        shown), only if the call's arguments, pending and in the history, still hash to it; if not, it raises
+        and the call stays pending, to be shown again.
 
         Example:
             >>> run = demo_run()
             >>> _ = run.advance()
-            >>> run.approve(run.pending[0].call_id)
+            >>> shown = run.pending[0].digest
+            >>> run.pending[0].arguments = '{"path": "/"}'  # changed after the person looked
+            >>> run.approve(run.pending[0].call_id, digest=shown)
+            Traceback (most recent call last):
+            ...
+            ValueError: The arguments of delete_file changed after they were shown ({"path": "/"}): this approval is not for them. The call still waits; show it again.
+            >>> run.pending[0].arguments = '{"path": "notes.txt"}'
+            >>> run.approve(run.pending[0].call_id, digest=shown)
             >>> run.tool_calls[-1]["output"]
             '{"deleted":"notes.txt"}'
         """
+        pending = self._find(call_id)
+        if digest is not None:
+            in_history = _arguments_in_history(self.messages, pending.call_id)
+            for arguments in (pending.arguments, in_history):
+                if arguments_digest(arguments) != digest:
+                    raise ValueError(f"The arguments of {pending.name} changed after they were shown "
+                                     f"({preview(arguments, 120)}): this approval is not for them. The call "
+                                     f"still waits; show it again.")
         self._run_decided(self._take(call_id))
 
     def edit(self, call_id: str, arguments: dict | str) -> None:
@@ -214,13 +362,18 @@ class ApprovalRun(AgentRun):
         # The output every function call needs (an orphan call gets a 400), written as the loop writes one.
         self._run_decided(self._take(call_id), refusal=REJECTED.format(reason=reason.strip() or NO_REASON))
 
-    def _take(self, call_id) -> PendingCall:
+    def _find(self, call_id) -> PendingCall:
         call_id = getattr(call_id, "call_id", call_id)  # a PendingCall works too
-        for i, pending in enumerate(self.pending):
+        for pending in self.pending:
             if pending.call_id == call_id:
-                return self.pending.pop(i)
+                return pending
         waiting = ", ".join(p.call_id for p in self.pending) or "none"
         raise KeyError(f"No pending call {call_id!r}; the calls waiting for a decision: {waiting}.")
+
+    def _take(self, call_id) -> PendingCall:
+        pending = self._find(call_id)
+        self.pending.remove(pending)
+        return pending
 
     def _run_decided(self, pending: PendingCall, refusal: str | None = None) -> None:
         """Run the call (or, given a `refusal`, answer it with that text unrun), recorded under its own turn."""
@@ -229,10 +382,16 @@ class ApprovalRun(AgentRun):
         call = Call(pending.call_id, pending.name, pending.arguments)
         iterations, self.iterations = self.iterations, pending.iteration  # the record names the call's turn
         try:
-            if refusal is None:
-                super()._run_tool(call)
-            else:
+            if refusal is not None:
                 self._keep_output(call, refusal, label="rejected", rejected=True)
+            elif self.ledger is not None and pending.key and pending.key in self.ledger:
+                # Ran before, in an earlier resume of the same saved run: its output, not a second write.
+                self._keep_output(call, self.ledger[pending.key], label="already ran", repeated=True)
+            else:
+                text = run_tool(pending.name, pending.arguments, self.tools)
+                if self.ledger is not None and pending.key:
+                    self.ledger[pending.key] = text
+                self._keep_output(call, text)
         finally:
             self.iterations = iterations
 
@@ -286,9 +445,39 @@ class ApprovalRun(AgentRun):
         run.messages = state["messages"]
         run.iterations = state["iterations"]
         run.pending = [PendingCall(**p) for p in state["pending"]]
+        for pending in run.pending:  # a run saved before keys existed: the same key from the same history
+            pending.key = pending.key or idempotency_key(run.messages, pending.call_id)
         run.tool_calls = state["tool_calls"]
         run.calls = [CallRecord(**c) for c in state["calls"]]
         return run
+
+
+def idempotency_key(messages: list, call_id: str) -> str:
+    """The key of one call in one run: its call_id and a hash of the history up to the call. Two resumes of the
+    same saved run get the same key; another run (even with the same call_id, as offline ids repeat) does not.
+
+    Example:
+        >>> history = [{"role": "user", "content": "Delete notes.txt"}]
+        >>> idempotency_key(history, "call_1") == idempotency_key(list(history), "call_1")
+        True
+        >>> idempotency_key(history, "call_1") == idempotency_key([{"role": "user", "content": "Hi"}], "call_1")
+        False
+    """
+    text = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str)
+    return f"{call_id}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+def _arguments_in_history(messages: list, call_id: str) -> str | None:
+    """The arguments of a function call as the history holds them (what the model will be told ran)."""
+    for item in messages:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "function_call" and item.get("call_id") == call_id:
+            return item.get("arguments")
+        for call in item.get("tool_calls") or []:
+            if call.get("id") == call_id:
+                return call["function"]["arguments"]
+    return None
 
 
 def _set_arguments(messages: list, call_id: str, arguments: str) -> None:
@@ -308,7 +497,8 @@ def _set_arguments(messages: list, call_id: str, arguments: str) -> None:
 
 def demo_run(**options) -> ApprovalRun:
     """The run the examples in this module use: the offline model, a `delete_file(path)` tool that needs
-    approval, and the request 'Delete the file "notes.txt"'. `options` go to ApprovalRun.
+    approval, and the request 'Delete the file "notes.txt"'. `options` go to ApprovalRun (`tools` replaces the
+    tool).
 
     Example:
         >>> demo_run().pending
@@ -321,6 +511,6 @@ def demo_run(**options) -> ApprovalRun:
         """Delete a file."""
         return {"deleted": path}
 
-    options = {"needs_approval": {"delete_file"}, "verbose": False, **options}
-    return ApprovalRun(neutral_client(), "offline-rules-v1", 'Delete the file "notes.txt"', Tools(delete_file),
-                       **options)
+    options: dict[str, Any] = {"needs_approval": {"delete_file"}, "verbose": False, **options}
+    tools = options.pop("tools", None) or Tools(delete_file)  # a test's own delete_file, to count its runs
+    return ApprovalRun(neutral_client(), "offline-rules-v1", 'Delete the file "notes.txt"', tools, **options)

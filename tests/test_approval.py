@@ -156,3 +156,96 @@ def test_a_save_holds_exactly_the_keys_a_resume_needs():
     run = demo_run()
     run.advance()
     assert list(json.loads(run.to_json())) == list(STATE_KEYS)
+
+
+# --- policies from MCP annotations, approvals bound to arguments, idempotent resumes ----------------------
+
+def test_policies_follow_the_mcp_hints_with_mcps_defaults():
+    from mcp.types import ToolAnnotations
+
+    from helpers.approval import policy_for
+    assert policy_for(ToolAnnotations(read_only_hint=True)) == "allow"  # the real mcp object, snake_case fields
+    assert policy_for({"read_only_hint": True, "destructiveHint": True}) == "allow"  # read-only wins
+    assert policy_for(ToolAnnotations(destructive_hint=False)) == "ask"  # additive, but open world: a person
+    assert policy_for({"destructiveHint": True, "openWorldHint": False}) == "ask"
+    assert policy_for(ToolAnnotations()) == policy_for(None) == policy_for({}) == "deny"  # says nothing: worst case
+    assert policy_for({"readOnlyHint": False, "idempotentHint": False}) == "deny"
+
+
+def test_a_denied_tool_never_runs_and_nobody_is_asked():
+    from helpers.approval import policy_rule
+    run = demo_run(needs_approval=policy_rule({}))  # delete_file has no annotations: denied
+    result = run.advance()
+    assert run.pending == [] and result is not None
+    assert run.tool_calls[0].get("denied") and "approval policy" in run.tool_calls[0]["output"]
+
+
+def test_a_rule_returning_nonsense_is_a_clear_error():
+    with pytest.raises(ValueError, match="return True"):
+        demo_run(needs_approval=lambda name, arguments: "maybe").advance()
+
+
+def test_an_approval_binds_to_the_arguments_shown():
+    run = demo_run()
+    run.advance()
+    shown = run.pending[0].digest
+    # Someone edits the saved run between the person's look and the resume: the history's call changes.
+    state = json.loads(run.to_json())
+    for item in state["messages"]:
+        if item.get("type") == "function_call":
+            item["arguments"] = '{"path": "/etc/passwd"}'
+    state["pending"][0]["arguments"] = '{"path": "/etc/passwd"}'
+    tampered = ApprovalRun.from_json(state, neutral_client(), run.tools, needs_approval={"delete_file"},
+                                     verbose=False)
+    with pytest.raises(ValueError, match="changed after they were shown"):
+        tampered.approve(tampered.pending[0].call_id, digest=shown)
+    assert tampered.tool_calls == [] and len(tampered.pending) == 1, "nothing ran, nothing was lost"
+    # Only the history changed (pending left as shown): still refused, the model would be told another call ran.
+    state["pending"][0]["arguments"] = '{"path": "notes.txt"}'
+    half = ApprovalRun.from_json(state, neutral_client(), run.tools, needs_approval={"delete_file"}, verbose=False)
+    with pytest.raises(ValueError, match="changed"):
+        half.approve(half.pending[0].call_id, digest=shown)
+    # The same arguments written another way are the same arguments.
+    run.pending[0].arguments = '{ "path" : "notes.txt" }'
+    run.approve(run.pending[0].call_id, digest=shown)
+    assert run.tool_calls[0]["output"] == '{"deleted":"notes.txt"}'
+
+
+def test_a_saved_run_resumed_twice_writes_once():
+    written = []
+
+    def delete_file(path: str) -> dict:
+        """Delete a file."""
+        written.append(path)
+        return {"deleted": len(written)}
+
+    ledger: dict = {}
+    first = demo_run(tools=Tools(delete_file))
+    assert first.advance() is None
+    saved = first.to_json()
+    answers = []
+    for _ in range(2):  # the approval click arrives twice (a retry, a second worker): same file both times
+        again = ApprovalRun.from_json(saved, neutral_client(), Tools(delete_file), needs_approval={"delete_file"},
+                                      ledger=ledger, verbose=False)
+        again.approve(again.pending[0].call_id)
+        answers.append(again.advance().answer)
+    assert written == ["notes.txt"], "the second resume must not write again"
+    assert again.tool_calls[-1].get("repeated") and again.tool_calls[-1]["output"] == '{"deleted":1}'
+    assert answers[0] == answers[1]
+    # Without a ledger each resume writes: that is what the ledger is for.
+    for _ in range(2):
+        loose = ApprovalRun.from_json(saved, neutral_client(), Tools(delete_file), needs_approval={"delete_file"},
+                                      verbose=False)
+        loose.approve(loose.pending[0].call_id)
+    assert len(written) == 3
+
+
+def test_keys_differ_between_runs_and_survive_the_save():
+    one = demo_run()
+    one.advance()
+    other = ApprovalRun(neutral_client(), "offline-rules-v1", 'Delete the file "other.txt"', one.tools,
+                        needs_approval={"delete_file"}, verbose=False)
+    other.advance()
+    assert one.pending[0].key != other.pending[0].key
+    again = ApprovalRun.from_json(one.to_json(), neutral_client(), one.tools, needs_approval={"delete_file"})
+    assert again.pending[0].key == one.pending[0].key and again.pending[0].digest == one.pending[0].digest

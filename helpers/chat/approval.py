@@ -65,15 +65,16 @@ class ApprovalChatSession(ChatSession):
             self._running = False
         return self.transcript[-1] if self.transcript else None
 
-    def approve(self, call_id: str) -> None:
-        """Run the waiting call, then go on (unless in step mode). Example:
+    def approve(self, call_id: str, *, digest: str | None = None) -> None:
+        """Run the waiting call, then go on (unless in step mode). `digest`: the `PendingCall.digest` of the call
+        as the person saw it (the widget passes it), so an approval never runs other arguments. Example:
         >>> chat = demo_approval_session()
         >>> _ = chat.send('Delete the file "notes.txt"')
         >>> chat.approve(chat.pending[0].call_id)
         >>> [e.kind for e in chat.transcript]
         ['user', 'tool', 'assistant']
         """
-        self._decide("approve", call_id)
+        self._decide("approve", call_id, digest=digest)
 
     def reject(self, call_id: str, reason: str = "") -> None:
         """Don't run the call: the reason goes to the model as its output; then go on. Example:
@@ -95,11 +96,11 @@ class ApprovalChatSession(ChatSession):
         """
         self._decide("edit", call_id, arguments)
 
-    def _decide(self, how: str, call_id: str, *args) -> None:
+    def _decide(self, how: str, call_id: str, *args, **options) -> None:
         run = self.run
         if not isinstance(run, ApprovalRun) or not run.pending:
             raise RuntimeError("No tool call is waiting for a decision.")
-        getattr(run, how)(call_id, *args)
+        getattr(run, how)(call_id, *args, **options)
         self._updated()
         if not run.pending and not self.step_mode:
             self.finish()
@@ -198,7 +199,8 @@ class ApprovalChatWidget(ChatWidget):
             reason = w.Text(placeholder="Reason for rejecting (the model reads it)", layout=w.Layout(flex="1"))
             reject = w.Button(description="Reject", button_style="danger",
                               tooltip="Don't run it; the reason goes to the model as the call's output")
-            approve.on_click(lambda _, cid=call.call_id: self._act(lambda: self.approval_session.approve(cid)))
+            approve.on_click(lambda _, cid=call.call_id, shown=call.digest:  # bound to the arguments on screen
+                             self._act(lambda: self.approval_session.approve(cid, digest=shown)))
             reject.on_click(lambda _, cid=call.call_id, box=reason:
                             self._act(lambda: self.approval_session.reject(cid, box.value)))
             self.approve_buttons.append(approve)

@@ -46,7 +46,7 @@ TASKS = {
         ("5.3", "Continue the conversation")],
     "06-frameworks-and-evaluation": [("6.1", "The FAQ agent in a framework"), ("6.2", "A turn limit, caught"),
         ("6.3", "Hit rate and MRR"), ("6.4", "A tuned setting, checked once")],
-    "07-the-loop-under-control": [("7.1", "An approval gate on your loop"),
+    "07-the-loop-under-control": [("7.1", "Policies, bound approvals and a resume that writes once"),
         ("7.2", "A defence against planted instructions"), ("7.3", "A memory policy within a budget")],
     "08-tools-and-agents": [("8.1", "An MCP tool for your agent"), ("8.2", "A two-agent handoff")],
 }

@@ -9,18 +9,46 @@ work is a prompt (the offline model: deterministic, and it follows instructions 
 `on_your_model(...)` reports, beside a PASS, what the student's own model did with the same code: never a
 FAIL, since a right solution on a model that misjudges is still right. The checks read what a recorded
 request sent with `request_items`, `request_text` and `plain_data`, and `without_responses_api` names a
-provider that a Responses API check can't run on. Left out on purpose: streaming (no homework task streams).
+provider that a Responses API check can't run on. `no_waiting()` turns `input()` and `getpass()` into a trap
+(`Blocked`), for the checks of a loop that must pause instead of waiting for a person. Left out on purpose: streaming (no homework task streams).
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
+import getpass
 import io
 import json
 from typing import Any
+from unittest import mock
 
 from helpers.checks.core import CheckFailed, NotDoneYet, read_field, run_student_code
 from helpers.tools import preview
+
+
+class Blocked(BaseException):
+    """Raised by `no_waiting`'s trap: the student's code waited for a person. A BaseException, so neither
+    run_student_code nor a student's `except Exception` swallows it."""
+
+
+@contextlib.contextmanager
+def no_waiting():
+    """Inside the block, input() and getpass.getpass() raise Blocked instead of waiting for a keyboard.
+
+    Example:
+        >>> with no_waiting():
+        ...     try:
+        ...         input("Approve? ")
+        ...     except Blocked:
+        ...         print("it would have waited")
+        it would have waited
+    """
+    def trap(*args, **kwargs):
+        raise Blocked
+
+    with mock.patch.object(builtins, "input", trap), mock.patch.object(getpass, "getpass", trap):
+        yield
 
 
 def _snapshot(kwargs: dict) -> dict:

@@ -53,3 +53,13 @@ def test_step_mode_waits_for_step_after_a_decision():
 def test_the_widget_needs_an_approval_session():
     with pytest.raises(TypeError, match="ApprovalChatSession"):
         ApprovalChatWidget(ChatSession.__new__(ChatSession))
+
+
+def test_the_approve_button_is_bound_to_the_arguments_on_screen():
+    widget = ApprovalChatWidget(demo_approval_session())
+    widget.text.value = QUESTION
+    widget.submit()
+    widget.session.pending[0].arguments = '{"path": "/"}'  # changed after the bar was drawn
+    widget.approve_buttons[0].click()
+    assert [e.kind for e in widget.session.transcript] == ["user"], "nothing ran"
+    assert len(widget.session.pending) == 1, "the call still waits for a decision"

@@ -6,7 +6,7 @@
 - hw04_cost_and_safety: homework 04, tasks 4.1-4.4 (lessons 06 and 07);
 - hw05_chat_and_tools: homework 05, tasks 5.1-5.3 (lessons 08, 09 and 10);
 - hw06_frameworks_and_evaluation: homework 06, tasks 6.1-6.4 (lessons 11 and 12);
-- hw07_approval: task 7.1, an approval gate on the student's own loop (lesson 13);
+- hw07_approval: task 7.1, a pausing loop with a policy, approvals bound to arguments and a ledger (lesson 13);
 - hw07_injection: task 7.2, a defence against planted instructions, on held-back documents (lesson 14);
 - hw07_memory: task 7.3, a memory policy within a token budget (lesson 15);
 - hw08_mcp: task 8.1, two MCP servers with a tool of the same name, and a write behind approval (lessons 13, 16);

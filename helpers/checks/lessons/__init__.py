@@ -10,7 +10,7 @@
 - lesson10: E10, `collect_text(events)`, the text of a streamed answer;
 - lesson11: E11, a framework's `max_turns` handler;
 - lesson12: E12, hit rate and MRR, and E12b, a judge;
-- lesson13: E13, the approval gate between a call and its tool;
+- lesson13: E13, a loop that pauses on a call, saved and resumed in a fresh process;
 - lesson14: E14, fencing a tool output as data;
 - lesson15: E15, `keep_last_turns(items, n)`, trimming by whole user turns;
 - lesson16: E16, a small MCP server (schemas, structured output, annotations), read back over HTTP;
