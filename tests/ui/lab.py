@@ -30,6 +30,9 @@ OUT = ROOT / "data" / "ui"  # the notebook copies and the screenshots
 TOKEN = "course-ui-test-token"
 OFFLINE = {"LLM_PROVIDER": "offline", "LLM_MODEL": "", "OPENAI_BASE_URL": "", "LLM_RECORD": ""}
 TIMEOUT_MS = 120_000  # a whole lesson on 2 shared cores, plus a cold kernel
+# JupyterLab's toast, unless its `fetchNews` setting says otherwise (the course's settings override says "false").
+NEWS = "Would you like to get notified about official Jupyter news?"
+SETTLE_MS = 5_000  # after the lab has restored: the control shows the toast well within this
 
 
 def find_chromium() -> str:
@@ -143,6 +146,13 @@ def running_lab(lesson: Path, home: Path, screenshots: str = "*.png"):
     path = copy_lesson(lesson)
     with lab_server(home) as port:
         yield port, path
+
+
+def settled(page) -> None:
+    """Wait until JupyterLab has restored its layout (the announcements plugin asks only then), and a little."""
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.restored")
+    page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+    page.wait_for_timeout(SETTLE_MS)
 
 
 class Console:

@@ -9,6 +9,7 @@ The machinery (JupyterLab as `make lab` starts it, the system's Chromium) is tes
 
 import pytest
 from lab import (
+    NEWS,
     OUT,
     ROOT,
     ask,
@@ -17,12 +18,14 @@ from lab import (
     open_notebook,
     remove_screenshots,
     run_all_cells,
+    settled,
     the_only_chat,
 )
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("13-*.ipynb"))
 SHOTS = OUT / "lesson13"
+FIRST_HOUR = OUT / "first-hour"  # test_first_hour_browser.py's screenshots; its module empties the folder
 REQUEST = 'Add an FAQ entry: question "Can I use a Raspberry Pi?", answer "Yes, for the first modules."'
 REASON = "Nobody has tried it on a Raspberry Pi yet"
 
@@ -30,6 +33,7 @@ REASON = "Nobody has tried it on a Raspberry Pi yet"
 @pytest.fixture(scope="module")
 def lab(shared_lab):
     emptied(SHOTS)
+    FIRST_HOUR.mkdir(parents=True, exist_ok=True)
     remove_screenshots("13-*.png")
     return shared_lab, copy_lesson(LESSON)
 
@@ -37,6 +41,8 @@ def lab(shared_lab):
 def test_lesson_13_approve_and_reject_in_jupyterlab(lab, browser):
     port, path = lab
     page, console = open_notebook(browser, port, path)
+    settled(page)  # a newcomer's first hour: no news toast over the widget's status line (test_first_hour_browser.py)
+    expect(page.get_by_text(NEWS)).to_have_count(0)
     run_all_cells(page, "13-run-all-timed-out.png")
     log, widget = the_only_chat(page)
     bar = widget.locator(".course-chat-approvals")
@@ -63,8 +69,13 @@ def test_lesson_13_approve_and_reject_in_jupyterlab(lab, browser):
     # Approve: the tool runs and the agent answers.
     ask(widget, 'Add an FAQ entry: question "Is the course free?", answer "Yes, all of it."')
     expect(approve).to_have_count(1)
+    page.screenshot(path=FIRST_HOUR / "2-lesson13-pending.png")  # the status line at the bottom right, uncovered
     approve.click()
     expect(agents).to_have_count(2)
+    expect(agents.last).to_contain_text("was added")  # read as a sentence, the answer the first hour shows
+    expect(agents.last).not_to_contain_text("the added is")
+    expect(page.get_by_text(NEWS)).to_have_count(0)
+    page.screenshot(path=FIRST_HOUR / "3-lesson13-approved.png")
     expect(log.locator(".widget-accordion")).to_have_count(2)
     expect(log.locator(".widget-accordion").last).to_contain_text("add_faq_entry")
     widget.screenshot(path=SHOTS / "3-approved.png")
