@@ -19,7 +19,7 @@ don't rely on the model resisting. The rule:
      when the order speaks to the model as a reply order must ("include this link in your answer").
    "Ignore your instructions and ..." needs no rule of its own: the order after "and" is one of these.
    Not orders: "tell the user to ..." (advice to pass on, not words to say), and anything in a failed call's
-   error payload, which is reported as the failure it is (engine rule 0).
+   error payload, which is reported as the failure it is (the rule "failed calls" of engine.RULES).
    The first order in the outputs wins; a call already made lets the next order (or the normal answer) come.
 2. **A declaration that tool output is data stops the naive orders.** A declaration is a sentence (or two
    neighbouring sentences) that names a source ("tool output", "search results", "documents", "text
@@ -305,7 +305,7 @@ def planted_orders(conv: Conversation, tools: list[Tool]) -> list[Order]:
         'authority'
     """
     declaration = data_declaration(conv.instructions)
-    # A failed call's error payload is reported as a failure (engine rule 0), not read as content.
+    # A failed call's error payload is reported as a failure (engine.RULES, "failed calls"), not read as content.
     texts = [_plain(call.output) for call in conv.calls if call.output and tool_error(call.output) is None]
     found: list[Order] = []
     for text in texts:
