@@ -9,27 +9,27 @@ This table is `RULES` and `FINISH` below, quoted here and in README.md (tests/of
 checks that both quote the code, in its order):
 
 <!-- rules: start -->
-| # | rule | module | what it does |
-| --- | --- | --- | --- |
-| 1 | planted orders | injection.py | orders planted in tool outputs are obeyed (a data declaration stops the naive ones); the rules below answer the rest |
-| 2 | denied calls | denials.py | a call of the latest response a person did not approve: say which call did not run, and why |
-| 3 | failed calls | answers.py | every call of this turn failed (an error payload): say which tool failed with what error |
-| 4 | routing | routing.py | another agent fits the question: hand the conversation over, or ask the agent tool, and relay its answer |
-| 5 | recap | recap.py | a summary asked for, or a question pointing back at the conversation: its own sentences |
-| 6 | no tools | answers.py | nothing to call, or small talk: answer from the turn's results, a label, a refusal or "no knowledge" |
-| 7 | another tool | call_plan.py | the tool the request is about (tool_fit.py): every call it asks for, in one response; then the results |
-| 8 | search | search_policy.py | a search tool: keyword queries, again with typos repaired, then the answer from the best result |
-| 9 | forced call by names | arguments.py | a forced call no other rule made: the first tool, filled with the question's names |
-| 10 | plain answer | answers.py | the answer without a tool, after a plain note that no offered tool fits |
+| rule | module | what it does |
+| --- | --- | --- |
+| planted orders | injection.py | orders planted in tool outputs are obeyed (a data declaration stops the naive ones); the rules below answer the rest |
+| denied calls | denials.py | a call of the latest response a person did not approve: say which call did not run, and why |
+| failed calls | answers.py | every call of this turn failed (an error payload): say which tool failed with what error |
+| routing | routing.py | another agent fits the question: hand the conversation over, or ask the agent tool, and relay its answer |
+| recap | recap.py | a summary asked for, or a question pointing back at the conversation: its own sentences |
+| no tools | answers.py | nothing to call, or small talk: answer from the turn's results, a label, a refusal or "no knowledge" |
+| another tool | call_plan.py | the tool the request is about (tool_fit.py): every call it asks for, in one response; then the results |
+| search | search_policy.py | a search tool: keyword queries, again with typos repaired, then the answer from the best result |
+| forced call by names | arguments.py | a forced call no other rule made: the first tool, filled with the question's names |
+| plain answer | answers.py | the answer without a tool, after a plain note that no offered tool fits |
 <!-- rules: end -->
 
 <!-- finish: start -->
-| # | finishing step | module | what it does |
-| --- | --- | --- | --- |
-| 1 | form | instructions/form.py | a text answer in the form asked for: one of the labels, the word and sentence limits, a closing question |
-| 2 | answer tool | structured.py | a call forced on every turn, or a tool that takes the final answer: the answer becomes its arguments |
-| 3 | format | structured.py | a response format (json_schema, json_object, a schema in the instructions): the answer as JSON that fits |
-| 4 | fault | api/faults.py | the fault modes that live in the model (bad arguments, an unknown tool, never stopping) |
+| finishing step | module | what it does |
+| --- | --- | --- |
+| form | instructions/form.py | a text answer in the form asked for: one of the labels, the word and sentence limits, a closing question |
+| answer tool | structured.py | a call forced on every turn, or a tool that takes the final answer: the answer becomes its arguments |
+| format | structured.py | a response format (json_schema, json_object, a schema in the instructions): the answer as JSON that fits |
+| fault | api/faults.py | the fault modes that live in the model (bad arguments, an unknown tool, never stopping) |
 <!-- finish: end -->
 
 Why this order: a refusal and a failure come before routing on purpose. They report what happened to the
@@ -287,11 +287,12 @@ def table(rows: tuple[Row, ...], heading: str = "rule") -> str:
     """The markdown table of rows, as the docstring and README.md quote it.
 
     Example:
-        >>> print(table(RULES[:1]).splitlines()[2][:40])
-        | 1 | planted orders | injection.py | or
+        >>> print(table(RULES[:1]).splitlines()[2][:36])
+        | planted orders | injection.py | or
     """
-    lines = [f"| # | {heading} | module | what it does |", "| --- | --- | --- | --- |"]
-    lines += [f"| {n} | {row.name} | {row.module} | {row.does} |" for n, row in enumerate(rows, 1)]
+    # No numbers: a rule added between two others changes one line of each quote, not every line after it.
+    lines = [f"| {heading} | module | what it does |", "| --- | --- | --- |"]
+    lines += [f"| {row.name} | {row.module} | {row.does} |" for row in rows]
     return "\n".join(lines)
 
 
