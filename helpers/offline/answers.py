@@ -7,6 +7,8 @@
   field (title, question, filename, name; its id beside it); or "found nothing relevant" (a polite
   refusal when the instructions limit the scope).
 - `failure_answer`: when the tools failed: which tool, what error, and that a retry later may help.
+- `empty_message`: when the user's message holds no word at all (empty, spaces, punctuation): ask what they
+  want, and call no tool.
 
 The extract it quotes is quoting.py's (`extract`); the answer from other tools' results is results.py's
 (`combine_results`).
@@ -47,6 +49,27 @@ ANSWERABLE = 0.3
 QUOTED_WORDS = 15  # a question quoted back longer than this is cut: a reminder of what was asked, not a copy
 # Where one sentence ends: after ".", "!" or "?" (and "。", "！", "？", the full-width forms) and the spaces after.
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+")
+
+
+EMPTY_MESSAGE = ("Your message is empty, so there is nothing for me to answer or look up yet. "
+                 "What would you like to ask?")
+_NO_WORD = re.compile(r"^[\W_]*$")  # no letter or digit in any script (\w covers Chinese, Cyrillic, ...)
+
+
+def empty_message(reading: Reading) -> Decision | None:
+    """The answer to a user message with no word in it ("", "   ", "?", "..."), at the start of a turn: ask
+    what they want, as a person (and a real model) would, instead of searching for nothing or saying that
+    nothing answers it. None for any message with a word, and once tools were called this turn.
+
+    Example:
+        >>> empty_message(Reading(Conversation(question=" ?! "))).text
+        'Your message is empty, so there is nothing for me to answer or look up yet. What would you like to ask?'
+        >>> empty_message(Reading(Conversation(question="¿?"))).found, empty_message(Reading(Conversation(question="Hi")))
+        (False, None)
+    """
+    if reading.conv.calls or not _NO_WORD.match(reading.question):
+        return None
+    return Decision(text=EMPTY_MESSAGE, found=False)
 
 
 def reply_without_tools(reading: Reading) -> Decision:

@@ -16,6 +16,7 @@ checks that both quote the code, in its order):
 | failed calls | answers.py | every call of this turn failed (an error payload): say which tool failed with what error |
 | routing | routing.py | another agent fits the question: hand the conversation over, or ask the agent tool, and relay its answer |
 | recap | recap.py | a summary asked for, or a question pointing back at the conversation: its own sentences |
+| empty message | answers.py | a user message with no word in it: ask what they would like, call no tool |
 | no tools | answers.py | nothing to call, or small talk: answer from the turn's results, a label, a refusal or "no knowledge" |
 | another tool | call_plan.py | the tool the request is about (tool_fit.py): every call it asks for, in one response; then the results |
 | search | search_policy.py | a search tool: keyword queries, again with typos repaired, then the answer from the best result |
@@ -71,7 +72,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from helpers.offline.answers import failure_answer, grounded_reply, reply_without_tools
+from helpers.offline.answers import empty_message, failure_answer, grounded_reply, reply_without_tools
 from helpers.offline.arguments import (
     DESCRIPTION_WORD_WEIGHT,
     NAME_WORD_WEIGHT,
@@ -229,6 +230,8 @@ RULES: tuple[Row, ...] = (
         "tool, and relay its answer", _routing),
     Row("recap", "recap.py", "a summary asked for, or a question pointing back at the conversation: its own "
         "sentences", recap_reply),
+    Row("empty message", "answers.py", "a user message with no word in it: ask what they would like, call no tool",
+        empty_message),
     Row("no tools", "answers.py", "nothing to call, or small talk: answer from the turn's results, a label, a "
         "refusal or \"no knowledge\"", _no_tools),
     Row("another tool", "call_plan.py", "the tool the request is about (tool_fit.py): every call it asks for, in "
