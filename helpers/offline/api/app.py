@@ -12,7 +12,9 @@ by this same `handle`). The /v1 prefix is optional; HEAD works wherever GET does
 with status 404 or 405.
 
 A Responses request is continued from its previous response or conversation (stored.py), fitted to the
-context window (context_window.py; Chat Completions is checked against it too), decided, and remembered.
+context window (context_window.py), decided, and remembered. A Chat Completions request goes through its door
+(door.py) into the Responses shape, then through the same window check and reading; only its answer is
+rendered in Chat's shape.
 
 Streaming: a valid request with `"stream": true` is decided and rendered exactly as without it, then
 answered as server-sent events (`content-type: text/event-stream`, the frames built by stream.py): the
@@ -44,8 +46,9 @@ from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
 from helpers.offline.api.batches import is_batch_api, serve_batch_api
 from helpers.offline.api.body import load_request
-from helpers.offline.api.context_window import fit_chat, fit_responses
+from helpers.offline.api.context_window import fit_responses
 from helpers.offline.api.conversations import serve_conversation
+from helpers.offline.api.door import chat_as_responses
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
 from helpers.offline.api.shapes import check_responses
@@ -56,7 +59,6 @@ from helpers.offline.api.wire import (
     OFFLINE_MODEL,
     model_object,
     models_list,
-    parse_chat,
     parse_responses,
     render_chat,
     render_response,
@@ -247,10 +249,11 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
         response = render_response(fitted, conv, model(conv), tools, seed, state.cache)
         remember(state, request, full, response)
         return 200, response, (response_frames if stream else None)
-    conv = parse_chat(request, fault)
-    fit_chat(request, state.context_window)
+    # Chat Completions through its door (door.py): from here on, the same reading, window and prompt as Responses.
+    converted = fit_responses(chat_as_responses(request), state.context_window, param="messages")
+    conv, _ = parse_responses(converted, fault)
     stream, include_usage = _stream_choice(request)
-    completion = render_chat(request, model(conv), seed, state.cache)
+    completion = render_chat(request, model(conv), seed, state.cache, converted)
     return 200, completion, (partial(chat_frames, include_usage=include_usage) if stream else None)
 
 
