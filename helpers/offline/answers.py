@@ -86,7 +86,7 @@ def reply_without_tools(reading: Reading) -> Decision:
     if conv.calls:
         if any(d["title"] for docs in reading.outputs for d in docs):  # search results
             return grounded_reply(reading)
-        return Decision(text=combine_results(conv))
+        return Decision(text=combine_results(conv, reading.read))
     pasted = pasted_material(conv.question, conv.earlier)
     if pasted is not None:
         # The prompt carries its own reference material (a RAG prompt): answer from it exactly as from

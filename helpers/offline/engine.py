@@ -86,7 +86,7 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.call_plan import plan_calls
-from helpers.offline.conversation import Conversation, Decision, Tool, failed_calls, parse_json, to_json
+from helpers.offline.conversation import Conversation, Decision, Tool, parse_json, to_json
 from helpers.offline.denials import denial_answer, denied_calls
 from helpers.offline.injection import detected_label, obey, planted_orders
 from helpers.offline.instructions import fit, read_instructions
@@ -153,7 +153,7 @@ def _denied_calls(reading: Reading) -> Decision | None:
 
 
 def _failed_calls(reading: Reading) -> Decision | None:
-    failed = failed_calls(reading.conv)
+    failed = reading.failed
     # Searching again or repairing a typo would treat a failure as an empty result.
     return Decision(text=failure_answer(failed), found=False) if failed else None
 
@@ -189,7 +189,7 @@ def _another_tool(reading: Reading) -> Decision | None:
             other = best  # tool_fit.py: the tool must be about what the request asks for
     if other is None:
         return None
-    return _planned_step(replace(conv, question=question), others, other, must_call)
+    return _planned_step(reading, replace(conv, question=question), others, other)
 
 
 def _search(reading: Reading) -> Decision | None:
@@ -204,7 +204,7 @@ def _search(reading: Reading) -> Decision | None:
 def _forced_by_names(reading: Reading) -> Decision | None:
     sources, question = _sources(reading), reading.named_question
     if reading.must_call and sources and entities_for(sources[0], question):
-        return _entity_step(replace(reading.conv, question=question), sources[0], must_call=True)
+        return _entity_step(reading, replace(reading.conv, question=question), sources[0])
     return None
 
 
@@ -421,25 +421,25 @@ def _search_step(reading: Reading, tool: Tool) -> Decision:
     return Decision(calls=calls) if calls else grounded_reply(reading)
 
 
-def _planned_step(conv: Conversation, tools: list[Tool], lead: Tool, must_call: bool = False) -> Decision:
+def _planned_step(reading: Reading, conv: Conversation, tools: list[Tool], lead: Tool) -> Decision:
     """The calls the request asks for (call_plan.py), all in one response, as real models make them (one
     per response when parallel_tool_calls is false); once they are made, the results combined."""
     plan = [(tool.name, args) for tool, args in plan_calls(tools, conv.question)]
     if not plan:
-        return _entity_step(conv, lead, must_call)
+        return _entity_step(reading, conv, lead)
     done = [(c.name, parse_json(c.arguments)) for c in conv.calls]
     todo = [(name, to_json(args)) for name, args in plan if (name, args) not in done]
     if not conv.calls:
         return Decision(calls=todo if conv.parallel_tool_calls else todo[:1])
     if todo and not conv.parallel_tool_calls and len(conv.calls) < len(plan):
         return Decision(calls=todo[:1])
-    return Decision(text=combine_results(conv))
+    return Decision(text=combine_results(conv, reading.read))
 
 
-def _entity_step(conv: Conversation, tool: Tool, must_call: bool = False) -> Decision:
+def _entity_step(reading: Reading, conv: Conversation, tool: Tool) -> Decision:
     """Call the tool for the next name in the question, or combine the results once all are in."""
-    call = next_entity_call(conv, tool, must_call)
-    return Decision(calls=[call]) if call else Decision(text=combine_results(conv))
+    call = next_entity_call(conv, tool, reading.must_call)
+    return Decision(calls=[call]) if call else Decision(text=combine_results(conv, reading.read))
 
 
 # --- faults ------------------------------------------------------------------------------------------

@@ -28,7 +28,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from helpers.offline.cjk import is_cjk, mark_names
-from helpers.offline.conversation import Call, Conversation, Tool, parse_documents, read_output, tool_error
+from helpers.offline.conversation import (
+    Call,
+    Conversation,
+    Tool,
+    failed_calls,
+    parse_documents,
+    read_output,
+    tool_error,
+)
 from helpers.offline.instructions import (
     Instructions,
     LabelRule,
@@ -158,6 +166,17 @@ class Reading:
             text = call.output or ""
             self._memo[key] = ToolOutput(read_output(text), tool_error(text), parse_documents(text))
         return self._memo[key]
+
+    def read(self, call: Call) -> tuple[object, str | None]:
+        """A call's output as (data, error), read once (`output`): what results.combine_results takes."""
+        output = self.output(call)
+        return output.data, output.error
+
+    @cached_property
+    def failed(self) -> list[Call]:
+        """This turn's well-formed calls whose tool failed, when every well-formed call failed; else []
+        (conversation.failed_calls, on the outputs as read once)."""
+        return failed_calls(self.conv, lambda call: self.output(call).error)
 
     @cached_property
     def named_question(self) -> str:

@@ -135,3 +135,26 @@ def test_each_tool_output_is_read_once(monkeypatch):
     assert isinstance(reading, Reading)
     run(reading)
     assert seen.count(found) == 1
+
+
+def test_other_tools_results_are_read_once_for_the_answer(monkeypatch):
+    import helpers.offline.conversation as conversation_module
+    import helpers.offline.reading as reading_module
+    import helpers.offline.results as results_module
+
+    def not_again(*_):
+        raise AssertionError("a tool output read again outside the Reading")
+
+    seen: list[str] = []
+    real = reading_module.read_output
+    monkeypatch.setattr(reading_module, "read_output", lambda text: seen.append(text) or real(text))
+    monkeypatch.setattr(results_module, "read_output", not_again)
+    monkeypatch.setattr(results_module, "tool_error", not_again)
+    monkeypatch.setattr(conversation_module, "tool_error", not_again)
+    tides = Tool("get_tides", "Tide times for a harbour.",
+                 {"type": "object", "properties": {"harbour": {"type": "string"}}, "required": ["harbour"]})
+    out = '{"high_water": "14:10", "low_water": "20:25"}'
+    conv = Conversation(question="When is high water at Oban?", tools=[tides],
+                        calls=[Call("get_tides", '{"harbour": "Oban"}', "c1", 0, out)])
+    assert "14:10" in (decide(conv).text or "")
+    assert seen.count(out) == 1
