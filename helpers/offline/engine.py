@@ -27,10 +27,10 @@ checks that both quote the code, in its order):
 <!-- finish: start -->
 | finishing step | module | what it does |
 | --- | --- | --- |
-| form | instructions/form.py | a text answer in the form asked for: one of the labels, the word and sentence limits, a closing question |
-| answer tool | structured.py | a call forced on every turn, or a tool that takes the final answer: the answer becomes its arguments |
-| format | structured.py | a response format (json_schema, json_object, a schema in the instructions): the answer as JSON that fits |
-| fault | api/faults.py | the fault modes that live in the model (bad arguments, an unknown tool, never stopping) |
+| form | finish.py | a text answer in the form asked for: one of the labels, the word and sentence limits, a closing question |
+| answer tool | finish.py | a call forced on every turn, or a tool that takes the final answer: the answer becomes its arguments |
+| format | finish.py | a response format (json_schema, json_object, a schema in the instructions): the answer as JSON that fits |
+| fault | finish.py | the fault modes that live in the model (bad arguments, an unknown tool, never stopping) |
 <!-- finish: end -->
 
 Why this order: a refusal and a failure come before routing on purpose. They report what happened to the
@@ -59,6 +59,8 @@ The modules the rules live in:
   when the request is read, so the agent handed to answers the user's question;
 - answers.py: every text the model says, quoting documents with quoting.py and other tools' results with
   results.py; small_talk.py: greetings, thanks and arithmetic;
+- finish.py: the finishing steps of FINISH (the form asked for, a forced or answer tool, a response format,
+  the model's fault modes);
 - structured.py: an answer written as JSON that fits a schema (response formats, forced tools); which
   field takes what is field_roles.py.
 
@@ -76,28 +78,24 @@ from helpers.offline.answers import empty_message, failure_answer, grounded_repl
 from helpers.offline.arguments import (
     DESCRIPTION_WORD_WEIGHT,
     NAME_WORD_WEIGHT,
-    answer_fit,
     entities_for,
-    fill_arguments,
     is_reply_tool,
     is_search_like,
     next_entity_call,
-    required_string_params,
     tool_relevance,
 )
 from helpers.offline.call_plan import plan_calls
 from helpers.offline.conversation import Conversation, Decision, Tool, parse_json, to_json
 from helpers.offline.denials import denial_answer, denied_calls
-from helpers.offline.injection import detected_label, obey, planted_orders
-from helpers.offline.instructions import fit, read_instructions
+from helpers.offline.finish import answer_tool, formatted, in_form, with_fault
+from helpers.offline.injection import obey, planted_orders
+from helpers.offline.instructions import read_instructions
 from helpers.offline.knowledge import Vocabulary
 from helpers.offline.reading import Reading, constraints
 from helpers.offline.recap import recap_reply
 from helpers.offline.results import combine_results
 from helpers.offline.routing import after_handoff, own_tools, route
-from helpers.offline.search_policy import keyword_query, keywords, next_searches
-from helpers.offline.structured import Facts, SchemaError, fill, structured_text
-from helpers.offline.text import words
+from helpers.offline.search_policy import next_searches
 from helpers.offline.tool_fit import no_tool_note, tool_fits
 
 Rule = Callable[[Reading], Decision | None]
@@ -260,29 +258,16 @@ def run(reading: Reading, rules: tuple[Row, ...] = RULES) -> tuple[Row, Decision
     raise AssertionError("the last rule always decides")  # unreachable with RULES
 
 
-def _answer_tool(reading: Reading, decision: Decision) -> Decision:
-    limits = reading.constraints
-    if decision.text is not None and (limits.must_call or limits.reply_tools):
-        # A call is forced on every turn, also after the tool results, and an offered tool that takes
-        # the final answer is how the answer is given: the answer goes into a call.
-        return _forced_call(reading.conv, decision, limits.offered if limits.must_call else limits.reply_tools)
-    return decision
-
-
-def _format(reading: Reading, decision: Decision) -> Decision:
-    return _formatted(reading, decision) if decision.text is not None else decision
-
-
 # The finishing steps, in order: each takes the decision the rules made and returns it finished.
 FINISH: tuple[Row, ...] = (
-    Row("form", "instructions/form.py", "a text answer in the form asked for: one of the labels, the word and "
-        "sentence limits, a closing question", lambda reading, decision: _in_form(reading, decision)),
-    Row("answer tool", "structured.py", "a call forced on every turn, or a tool that takes the final answer: the "
-        "answer becomes its arguments", _answer_tool),
-    Row("format", "structured.py", "a response format (json_schema, json_object, a schema in the instructions): "
-        "the answer as JSON that fits", _format),
-    Row("fault", "api/faults.py", "the fault modes that live in the model (bad arguments, an unknown tool, never "
-        "stopping)", lambda reading, decision: _apply_fault(reading, decision)),
+    Row("form", "finish.py", "a text answer in the form asked for: one of the labels, the word and "
+        "sentence limits, a closing question", in_form),
+    Row("answer tool", "finish.py", "a call forced on every turn, or a tool that takes the final answer: the "
+        "answer becomes its arguments", answer_tool),
+    Row("format", "finish.py", "a response format (json_schema, json_object, a schema in the instructions): "
+        "the answer as JSON that fits", formatted),
+    Row("fault", "finish.py", "the fault modes that live in the model (bad arguments, an unknown tool, never "
+        "stopping)", with_fault),
 )
 
 
@@ -320,101 +305,6 @@ def decide(conv: Conversation, vocab: Vocabulary | None = None) -> Decision:
     return decision
 
 
-def _formatted(reading: Reading, decision: Decision) -> Decision:
-    """A text answer in the format asked for: JSON that fits the `text.format` / `response_format`
-    schema, or that fits a JSON schema the instructions give ("respond with a JSON object compatible with
-    this schema: ..."), which also shapes a plain `json_object` answer. Otherwise the text as it is.
-
-    Example:
-        >>> _formatted(Reading(Conversation(output_format={"type": "json_object"})), Decision(text="Yes.")).text
-        '{"answer": "Yes."}'
-    """
-    conv, facts = reading.conv, _facts(decision)
-    output_format = conv.output_format or {}
-    kind = output_format.get("type")
-    if kind == "json_schema":
-        return replace(decision, text=structured_text(output_format, facts))
-    prompted = reading.prompted_schema
-    if prompted is not None:
-        # Only text in the prompt: a schema the filler can't meet leaves the answer as it is.
-        try:
-            return replace(decision, text=to_json(fill(prompted, facts)))
-        except (SchemaError, RecursionError):
-            pass
-    if kind == "json_object":
-        return replace(decision, text=structured_text(output_format, facts))
-    return decision
-
-
-def _forced_call(conv: Conversation, answer: Decision, tools: list[Tool]) -> Decision:
-    """The call to make when a call is forced but the rules would answer in text: the forced tool, or
-    (for "required") the offered tool not yet used that best takes an answer, with arguments filled
-    from the answer by the schema filler (structured.py). A search tool gets a keyword query instead.
-
-    Example:
-        >>> final = Tool("final_result", "The answer.", {"type": "object", "properties": {"answer": {"type": "string"},
-        ...              "source": {"type": "string"}}, "required": ["answer", "source"]})
-        >>> _forced_call(Conversation(question="Is rye vegan?"), Decision(text="Yes.", cited=["rye-01"]), [final]).calls
-        [('final_result', '{"answer": "Yes.", "source": "rye-01"}')]
-    """
-    used = {c.name for c in conv.calls}
-    fresh = [t for t in tools if t.name not in used] or tools
-    tool = max(fresh, key=answer_fit)  # max keeps the first of equals: the caller's order breaks ties
-    if is_search_like(tool) and not is_reply_tool(tool):
-        return Decision(calls=[(tool.name, to_json(_search_args(conv, tool)))])
-    facts = _facts(answer)
-    try:
-        args = fill(tool.parameters or {"type": "object", "properties": {}}, facts)
-    except (SchemaError, RecursionError):  # a tool schema the filler can't meet: plain argument filling
-        args = _entity_args(conv, tool)
-    if not isinstance(args, dict):
-        args = {}
-    return Decision(calls=[(tool.name, to_json(args))])
-
-
-def _entity_args(conv: Conversation, tool: Tool) -> dict:
-    """Arguments filled from the names in the question (arguments.py), for a call made without a plan."""
-    found = entities_for(tool, conv.question)
-    return fill_arguments(tool, conv.question, found[0] if found else None, found[1:])
-
-
-def _facts(decision: Decision) -> Facts:
-    """What a text decision rests on, for the schema filler."""
-    return Facts(decision.text or "", decision.cited, decision.titles, decision.found)
-
-
-def _search_args(conv: Conversation, tool: Tool) -> dict:
-    """A search's arguments when one must be made anyway: the question's keywords, rotated each turn so
-    that repeated forced searches differ."""
-    terms = keywords(conv.question) or words(conv.question) or [conv.question.strip() or "?"]
-    rotation = len({c.batch for c in conv.calls}) % max(len(terms), 1)
-    return {required_string_params(tool)[0]: keyword_query(terms[rotation:] + terms[:rotation])}
-
-
-def _in_form(reading: Reading, decision: Decision) -> Decision:
-    """A text answer in the form the instructions ask for (instructions/form.py): one of the labels
-    they name, whatever path the answer took; else cut to their word and sentence limits, ending with a
-    closing question if they ask for one. JSON comes after, in `_formatted`.
-
-    Example:
-        >>> _in_form(Reading(Conversation(instructions="Answer in two sentences.")),
-        ...          Decision(text="Knead it. Bake it. Eat it.")).text
-        'Knead it. Bake it.'
-    """
-    if decision.text is None:
-        return decision
-    text, rule = decision.text, reading.labels
-    if rule is not None:
-        # injection.py: asked whether a text gives orders to a model, it looks for the orders it would obey.
-        label = detected_label(reading.conv.instructions, rule.positive, rule.negative, reading.conv.question)
-        if label is None and text.strip() in rule.labels:
-            return decision
-        label = label or rule.verdict(reading.conv.question, reading.vocab, reading.given)
-        return replace(decision, text=label, found=label == rule.positive)
-    # replace, not a new Decision: the form changes the words, not what the answer rests on.
-    return replace(decision, text=fit(text, reading.instructions.form))
-
-
 def _search_step(reading: Reading, tool: Tool) -> Decision:
     """Search (again), or answer from the results once the search policy has no query left to try."""
     calls = next_searches(reading, tool)
@@ -440,30 +330,3 @@ def _entity_step(reading: Reading, conv: Conversation, tool: Tool) -> Decision:
     """Call the tool for the next name in the question, or combine the results once all are in."""
     call = next_entity_call(conv, tool, reading.must_call)
     return Decision(calls=[call]) if call else Decision(text=combine_results(conv, reading.read))
-
-
-# --- faults ------------------------------------------------------------------------------------------
-
-def _apply_fault(reading: Reading, decision: Decision) -> Decision:
-    """Turn a correct decision into a broken one, for the fault modes that live in the model itself."""
-    conv, tools, fault = reading.conv, reading.tools, reading.conv.fault
-    if fault not in ("bad_arguments", "unknown_tool", "never_stop") or not tools:
-        return decision
-    if not decision.calls:
-        # The model should have answered; under these faults it calls a tool anyway.
-        tool = next((t for t in tools if is_search_like(t)), tools[0])
-        args = _search_args(conv, tool) if is_search_like(tool) else _entity_args(conv, tool)
-        decision = Decision(calls=[(tool.name, to_json(args))])
-    if fault == "bad_arguments":
-        # Cut the JSON short, the way a model's output gets truncated: '{"query": "rye bre'
-        return Decision(calls=[(name, args[: max(2, len(args) * 2 // 3)]) for name, args in decision.calls])
-    if fault == "unknown_tool":
-        offered = {t.name for t in conv.tools}
-        renamed = []
-        for name, args in decision.calls:
-            new = f"{name}_v2"
-            while new in offered:
-                new += "_v2"
-            renamed.append((new, args))
-        return Decision(calls=renamed)
-    return decision
