@@ -98,6 +98,7 @@ from helpers.offline.routing import after_handoff, own_tools, route
 from helpers.offline.search_policy import next_searches
 from helpers.offline.tool_fit import no_tool_note, tool_fits
 
+# The two signatures: a rule reads the request and decides or passes; a finishing step finishes a decision.
 Rule = Callable[[Reading], Decision | None]
 Step = Callable[[Reading, Decision], Decision]
 
@@ -110,7 +111,7 @@ class Row:
     name: str
     module: str
     does: str
-    rule: Callable
+    rule: Callable  # a Rule in RULES, a Step in FINISH
 
 
 def read_request(conv: Conversation, vocab: Vocabulary | None = None) -> Reading:
