@@ -133,7 +133,7 @@ def read_request(conv: Conversation, vocab: Vocabulary | None = None) -> Reading
 
 def _planted_orders(reading: Reading) -> Decision | None:
     offered = reading.constraints.offered
-    orders = planted_orders(reading.conv, offered)
+    orders = planted_orders(reading.conv, offered, lambda call: reading.output(call).error)
     if not orders:
         return None
 

@@ -289,7 +289,7 @@ def _call_arguments(tool: Tool, after: str) -> str:
     return to_json(fill_arguments(tool, sentence, None, []))
 
 
-def planted_orders(conv: Conversation, tools: list[Tool]) -> list[Order]:
+def planted_orders(conv: Conversation, tools: list[Tool], error_of=None) -> list[Order]:
     """The orders in this turn's tool outputs that reach the model: every order without a declaration; under
     one, the orders outside what it declares data, and those of the stronger FORMS wherever they stand
     (calls already made included: `obey` skips them).
@@ -306,7 +306,9 @@ def planted_orders(conv: Conversation, tools: list[Tool]) -> list[Order]:
     """
     declaration = data_declaration(conv.instructions)
     # A failed call's error payload is reported as a failure (engine.RULES, "failed calls"), not read as content.
-    texts = [_plain(call.output) for call in conv.calls if call.output and tool_error(call.output) is None]
+    # `error_of(call)`: the error its output reports, as the Reading has read it once (default: tool_error).
+    error_of = error_of or (lambda call: tool_error(call.output))
+    texts = [_plain(call.output) for call in conv.calls if call.output and error_of(call) is None]
     found: list[Order] = []
     for text in texts:
         every = [replace(o, form=form_of(text, o, declaration)) for o in orders_in(text, tools)]

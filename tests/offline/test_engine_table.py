@@ -139,6 +139,7 @@ def test_each_tool_output_is_read_once(monkeypatch):
 
 def test_other_tools_results_are_read_once_for_the_answer(monkeypatch):
     import helpers.offline.conversation as conversation_module
+    import helpers.offline.injection as injection_module
     import helpers.offline.reading as reading_module
     import helpers.offline.results as results_module
 
@@ -151,6 +152,7 @@ def test_other_tools_results_are_read_once_for_the_answer(monkeypatch):
     monkeypatch.setattr(results_module, "read_output", not_again)
     monkeypatch.setattr(results_module, "tool_error", not_again)
     monkeypatch.setattr(conversation_module, "tool_error", not_again)
+    monkeypatch.setattr(injection_module, "tool_error", not_again)
     tides = Tool("get_tides", "Tide times for a harbour.",
                  {"type": "object", "properties": {"harbour": {"type": "string"}}, "required": ["harbour"]})
     out = '{"high_water": "14:10", "low_water": "20:25"}'
