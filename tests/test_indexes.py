@@ -126,6 +126,8 @@ COVERED_BY = {
     "offline/api/batches.py": ["offline/test_offline_batch.py", "offline/test_offline_batch_fuzz.py"],
     "offline/api/body.py": ["offline/test_offline_server.py", "offline/test_offline_fuzz.py"],
     "offline/api/context_window.py": ["offline/test_offline_state.py"],
+    "offline/api/door.py": ["offline/test_chat_door.py", "offline/test_offline_conformance.py"],
+    "offline/finish.py": ["offline/test_offline_structured.py", "offline/test_engine_table.py", "doctests"],
     "offline/api/conversations.py": ["offline/test_offline_state.py", "offline/test_offline_state_conformance.py"],
     "offline/api/errors.py": ["offline/test_offline_conformance.py", "offline/test_offline_server.py"],
     "offline/api/faults.py": ["test_tools_offline.py", "doctests"],

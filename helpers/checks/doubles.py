@@ -3,7 +3,9 @@
 `SpyClient` wraps the student's client and records every request and response, so a check can ask "did the
 prompt contain the results?" on any provider. `ScriptedClient` returns prepared responses in order, for the
 exact situations a real model can't be relied on to produce (two function calls in one response, a model that
-never stops). `offline_double` gives the offline model with injected faults; `note_tool` a made-up writing
+never stops). `wire_double` is a real openai client on the offline model's wire whose answers come from a
+function of the request (`always_says` for one that replies the same text every time), so the double gets real
+ids, usage, `parse` and streaming for free. `offline_double` gives the offline model with injected faults; `note_tool` a made-up writing
 tool that records what it saved. `judge_client()` is the model a check's verdict comes from when the student's
 work is a prompt (the offline model: deterministic, and it follows instructions by general rules), and
 `on_your_model(...)` reports, beside a PASS, what the student's own model did with the same code: never a
@@ -239,6 +241,32 @@ def note_tool(name: str = "write_note"):
               "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
                              "additionalProperties": False}}
     return save, schema, saved
+
+
+def wire_double(decide):
+    """A real openai client on the offline model's wire (shape checks, ids, usage, streaming), whose answers come
+    from `decide(conversation) -> helpers.offline.Decision` instead of the offline model's rules. No retries.
+
+    Example:
+        >>> client = wire_double(always_says("Not JSON at all."))
+        >>> client.responses.create(model="scripted", input="Judge this.").output_text
+        'Not JSON at all.'
+    """
+    from helpers.offline import neutral_client
+
+    return neutral_client(decide=decide, max_retries=0)
+
+
+def always_says(text: str):
+    """A `decide` for wire_double that replies `text` to every request, whatever it asks.
+
+    Example:
+        >>> always_says("PASS maybe")(None).text
+        'PASS maybe'
+    """
+    from helpers.offline.conversation import Decision
+
+    return lambda conversation: Decision(text=text)
 
 
 def offline_double(faults: str | list | None = None):

@@ -41,9 +41,10 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-def neutral_client(faults=None, vocabulary=None, context_window=None, **kwargs):
+def neutral_client(faults=None, vocabulary=None, context_window=None, decide=None, **kwargs):
     """An openai.OpenAI client answered by the offline model in-process. `vocabulary`: an optional
-    knowledge.Vocabulary; `context_window`: prompt tokens per request (see OfflineTransport). `kwargs` go to
+    knowledge.Vocabulary; `context_window`: prompt tokens per request; `decide`: another model behind the same
+    wire, `decide(conversation) -> Decision` (see OfflineTransport). `kwargs` go to
     OpenAI(...) (e.g. max_retries, timeout). Each client has its own stored responses and conversations.
 
     Example:
@@ -55,10 +56,10 @@ def neutral_client(faults=None, vocabulary=None, context_window=None, **kwargs):
 
     from helpers.offline.api.transport import OfflineTransport
 
-    return _client(OpenAI, httpx.Client(transport=OfflineTransport(faults, vocabulary, context_window)), kwargs)
+    return _client(OpenAI, httpx.Client(transport=OfflineTransport(faults, vocabulary, context_window, decide)), kwargs)
 
 
-def async_neutral_client(faults=None, vocabulary=None, context_window=None, **kwargs):
+def async_neutral_client(faults=None, vocabulary=None, context_window=None, decide=None, **kwargs):
     """An openai.AsyncOpenAI client answered by the offline model in-process, for async code and agent
     frameworks (OpenAI Agents SDK, PydanticAI). `kwargs` go to AsyncOpenAI(...).
 
@@ -74,7 +75,7 @@ def async_neutral_client(faults=None, vocabulary=None, context_window=None, **kw
 
     from helpers.offline.api.transport import AsyncOfflineTransport
 
-    transport = AsyncOfflineTransport(faults, vocabulary, context_window)
+    transport = AsyncOfflineTransport(faults, vocabulary, context_window, decide)
     return _client(AsyncOpenAI, httpx.AsyncClient(transport=transport), kwargs)
 
 

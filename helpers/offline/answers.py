@@ -7,6 +7,8 @@
   field (title, question, filename, name; its id beside it); or "found nothing relevant" (a polite
   refusal when the instructions limit the scope).
 - `failure_answer`: when the tools failed: which tool, what error, and that a retry later may help.
+- `empty_message`: when the user's message holds no word at all (empty, spaces, punctuation): ask what they
+  want, and call no tool.
 
 The extract it quotes is quoting.py's (`extract`); the answer from other tools' results is results.py's
 (`combine_results`).
@@ -49,6 +51,27 @@ QUOTED_WORDS = 15  # a question quoted back longer than this is cut: a reminder 
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+")
 
 
+EMPTY_MESSAGE = ("Your message is empty, so there is nothing for me to answer or look up yet. "
+                 "What would you like to ask?")
+_NO_WORD = re.compile(r"^[\W_]*$")  # no letter or digit in any script (\w covers Chinese, Cyrillic, ...)
+
+
+def empty_message(reading: Reading) -> Decision | None:
+    """The answer to a user message with no word in it ("", "   ", "?", "..."), at the start of a turn: ask
+    what they want, as a person (and a real model) would, instead of searching for nothing or saying that
+    nothing answers it. None for any message with a word, and once tools were called this turn.
+
+    Example:
+        >>> empty_message(Reading(Conversation(question=" ?! "))).text
+        'Your message is empty, so there is nothing for me to answer or look up yet. What would you like to ask?'
+        >>> empty_message(Reading(Conversation(question="¿?"))).found, empty_message(Reading(Conversation(question="Hi")))
+        (False, None)
+    """
+    if reading.conv.calls or not _NO_WORD.match(reading.question):
+        return None
+    return Decision(text=EMPTY_MESSAGE, found=False)
+
+
 def reply_without_tools(reading: Reading) -> Decision:
     """The answer when no tool is called: from earlier tool outputs if any, a label if asked for one, a
     small-talk or arithmetic reply, a refusal under scope instructions, or an honest "I am the offline
@@ -63,7 +86,7 @@ def reply_without_tools(reading: Reading) -> Decision:
     if conv.calls:
         if any(d["title"] for docs in reading.outputs for d in docs):  # search results
             return grounded_reply(reading)
-        return Decision(text=combine_results(conv))
+        return Decision(text=combine_results(conv, reading.read))
     pasted = pasted_material(conv.question, conv.earlier)
     if pasted is not None:
         # The prompt carries its own reference material (a RAG prompt): answer from it exactly as from

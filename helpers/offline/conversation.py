@@ -164,9 +164,11 @@ def well_formed(call: Call, tools: list[Tool]) -> bool:
     return any(t.name == call.name for t in tools) and isinstance(parse_json(call.arguments), dict)
 
 
-def failed_calls(conv: Conversation) -> list[Call]:
+def failed_calls(conv: Conversation, error_of=None) -> list[Call]:
     """This turn's well-formed calls whose tool failed, when every well-formed call failed; else [].
     One failure among working calls is only part of the results, and the answer reports it there.
+    `error_of(call)`: the error a call's output reports (default: tool_error of it; a Reading passes the
+    outputs it has read once).
 
     Example:
         >>> search = Tool("search", "Search the notes", {"properties": {"query": {"type": "string"}}})
@@ -176,7 +178,8 @@ def failed_calls(conv: Conversation) -> list[Call]:
         "timeout"}')]
     """
     answered = [c for c in conv.calls if c.output is not None and well_formed(c, conv.tools)]
-    failed = [c for c in answered if tool_error(c.output) is not None]
+    error_of = error_of or (lambda call: tool_error(call.output))
+    failed = [c for c in answered if error_of(c) is not None]
     return failed if failed and len(failed) == len(answered) else []
 
 

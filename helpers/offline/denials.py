@@ -27,7 +27,7 @@ _DENIED = re.compile(r"\b(?:not\s+(?:been\s+)?(?:approved|allowed|permitted|auth
                      r"(?:approve|allow|permit|authori[sz]e)|denied|rejected|"
                      r"declined\s+by|disapproved)\b", re.IGNORECASE)
 # A program's error ("PermissionError: [Errno 13] Permission denied", "ConnectionRefusedError: ...") is a
-# failure of the tool (rule 0 of engine.py), not a person's decision.
+# failure of the tool (the rule "failed calls" of engine.RULES), not a person's decision.
 _PROGRAM_ERROR = re.compile(r"^\s*(?:\w*(?:Error|Exception)\b|traceback|errno)", re.IGNORECASE)
 _REASON = [re.compile(r"\breason(?:\s+given)?\s*[:=]\s*(.+)", re.IGNORECASE | re.DOTALL),
            re.compile(r"\bbecause\s+(.+)", re.IGNORECASE | re.DOTALL),

@@ -19,7 +19,7 @@ don't rely on the model resisting. The rule:
      when the order speaks to the model as a reply order must ("include this link in your answer").
    "Ignore your instructions and ..." needs no rule of its own: the order after "and" is one of these.
    Not orders: "tell the user to ..." (advice to pass on, not words to say), and anything in a failed call's
-   error payload, which is reported as the failure it is (engine rule 0).
+   error payload, which is reported as the failure it is (the rule "failed calls" of engine.RULES).
    The first order in the outputs wins; a call already made lets the next order (or the normal answer) come.
 2. **A declaration that tool output is data stops the naive orders.** A declaration is a sentence (or two
    neighbouring sentences) that names a source ("tool output", "search results", "documents", "text
@@ -289,7 +289,7 @@ def _call_arguments(tool: Tool, after: str) -> str:
     return to_json(fill_arguments(tool, sentence, None, []))
 
 
-def planted_orders(conv: Conversation, tools: list[Tool]) -> list[Order]:
+def planted_orders(conv: Conversation, tools: list[Tool], error_of=None) -> list[Order]:
     """The orders in this turn's tool outputs that reach the model: every order without a declaration; under
     one, the orders outside what it declares data, and those of the stronger FORMS wherever they stand
     (calls already made included: `obey` skips them).
@@ -305,8 +305,10 @@ def planted_orders(conv: Conversation, tools: list[Tool]) -> list[Order]:
         'authority'
     """
     declaration = data_declaration(conv.instructions)
-    # A failed call's error payload is reported as a failure (engine rule 0), not read as content.
-    texts = [_plain(call.output) for call in conv.calls if call.output and tool_error(call.output) is None]
+    # A failed call's error payload is reported as a failure (engine.RULES, "failed calls"), not read as content.
+    # `error_of(call)`: the error its output reports, as the Reading has read it once (default: tool_error).
+    error_of = error_of or (lambda call: tool_error(call.output))
+    texts = [_plain(call.output) for call in conv.calls if call.output and error_of(call) is None]
     found: list[Order] = []
     for text in texts:
         every = [replace(o, form=form_of(text, o, declaration)) for o in orders_in(text, tools)]

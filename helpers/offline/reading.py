@@ -1,5 +1,13 @@
 """One reading of a request: what the rules work on, made once per request by engine.decide.
 
+Two parts, both built once per request:
+- the constraints (`constraints`): the tools that may be called (`tool_choice` "none", `allowed_tools`, a
+  named function and an instruction not to use tools applied), whether a call is forced on every turn, the
+  tools that take the final answer, and the response format asked for;
+- the reading (`Reading`): the question, the instructions understood, the documents, each tool output read
+  once by call (`output`: its data, its error, its documents), the latest response's calls (`latest`), and
+  what the rules work out from them.
+
 A `Reading` holds the conversation, the tools that may be called, and what the rules read from them,
 each worked out once, when a rule first asks: the instructions understood, the documents in the tool
 outputs, the request's own texts (instructions, tool descriptions, documents, pasted material) and their
@@ -19,13 +27,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from helpers.offline.conversation import Conversation, Tool, parse_documents, read_output, tool_error
+from helpers.offline.cjk import is_cjk, mark_names
+from helpers.offline.conversation import (
+    Call,
+    Conversation,
+    Tool,
+    failed_calls,
+    parse_documents,
+    read_output,
+    tool_error,
+)
 from helpers.offline.instructions import (
     Instructions,
     LabelRule,
     given_text,
     read_instructions,
     read_labels,
+    schema_in_text,
     split_context,
 )
 from helpers.offline.knowledge import TOPIC_THRESHOLD, Vocabulary
@@ -49,11 +67,57 @@ _REFERRING = frozenset(word_list("it its this that these those there them they d
                                  "same instead also"))
 
 
+@dataclass(frozen=True)
+class Constraints:
+    """What the request allows, read once: `offered` are the tools that may be called (routing tools
+    included), `must_call` says a call is forced on every turn, `reply_tools` are those among them that take
+    the final answer (`final_result`), `output_format` the `text.format` / `response_format` asked for."""
+
+    offered: list[Tool]
+    must_call: bool = False
+    reply_tools: list[Tool] = field(default_factory=list)
+    output_format: dict | None = None
+
+
+def constraints(conv: Conversation, instructions: Instructions, is_reply_tool=lambda tool: False) -> Constraints:
+    """The constraints of a request: `tool_choice` (mode, `allowed_tools`, a named function) and an
+    instruction not to use tools applied to the tools offered. `is_reply_tool` tells a tool that takes the
+    final answer (engine.py hands in arguments.is_reply_tool).
+
+    Example:
+        >>> search = Tool("search", "Search the notes.")
+        >>> constraints(Conversation(tools=[search], tool_choice="required"), read_instructions("")).must_call
+        True
+        >>> constraints(Conversation(tools=[search]), read_instructions("Do not use any tools.")).offered
+        []
+    """
+    offered = [] if conv.tool_choice == "none" else list(conv.tools)
+    if conv.allowed is not None:  # tool_choice "allowed_tools": only these may be called
+        offered = [t for t in offered if t.name in conv.allowed]
+    if conv.forced is not None:  # a named function (api/wire.py made sure it is offered)
+        offered = [t for t in offered if t.name == conv.forced]
+    must_call = bool(offered) and conv.tool_choice == "required"
+    if not must_call and conv.forced is None and instructions.no_tools:
+        offered = []  # "Do not use any tools" (instructions/tool_use.py): as tool_choice "none"
+    return Constraints(offered, must_call, [t for t in offered if is_reply_tool(t)], conv.output_format)
+
+
+@dataclass(frozen=True)
+class ToolOutput:
+    """One tool output read once: its data (read_output), the error it reports (tool_error) or None, and the
+    documents it holds (parse_documents)."""
+
+    data: object
+    error: str | None
+    documents: list[dict]
+
+
 @dataclass
 class Reading:
     """A request as the rules read it. `handed`: the vocabulary the caller handed in (None: the request's
     own words are the vocabulary); `tools`: the tools that may be called (tool_choice applied);
-    `must_call`: tool_choice forces a call on every turn.
+    `must_call`: tool_choice forces a call on every turn; `limits`: the request's constraints (None: those of
+    `tools` and `must_call` alone).
 
     Example:
         >>> reading = Reading(Conversation(question="How do I bake sourdugh?", instructions="Sourdough only."))
@@ -65,12 +129,67 @@ class Reading:
     handed: Vocabulary | None = None
     tools: list[Tool] = field(default_factory=list)
     must_call: bool = False
+    limits: Constraints | None = None
     _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # results per set of terms
 
     @cached_property
     def instructions(self) -> Instructions:
         """The instructions understood (instructions.read_instructions)."""
         return read_instructions(self.conv.instructions)
+
+    @cached_property
+    def constraints(self) -> Constraints:
+        """What the request allows (the tools that may be called, a forced call, the format)."""
+        return self.limits or Constraints(list(self.tools), self.must_call, [], self.conv.output_format)
+
+    @property
+    def question(self) -> str:
+        """The latest user message."""
+        return self.conv.question
+
+    @cached_property
+    def latest(self) -> list[Call]:
+        """The calls of the latest response that got an output (the batch a decision answers)."""
+        answered = [c for c in self.conv.calls if c.output is not None]
+        batch = max((c.batch for c in answered), default=None)
+        return [c for c in answered if c.batch == batch]
+
+    def output(self, call: Call) -> ToolOutput:
+        """A call's output, read once (its data, error and documents).
+
+        Example:
+            >>> Reading(Conversation()).output(Call("search", "{}", "c1", 0, '{"error": "timeout"}')).error
+            'timeout'
+        """
+        key = ("output", call.call_id, call.batch, call.output)
+        if key not in self._memo:
+            text = call.output or ""
+            self._memo[key] = ToolOutput(read_output(text), tool_error(text), parse_documents(text))
+        return self._memo[key]
+
+    def read(self, call: Call) -> tuple[object, str | None]:
+        """A call's output as (data, error), read once (`output`): what results.combine_results takes."""
+        output = self.output(call)
+        return output.data, output.error
+
+    @cached_property
+    def failed(self) -> list[Call]:
+        """This turn's well-formed calls whose tool failed, when every well-formed call failed; else []
+        (conversation.failed_calls, on the outputs as read once)."""
+        return failed_calls(self.conv, lambda call: self.output(call).error)
+
+    @cached_property
+    def named_question(self) -> str:
+        """The question with its names marked: in Chinese or Japanese no capitals mark them, so the pieces no
+        tool text covers are taken as names (cjk.mark_names); any other question as it is."""
+        question = self.conv.question
+        return mark_names(question, self.given) if is_cjk(question) else question
+
+    @cached_property
+    def prompted_schema(self) -> dict | None:
+        """A JSON schema the instructions give for the answer ("respond with a JSON object compatible with this
+        schema: ..."), or None."""
+        return schema_in_text(self.conv.instructions) or self.instructions.form.json_schema
 
     @cached_property
     def labels(self) -> LabelRule | None:
@@ -80,7 +199,7 @@ class Reading:
     @cached_property
     def outputs(self) -> list[list[dict]]:
         """Each tool output of the turn read as documents (conversation.parse_documents)."""
-        return [parse_documents(c.output or "") for c in self.conv.calls]
+        return [self.output(c).documents for c in self.conv.calls]
 
     @cached_property
     def documents(self) -> list[dict]:
@@ -130,14 +249,14 @@ class Reading:
         if not calls:
             return None
         latest = [c for c in calls if c.batch == calls[-1].batch]
-        if len(latest) != 1 or latest[0].output is None or tool_error(latest[0].output) is not None:
+        if len(latest) != 1 or latest[0].output is None or self.output(latest[0]).error is not None:
             return None
         output = latest[0].output.strip()
-        data = read_output(output)
+        data = read_output(output) if output != latest[0].output else self.output(latest[0]).data
         if isinstance(data, list) or _EMPTY.match(output) or _WITHHELD.match(output) \
                 or len(words(output)) < LOOKUP_MIN_WORDS:
             return None
-        docs = parse_documents(output)
+        docs = parse_documents(output) if output != latest[0].output else self.output(latest[0]).documents
         if len(docs) != 1 or _EMPTY.match(docs[0]["answer"] or docs[0]["text"] or ""):
             return None
         doc = dict(docs[0])

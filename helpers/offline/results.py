@@ -16,6 +16,7 @@ What it leaves out on purpose: conclusions. It repeats what the tools returned; 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from helpers.offline.cjk import is_cjk
 from helpers.offline.conversation import Conversation, first_string_arg, read_output, tool_error
@@ -171,7 +172,12 @@ def result_label(call) -> str:
     return f"From {call.name}"
 
 
-def combine_results(conv: Conversation) -> str:
+def _read(call) -> tuple[object, str | None]:
+    """A call's output as data and the error it reports, read here (a caller with a Reading passes its own)."""
+    return read_output(call.output), tool_error(call.output)
+
+
+def combine_results(conv: Conversation, read: Callable = _read) -> str:
     """The answer from other tools' results, in plain sentences (units read from key names), a direct
     yes or no when the results answer a yes/no question in so many words, and, for a number that every
     result has ("temperature_c"), which one is higher.
@@ -188,6 +194,9 @@ def combine_results(conv: Conversation) -> str:
         temperature is 14 °C and the conditions are light rain. Madrid: the temperature is 24 °C and the
         conditions are sunny. A real model would draw the conclusion from these facts; I only repeat them.
         Madrid has the higher temperature (24 °C vs 14 °C for Berlin).
+
+    `read(call) -> (data, error)` reads a call's output: the rules pass their Reading's (reading.Reading.output),
+    so an output read once for the request is not read again here.
     """
     parts = []
     results: list[tuple[str, dict]] = []
@@ -196,7 +205,7 @@ def combine_results(conv: Conversation) -> str:
         label = result_label(call)
         if call.output is None:
             continue
-        data, error = read_output(call.output), tool_error(call.output)
+        data, error = read(call)
         parts.append(_summarise_output(call.output, data, error, label))
         # Inside a sentence ("Yes: for ...", "... has the higher ...") a result is named without "From".
         named = call.name if label == f"From {call.name}" else label
@@ -208,7 +217,7 @@ def combine_results(conv: Conversation) -> str:
     if not parts:
         return "I could not get any results from the tools, so I have no answer."
     if is_cjk(conv.question):  # asked in Chinese or Japanese: the results quoted with that punctuation
-        return _cjk_answer(conv, numeric, len(parts))
+        return _cjk_answer(conv, numeric, len(parts), read)
     facts = ". ".join(p[0].upper() + p[1:] for p in parts) + "."
     verdict = _yes_or_no(conv.question, results)
     if verdict:
@@ -229,7 +238,8 @@ def combine_results(conv: Conversation) -> str:
     return text
 
 
-def _cjk_answer(conv: Conversation, numeric: dict[str, list[tuple[str, float]]], n_results: int) -> str:
+def _cjk_answer(conv: Conversation, numeric: dict[str, list[tuple[str, float]]], n_results: int,
+                read: Callable = _read) -> str:
     """The results for a question asked in Chinese or Japanese: each result's values, quoted as the tool
     gave them (with the units its keys name), after what it is about, in that script's punctuation. The
     keys are left out: they are the tool's identifiers, not words of the request's language, and the rules
@@ -249,7 +259,7 @@ def _cjk_answer(conv: Conversation, numeric: dict[str, list[tuple[str, float]]],
         if call.output is None:
             continue
         label = first_string_arg(call) or call.name
-        data, error = read_output(call.output), tool_error(call.output)
+        data, error = read(call)
         if error is not None:
             lines.append(f"{label}：{call.name} 失败（{error}）")
             continue

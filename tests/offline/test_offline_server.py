@@ -18,9 +18,9 @@ import openai
 import pytest
 
 from helpers.offline import OFFLINE_BASE_URL, OfflineServer, OfflineTransport, handle
-from helpers.offline.api import app as offline_app
 from helpers.offline.api.app import MAX_BODY_BYTES
 from helpers.offline.api.body import MAX_DEPTH
+from helpers.offline.engine import decide
 
 SEARCH = {"type": "function", "name": "search", "description": "Search the course FAQ.",
           "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}
@@ -186,17 +186,21 @@ def test_valid_but_unusual_bodies_are_still_answered(api, body):
     assert status == 200, content
 
 
-def test_an_engine_bug_becomes_a_json_500_that_is_not_retried(monkeypatch, server):
-    def broken(conversation):
-        raise KeyError("bug")
+def test_an_engine_bug_becomes_a_json_500_that_is_not_retried():
+    broken = {"now": True}
 
-    monkeypatch.setattr(offline_app, "decide", broken)
-    status, headers, content = handle("POST", "/v1/responses", {}, raw_body(responses()))
+    def model(conversation):  # the rules behind the model seam, with a bug until it is fixed
+        if broken["now"]:
+            raise KeyError("bug")
+        return decide(conversation)
+
+    status, headers, content = handle("POST", "/v1/responses", {}, raw_body(responses()), decide=model)
     assert status == 500 and headers["x-should-retry"] == "false"
     assert "bug in the offline model" in json.loads(content)["error"]["message"]
-    with httpx.Client(base_url=server.base_url) as client:  # over HTTP: answered, and the connection stays usable
+    # Over HTTP: answered, and the connection stays usable.
+    with OfflineServer(decide=model) as srv, httpx.Client(base_url=srv.base_url) as client:
         assert client.post("/responses", json=responses()).status_code == 500
-        monkeypatch.undo()
+        broken["now"] = False
         assert client.post("/responses", json=responses()).status_code == 200
 
 

@@ -17,8 +17,9 @@ import pytest
 import tiktoken
 
 from helpers.offline import OFFLINE_MODEL, OfflineServer, async_neutral_client, neutral_client
+from helpers.offline.api.door import chat_as_responses
 from helpers.offline.api.prompt_cache import PromptCache
-from helpers.offline.api.tokenizer import chat_prompt, count_tokens, prompt_ids, responses_prompt
+from helpers.offline.api.tokenizer import count_tokens, prompt_ids, responses_prompt
 
 QUESTION = "How do I run Ollama locally?"
 # About 1,800 tokens of instructions: a long system prompt, the prefix a real agent sends with every call.
@@ -86,7 +87,7 @@ def test_the_same_conversation_costs_the_same_in_both_apis():
     # Tool schemas are counted as sent, and Chat nests them one level deeper: compare without them.
     schemas = count_tokens(json.dumps(SEARCH, sort_keys=True))
     chat_schemas = count_tokens(json.dumps(chat["tools"][0], sort_keys=True))
-    assert len(prompt_ids(responses_prompt(responses))) - schemas == len(prompt_ids(chat_prompt(chat))) - chat_schemas
+    assert len(prompt_ids(responses_prompt(responses))) - schemas == len(prompt_ids(responses_prompt(chat_as_responses(chat)))) - chat_schemas
     client = neutral_client()
     assert client.responses.create(**responses).usage.input_tokens - schemas == \
         client.chat.completions.create(**chat).usage.prompt_tokens - chat_schemas

@@ -21,7 +21,9 @@ The shapes (SHAPES):
   one response when a request asks for several things, so that shape is the offline model's own);
 - `misjudge`: the first move after a user's message is turned round: a tool call becomes the call written as
   text (a weak local model's habit), a text answer becomes a tool call (the offline model asked again with
-  `tool_choice="required"`); every later step is the offline model's;
+  `tool_choice="required"`); every later step is the offline model's. This one is not a rewrite of the JSON but a
+  model behind the offline model's own wire (`misjudging`, handed to `app.handle` as its `decide`), so both
+  APIs render it the one way the wire renders any decision;
 - `stateless`: `previous_response_id`, `store: true`, `conversation`, `/responses/{id}`, `/conversations`,
   `/files` and `/batches` answer 400 or 404, as Groq, DeepSeek and Ollama do; nothing is stored;
 - `chat_only`: `/responses` and `/conversations` answer 404, as a Chat-Completions-only provider does;
@@ -38,12 +40,14 @@ import copy
 import hashlib
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from helpers.offline.api.app import handle
 from helpers.offline.api.state import ServerState
 from helpers.offline.api.stored import continue_request
 from helpers.offline.api.stream import chat_frames, response_frames
+from helpers.offline.conversation import Conversation, Decision
+from helpers.offline.engine import decide
 from helpers.setup.providers import PROVIDERS
 
 JSON = {"content-type": "application/json"}
@@ -144,7 +148,8 @@ class ShapedModel:
 
     # ---------------------------------------------------------------------------------------------------------
     def _offline(self, method: str, path: str, headers: dict, body: bytes) -> tuple[int, dict, bytes]:
-        status, out_headers, content = handle(method, path, headers, body, None, self.state, self.vocabulary)
+        model = misjudging(self.vocabulary) if self.shape.misjudge else None
+        status, out_headers, content = handle(method, path, headers, body, None, self.state, self.vocabulary, model)
         if not isinstance(content, bytes | bytearray):
             content = b"".join(content)
         return status, out_headers, bytes(content)
@@ -193,9 +198,6 @@ class ShapedModel:
             return status, out_headers, content
         response = json.loads(content)
         original = list(response["output"])
-        user_turn = isinstance(items, str) or (isinstance(last, dict) and (last.get("role") == "user"))
-        if self.shape.misjudge and user_turn and _free_choice(request):
-            response = self._turn_round(method, path, headers, request, response)
         output = [item for item in response["output"] if item.get("type") != "reasoning"]
         calls = [item for item in output if item.get("type") == "function_call"]
         if self.shape.sequential and len(calls) > 1:
@@ -218,18 +220,6 @@ class ShapedModel:
             plan = f"The request needs `{calls[0]['name']}`." if calls else "I can answer from what I have."
             summary = [{"type": "summary_text", "text": f"**Planning the answer**\n\n{plan}"}]
         return {"type": "reasoning", "id": "rs_" + _digest(response_id, "reasoning"), "summary": summary}
-
-    def _turn_round(self, method, path, headers, request, response) -> dict:
-        calls = [item for item in response["output"] if item.get("type") == "function_call"]
-        if calls:  # a weak model writes the call as text instead of making it
-            call = calls[0]
-            text = json.dumps({"name": call["name"], "arguments": json.loads(call["arguments"] or "{}")})
-            return {**response, "output": [_message(response["id"], text)]}
-        if not request.get("tools") or not any(t.get("type") == "function" for t in request["tools"]):
-            return response
-        again = {**request, "tool_choice": "required"}
-        status, _, content = self._offline(method, path, headers, json.dumps(again).encode())
-        return json.loads(content) if status == 200 else response
 
     def _next_call(self, request: dict, call_id: str) -> tuple[int, dict, bytes]:
         """The next call of a set the offline model made at once, as its own response."""
@@ -292,19 +282,6 @@ class ShapedModel:
             return status, out_headers, content
         completion = json.loads(content)
         choice = completion["choices"][0]
-        if self.shape.misjudge and isinstance(last, dict) and last.get("role") == "user" and _free_choice(request):
-            calls = choice["message"].get("tool_calls") or []
-            if calls:
-                text = json.dumps({"name": calls[0]["function"]["name"],
-                                   "arguments": json.loads(calls[0]["function"]["arguments"] or "{}")})
-                choice["message"] = {**choice["message"], "content": text, "tool_calls": None}
-                choice["finish_reason"] = "stop"
-            elif request.get("tools"):
-                again = {**request, "tool_choice": "required"}
-                status, _, content = self._offline(method, path, headers, json.dumps(again).encode())
-                if status == 200:
-                    completion = json.loads(content)
-                    choice = completion["choices"][0]
         message = choice["message"]
         calls = message.get("tool_calls") or []
         if self.shape.sequential and len(calls) > 1:
@@ -321,14 +298,34 @@ class ShapedModel:
             message["reasoning_content"] = "" if self._next() % 2 else "Planning the answer."
 
 
-def _free_choice(request: dict) -> bool:
+def misjudging(vocabulary=None):
+    """The `misjudge` shape as a model behind the offline model's wire: `decide(conversation) -> Decision`.
+
+    Example:
+        >>> from helpers.offline.conversation import Tool
+        >>> weather = Tool("get_weather", "Current weather for a city.", {"type": "object",
+        ...                "properties": {"city": {"type": "string"}}, "required": ["city"]})
+        >>> misjudging()(Conversation(question="Weather in Oslo?", tools=[weather])).text
+        '{"name": "get_weather", "arguments": {"city": "Oslo"}}'
+    """
+    def misjudged(conv: Conversation) -> Decision:
+        decision = decide(conv, vocabulary)
+        if conv.calls or not _free_choice(conv):
+            return decision  # every later step is the offline model's own
+        if decision.calls:  # a weak model writes the call as text instead of making it
+            name, arguments = decision.calls[0]
+            return Decision(text=json.dumps({"name": name, "arguments": json.loads(arguments or "{}")}))
+        return decide(replace(conv, tool_choice="required"), vocabulary)  # and calls a tool where none was needed
+
+    return misjudged
+
+
+def _free_choice(conv: Conversation) -> bool:
     # Only a model left to choose misjudges: a forced or forbidden tool choice, or no tools, is obeyed; and a
     # structured output (a JSON schema) is enforced by the provider's decoding, so its text is never a stray call.
-    text = request.get("text")
-    formats = [text.get("format") if isinstance(text, dict) else None, request.get("response_format")]
-    if any(isinstance(f, dict) and f.get("type") == "json_schema" for f in formats):
+    if (conv.output_format or {}).get("type") == "json_schema":
         return False
-    return request.get("tool_choice") in (None, "auto") and bool(request.get("tools"))
+    return conv.tool_choice == "auto" and conv.forced is None and conv.allowed is None and bool(conv.tools)
 
 
 def _message(response_id: str, text: str) -> dict:

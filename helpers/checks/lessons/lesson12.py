@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 
 from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, read_field, run_student_code, task_check
-from helpers.checks.doubles import ScriptedClient, SpyClient, request_text, scripted_response
+from helpers.checks.doubles import SpyClient, always_says, request_text, wire_double
 
 # One list per question: a hit in first place, one in third, a miss, two right entries (the first in second
 # place), and a question whose search returned nothing.
@@ -155,7 +155,7 @@ def _check_request(spy: SpyClient, before: int, question: str, entry: dict, answ
 
 def _check_reports_bad_replies(judge_answer) -> None:
     for reply in BAD_REPLIES:
-        scripted = ScriptedClient([scripted_response(text=reply, n=1), scripted_response(text=reply, n=2)])
+        scripted = wire_double(always_says(reply))  # a real client whose model replies this, every time
         question, entry, answer = JUDGE_CASES[0]
         try:
             result = run_student_code(judge_answer, scripted, "scripted", question, entry, answer,

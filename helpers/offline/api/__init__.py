@@ -2,8 +2,10 @@
 
 A request comes in through the in-process httpx transport (transport.py) or the HTTP server (server.py),
 goes to `app.handle` (routes, faults, error answers), is read (body.py, shapes.py: bytes to a checked
-JSON object; wire.py: that object to a normalised `Conversation`, in either API's shape), decided by the
-rules through their one entry point, `engine.decide(conv, vocab)`, and rendered back (wire.py; stream.py
+JSON object; door.py: a Chat Completions body turned into the Responses shape at the door, so one pipeline
+follows for both APIs; wire.py: that object to a normalised `Conversation`), decided by the model behind the
+seam, `decide(conv)` (app.Decide; by default the rules' one entry point, `engine.decide(conv, vocab)`), and
+rendered back in the API's own shape (wire.py; stream.py
 for server-sent events), with `usage` counted as an API counts it (tokenizer.py, prompt_cache.py).
 What a client or server remembers between requests is its state.ServerState: the prompt cache, stored
 responses (stored.py), conversations (conversations.py) and the context window (context_window.py).

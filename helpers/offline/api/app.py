@@ -12,7 +12,9 @@ by this same `handle`). The /v1 prefix is optional; HEAD works wherever GET does
 with status 404 or 405.
 
 A Responses request is continued from its previous response or conversation (stored.py), fitted to the
-context window (context_window.py; Chat Completions is checked against it too), decided, and remembered.
+context window (context_window.py), decided, and remembered. A Chat Completions request goes through its door
+(door.py) into the Responses shape, then through the same window check and reading; only its answer is
+rendered in Chat's shape.
 
 Streaming: a valid request with `"stream": true` is decided and rendered exactly as without it, then
 answered as server-sent events (`content-type: text/event-stream`, the frames built by stream.py): the
@@ -23,6 +25,10 @@ answered before any event, as plain JSON, as real servers do; the model faults s
 Every other request gets a JSON answer: a body over MAX_BODY_BYTES a 413, a malformed body a 400 naming the
 bad field (see body.py and shapes.py), and, as a last resort, an unexpected exception a 500 that says it is a bug
 of the offline model (the engine should never see a body it cannot read, so this is not expected).
+
+The model is a seam: `handle` takes any `decide(conversation) -> Decision` (`Decide`); without one, the
+offline model's rules (engine.decide, with the vocabulary handed in). A test double or a scripted model passed
+there gets the whole wire for free: shape checks, context window, usage, ids, stored state, streaming.
 
 What it leaves out on purpose: authentication (any API key is accepted: there is nothing to protect)
 and the "timeout" fault, which needs to stop the clock of the caller and so lives in the transports.
@@ -40,8 +46,9 @@ from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
 from helpers.offline.api.batches import is_batch_api, serve_batch_api
 from helpers.offline.api.body import load_request
-from helpers.offline.api.context_window import fit_chat, fit_responses
+from helpers.offline.api.context_window import fit_responses
 from helpers.offline.api.conversations import serve_conversation
+from helpers.offline.api.door import chat_as_responses
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FAULT_HEADER, FAULT_MODES, HTTP_FAULTS, FaultPlan
 from helpers.offline.api.shapes import check_responses
@@ -52,14 +59,17 @@ from helpers.offline.api.wire import (
     OFFLINE_MODEL,
     model_object,
     models_list,
-    parse_chat,
     parse_responses,
     render_chat,
     render_response,
     request_hash,
 )
-from helpers.offline.engine import decide
+from helpers.offline.conversation import Conversation, Decision
+from helpers.offline.engine import decide as rules_decide
 from helpers.offline.knowledge import Vocabulary
+
+# The model seam: what answers a request once the wire has read it into a Conversation.
+Decide = Callable[[Conversation], Decision]
 
 JSON_HEADERS = {"content-type": "application/json"}
 # The largest request body accepted. A long agent conversation with search tool outputs is well under 1 MiB;
@@ -90,12 +100,13 @@ def resolve_fault(plan: FaultPlan | None, headers: dict) -> str | None:
 
 
 def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None = None,
-           state: ServerState | None = None, vocabulary: Vocabulary | None = None
+           state: ServerState | None = None, vocabulary: Vocabulary | None = None, decide: Decide | None = None
            ) -> tuple[int, dict, bytes | list[bytes]]:
     """Serve one request. `fault` is the already-resolved fault mode (see `resolve_fault`). `state` is what the
     client or server that got the request remembers (state.py; None: a fresh state that is then forgotten, so
     nothing is ever cached); `vocabulary`
-    the one handed to the transport or server, if any (see engine.decide). The content is
+    the one handed to the transport or server, if any (see engine.decide); `decide` the model that answers
+    (None: the offline model's rules). The content is
     bytes for a JSON answer, or, for a request with `"stream": true`, the list of its server-sent event
     frames (`b"".join(frames)` is the whole body), so a server can send them one by one.
 
@@ -107,9 +118,10 @@ def handle(method: str, path: str, headers: dict, body: bytes, fault: str | None
         if len(body) > MAX_BODY_BYTES:
             raise body_too_large(len(body))
         state = state or ServerState()
+        model = decide or partial(rules_decide, vocab=vocabulary)
         if is_batch_api(_route_of(path)):  # the Files and Batch APIs (files.py, batches.py)
-            return _batch_api(method, path, headers, body, fault, state, vocabulary)
-        status, data, streamed = _route(method, path, body, fault, state, vocabulary)
+            return _batch_api(method, path, headers, body, fault, state, model)
+        status, data, streamed = _route(method, path, body, fault, state, model)
         seed = request_hash(path, data) if status == 200 else ""
         request_id = {"x-request-id": f"req_{seed[:24] or 'error'}"}
         if streamed is not None:  # the events are built here, inside the try: a bug in them is still a JSON 500
@@ -131,12 +143,12 @@ def _route_of(path: str) -> str:
 
 
 def _batch_api(method: str, path: str, headers: dict, body: bytes, fault: str | None, state: ServerState,
-               vocabulary: Vocabulary | None) -> tuple[int, dict, bytes]:
+               model: Decide) -> tuple[int, dict, bytes]:
     """A Files or Batch API request; each line of a batch is answered by `handle`, as a live request is."""
     if fault in HTTP_FAULTS:
         raise _http_fault(fault)
     status, data = serve_batch_api(method, _route_of(path), path.partition("?")[2], headers, body, state,
-                                   answer=partial(handle, state=state, vocabulary=vocabulary))
+                                   answer=partial(handle, state=state, decide=model))
     request_id = {"x-request-id": "req_" + hashlib.sha256(path.encode() + body).hexdigest()[:24]}
     if isinstance(data, bytes):  # a file's content, as uploaded
         return status, {"content-type": "application/octet-stream", **request_id}, data
@@ -193,7 +205,7 @@ def _stream_choice(request: dict) -> tuple[bool, bool]:
 
 
 def _route(method: str, path: str, body: bytes, fault: str | None,
-           state: ServerState, vocabulary: Vocabulary | None = None) -> tuple[int, dict, StreamWriter | None]:
+           state: ServerState, model: Decide) -> tuple[int, dict, StreamWriter | None]:
     route = path.split("?", 1)[0].rstrip("/")
     if route.startswith("/v1/") or route == "/v1":
         route = route[3:]
@@ -218,9 +230,9 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
     if route == "/models":
         return 200, models_list(), None
     if route.startswith("/models/"):
-        model = route[len("/models/"):]
-        if model != OFFLINE_MODEL:
-            raise ApiError(404, f"The model '{model}' does not exist. The offline model serves only "
+        named = route[len("/models/"):]
+        if named != OFFLINE_MODEL:
+            raise ApiError(404, f"The model '{named}' does not exist. The offline model serves only "
                                 f"'{OFFLINE_MODEL}'.", param="model", code="model_not_found")
         return 200, model_object(), None
 
@@ -234,13 +246,14 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
         conv, tools = parse_responses(fitted, fault)
         stream, _ = _stream_choice(request)
         # Streamed or not, the answer is decided and rendered whole first; stream.py only replays it as events.
-        response = render_response(fitted, conv, decide(conv, vocabulary), tools, seed, state.cache)
+        response = render_response(fitted, conv, model(conv), tools, seed, state.cache)
         remember(state, request, full, response)
         return 200, response, (response_frames if stream else None)
-    conv = parse_chat(request, fault)
-    fit_chat(request, state.context_window)
+    # Chat Completions through its door (door.py): from here on, the same reading, window and prompt as Responses.
+    converted = fit_responses(chat_as_responses(request), state.context_window, param="messages")
+    conv, _ = parse_responses(converted, fault)
     stream, include_usage = _stream_choice(request)
-    completion = render_chat(request, decide(conv, vocabulary), seed, state.cache)
+    completion = render_chat(request, model(conv), seed, state.cache, converted)
     return 200, completion, (partial(chat_frames, include_usage=include_usage) if stream else None)
 
 

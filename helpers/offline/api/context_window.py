@@ -18,7 +18,7 @@ What it leaves out on purpose: room for the answer (a real model also needs the 
 from __future__ import annotations
 
 from helpers.offline.api.errors import ApiError
-from helpers.offline.api.tokenizer import REPLY_PRIMING, chat_prompt, prompt_ids, responses_prompt
+from helpers.offline.api.tokenizer import REPLY_PRIMING, prompt_ids, responses_prompt
 
 DEFAULT_CONTEXT_WINDOW = 128_000  # tokens: gpt-4o-mini's context window
 
@@ -55,24 +55,11 @@ def _too_long(param: str, window: int, tokens: int) -> ApiError:
     return ApiError(400, message, param=param, code="context_length_exceeded")
 
 
-def fit_chat(body: dict, window: int) -> None:
-    """Raise the 400 `context_length_exceeded` when a Chat Completions request (shape checked) is over the window.
-
-    Example:
-        >>> fit_chat({"model": "m", "messages": [{"role": "user", "content": "hi " * 50}]}, 20)
-        Traceback (most recent call last):
-        helpers.offline.api.errors.ApiError: This model's maximum context length is 20 tokens. However, your
-        messages resulted in 58 tokens. Please reduce the length of the messages.
-    """
-    tokens = prompt_tokens(chat_prompt(body))
-    if tokens > window:
-        raise _too_long("messages", window, tokens)
-
-
-def fit_responses(body: dict, window: int) -> dict:
+def fit_responses(body: dict, window: int, param: str = "input") -> dict:
     """The Responses request (shape checked; `input` a list of items) that fits the window: itself, or with
     `truncation: "auto"` a copy without its oldest items (a function call leaves with its output). Raises the
-    400 `context_length_exceeded` when it does not fit (or, truncated, only its instructions and tools would).
+    400 `context_length_exceeded` when it does not fit (or, truncated, only its instructions and tools would),
+    naming `param` and worded as its API words it ("messages": a Chat Completions body through its door, door.py).
 
     Example:
         >>> items = [{"role": "user", "content": "word " * 40}, {"role": "user", "content": "Hi"}]
@@ -84,7 +71,7 @@ def fit_responses(body: dict, window: int) -> dict:
         return body
     items = body["input"]
     if body.get("truncation") != "auto" or not isinstance(items, list):
-        raise _too_long("input", window, tokens)
+        raise _too_long(param, window, tokens)
     costs = [prompt_tokens(responses_prompt({"input": [item]})) - REPLY_PRIMING for item in items]
     dropped: set[int] = set()
     for first in range(len(items)):
@@ -97,7 +84,7 @@ def fit_responses(body: dict, window: int) -> dict:
         tokens -= sum(costs[i] for i in group)
     kept = [item for i, item in enumerate(items) if i not in dropped]
     if tokens > window or not kept:
-        raise _too_long("input", window, tokens)
+        raise _too_long(param, window, tokens)
     return {**body, "input": kept}
 
 

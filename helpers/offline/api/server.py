@@ -57,6 +57,7 @@ from typing import Self
 
 from helpers.offline.api.app import (
     MAX_BODY_BYTES,
+    Decide,
     body_too_large,
     error_response,
     handle,
@@ -116,7 +117,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self.server.stopping.wait(self.server.fault_delay)
                 fault = None
             self._reply(*handle(self.command, self.path, headers, body, fault, self.server.state,
-                                self.server.vocabulary))
+                                self.server.vocabulary, self.server.decide))
         except TimeoutError:
             self._fail(ApiError(408, f"The request body stopped arriving: nothing came for {self.server.read_timeout:g}"
                                      f" s. Send the whole body, and a Content-Length that matches it.",
@@ -298,6 +299,7 @@ class _Server(ThreadingHTTPServer):
     faults: FaultPlan
     state: ServerState  # one prompt cache (and all the rest) for every client of this server
     vocabulary: Vocabulary | None
+    decide: Decide | None
     fault_delay: float
     read_timeout: float
     verbose: bool
@@ -317,9 +319,10 @@ class _Server(ThreadingHTTPServer):
 
 def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay: float = DEFAULT_FAULT_DELAY,
                 verbose: bool = False, read_timeout: float = READ_TIMEOUT,
-                vocabulary: Vocabulary | None = None, context_window: int | None = None) -> _Server:
+                vocabulary: Vocabulary | None = None, context_window: int | None = None,
+                decide: Decide | None = None) -> _Server:
     """A ready-to-run HTTP server (port 0 picks a free port; read it from `.server_address[1]`).
-    `vocabulary`, `context_window`: as for OfflineTransport, optional. All clients of the server share its
+    `vocabulary`, `context_window`, `decide` (the model behind the wire): as for OfflineTransport, optional. All clients of the server share its
     state: stored responses and conversations made through one client are there for the others.
 
     Example:
@@ -330,7 +333,8 @@ def make_server(port: int = 0, host: str = "127.0.0.1", faults=None, fault_delay
     """
     server = _Server((host, port), _Handler)
     state = ServerState(context_window=check_window(context_window or DEFAULT_CONTEXT_WINDOW))
-    vars(server).update(faults=FaultPlan(faults), state=state, vocabulary=vocabulary, fault_delay=fault_delay,
+    vars(server).update(faults=FaultPlan(faults), state=state, vocabulary=vocabulary, decide=decide,
+                        fault_delay=fault_delay,
                         read_timeout=read_timeout, verbose=verbose, stopping=threading.Event())
     return server
 
@@ -370,9 +374,10 @@ class OfflineServer:
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", faults=None,
                  fault_delay: float = DEFAULT_FAULT_DELAY, read_timeout: float = READ_TIMEOUT,
-                 vocabulary: Vocabulary | None = None, context_window: int | None = None):
+                 vocabulary: Vocabulary | None = None, context_window: int | None = None,
+                 decide: Decide | None = None):
         self.server = make_server(port, host, faults, fault_delay, verbose=False, read_timeout=read_timeout,
-                                  vocabulary=vocabulary, context_window=context_window)
+                                  vocabulary=vocabulary, context_window=context_window, decide=decide)
         self.host, self.port = host, self.server.server_address[1]
         self.base_url = f"http://{host}:{self.port}/v1"
         self._thread: threading.Thread | None = None

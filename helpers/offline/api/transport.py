@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Iterator
 import anyio.to_thread
 import httpx
 
-from helpers.offline.api.app import error_response, handle, is_stream, resolve_fault
+from helpers.offline.api.app import Decide, error_response, handle, is_stream, resolve_fault
 from helpers.offline.api.context_window import DEFAULT_CONTEXT_WINDOW, check_window
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.faults import FaultPlan
@@ -55,7 +55,7 @@ class EventFrames(httpx.SyncByteStream, httpx.AsyncByteStream):
 
 
 def _answer(plan: FaultPlan, state: ServerState, request: httpx.Request, body: bytes,
-            vocabulary: Vocabulary | None = None) -> httpx.Response:
+            vocabulary: Vocabulary | None = None, decide: Decide | None = None) -> httpx.Response:
     """The response to a request whose body is read (the async transport runs the sync one in a thread)."""
     try:
         fault = resolve_fault(plan, dict(request.headers))
@@ -71,7 +71,7 @@ def _answer(plan: FaultPlan, state: ServerState, request: httpx.Request, body: b
                                 f"fault).", request=request)
     # raw_path: the path with its query string, as the HTTP server sees it (GET /v1/files?purpose=batch).
     status, headers, content = handle(request.method, request.url.raw_path.decode("ascii"), dict(request.headers),
-                                      body, fault, state, vocabulary)
+                                      body, fault, state, vocabulary, decide)
     if is_stream(content):
         # A streamed body, not `content=`: the SDK reads it chunk by chunk, as it reads a real server's events.
         return httpx.Response(status, headers=headers, stream=EventFrames(content), request=request)
@@ -87,7 +87,9 @@ class OfflineTransport(httpx.BaseTransport):
     `vocabulary`: an optional knowledge.Vocabulary of the documents the model will be asked about, for word
     rarity, topic and typo repair; without one, it knows only the words each request brings.
     `context_window`: the prompt tokens one request may hold (default context_window.DEFAULT_CONTEXT_WINDOW);
-    a longer one gets the real 400 `context_length_exceeded`.
+    a longer one gets the real 400 `context_length_exceeded`. `decide`: the model behind the wire, any
+    `decide(conversation) -> Decision` (app.Decide; None: the offline model's rules), so a scripted double
+    speaks the same wire.
 
     Example:
         >>> httpx.Client(transport=OfflineTransport()).get("http://x/v1/models").json()["data"][0]["id"]
@@ -96,16 +98,22 @@ class OfflineTransport(httpx.BaseTransport):
         429
         >>> OfflineTransport(context_window=4096).state.context_window
         4096
+        >>> from helpers.offline.conversation import Decision
+        >>> always = OfflineTransport(decide=lambda conv: Decision(text="Always this."))
+        >>> httpx.Client(transport=always).post("http://x/v1/responses", json={"model": "m", "input": "Hi"}).json(
+        ...     )["output"][0]["content"][0]["text"]
+        'Always this.'
     """
 
     def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None,
-                 context_window: int | None = None):
+                 context_window: int | None = None, decide: Decide | None = None):
         self.faults = FaultPlan(faults)
         self.state = ServerState(context_window=check_window(context_window or DEFAULT_CONTEXT_WINDOW))
         self.vocabulary = vocabulary
+        self.decide = decide
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        return _answer(self.faults, self.state, request, request.read(), self.vocabulary)
+        return _answer(self.faults, self.state, request, request.read(), self.vocabulary, self.decide)
 
 
 class ThreadedTransport(httpx.AsyncBaseTransport):
@@ -161,5 +169,5 @@ class AsyncOfflineTransport(ThreadedTransport):
     """
 
     def __init__(self, faults: str | list | None = None, vocabulary: Vocabulary | None = None,
-                 context_window: int | None = None):
-        super().__init__(OfflineTransport(faults, vocabulary, context_window))
+                 context_window: int | None = None, decide: Decide | None = None):
+        super().__init__(OfflineTransport(faults, vocabulary, context_window, decide))

@@ -29,12 +29,12 @@ import hashlib
 import json
 
 from helpers.offline.api.body import shown
+from helpers.offline.api.door import FROM_CHAT, chat_as_responses
 from helpers.offline.api.errors import ApiError
 from helpers.offline.api.formats import check_format
 from helpers.offline.api.prompt_cache import PromptCache
-from helpers.offline.api.shapes import check_chat, check_responses
+from helpers.offline.api.shapes import check_responses
 from helpers.offline.api.tokenizer import (
-    chat_prompt,
     content_text,
     count_tokens,
     cut_to_tokens,
@@ -97,20 +97,22 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
         >>> parse_responses({"model": "m", "input": "Hi"})[0].question
         'Hi'
     """
-    check_responses(body)
+    from_chat = bool(body.get(FROM_CHAT))  # through Chat's door: its shape checked as Chat's, tools in its shape
+    if not from_chat:
+        check_responses(body)
     instructions = body.get("instructions")
     raw_input = body["input"]
     items: list = [{"type": "message", "role": "user", "content": raw_input}] if isinstance(raw_input, str) \
         else raw_input
 
     raw_tools = body.get("tools") or []
-    tools = _function_tools(raw_tools, lambda tool: tool)
+    tools = _function_tools(raw_tools, (lambda tool: tool["function"]) if from_chat else (lambda tool: tool))
     normalised = [{"type": "function", "name": tool.name, "description": raw.get("description"),
                    "parameters": tool.parameters, "strict": raw.get("strict")}
                   for tool, raw in zip(tools, raw_tools, strict=True)]
     choice, forced, allowed = _tool_choice(body.get("tool_choice"), tools)
     output_format = (body.get("text") or {}).get("format")
-    if output_format:
+    if output_format and not from_chat:  # the door checked Chat's response_format, naming its place
         check_format(output_format, "text.format", str(output_format.get("name", "")))
     conv = Conversation(instructions=instructions or "", tools=tools, fault=fault, tool_choice=choice, forced=forced,
                         allowed=allowed, output_format=output_format,
@@ -306,90 +308,21 @@ def render_response(body: dict, conv: Conversation, decision: Decision, tools: l
 # Chat Completions API
 
 def parse_chat(body: dict, fault: str | None = None) -> Conversation:
-    """Read a /v1/chat/completions body into the conversation the rules read.
-    The body's shape is checked first (shapes.check_chat), so everything below may trust it.
+    """Read a /v1/chat/completions body into the conversation the rules read: through the door (door.py), then
+    as a Responses body (`parse_responses`), so both APIs are read by one pipeline.
 
     Example:
         >>> parse_chat({"model": "m", "messages": [{"role": "user", "content": "Hi"}]}).question
         'Hi'
     """
-    check_chat(body)
-    messages = body["messages"]
-    if not messages:
-        raise ApiError(400, "Invalid 'messages': expected a non-empty array of messages.", param="messages",
-                       code="empty_array")
-    if body.get("n") not in (None, 1):
-        raise ApiError(400, "The offline model returns one choice; call without n (or with n=1).", param="n",
-                       code="unsupported_value")
-    if body.get("functions"):
-        raise ApiError(400, "The offline model supports `tools`, not the deprecated `functions` parameter: pass "
-                            "tools=[{'type': 'function', 'function': {'name': ..., 'parameters': ...}}].",
-                       param="functions", code="unsupported_parameter")
-    tools = _function_tools(body.get("tools") or [], lambda tool: tool["function"])
-    choice, forced, allowed = _tool_choice(body.get("tool_choice"), tools)
-    conv = Conversation(tools=tools, fault=fault, tool_choice=choice, forced=forced, allowed=allowed,
-                        output_format=_chat_format(body.get("response_format")),
-                        parallel_tool_calls=body.get("parallel_tool_calls") is not False)
-    calls: dict[str, Call] = {}
-    pending: set[str] | None = None  # ids of the latest assistant tool_calls still waiting for tool messages
-    pending_index = -1
-    batch = 0
-    for index, message in enumerate(messages):
-        role = message["role"]
-        if role != "tool" and pending:
-            _missing_tool_messages(pending, pending_index)
-        text = content_text(message.get("content"))
-        _take_message(conv, role, text)
-        if role == "user":
-            calls, pending = {}, None
-        elif role == "assistant":
-            tool_calls = message.get("tool_calls") or []
-            fresh: set[str] = set()  # this message's calls, waiting for their outputs
-            pending, pending_index = (fresh, index) if tool_calls else (None, -1)
-            if tool_calls:
-                batch += 1
-            for tc in tool_calls:
-                function = tc["function"]
-                call = Call(name=function["name"], arguments=function["arguments"], call_id=tc["id"], batch=batch)
-                calls[call.call_id] = call
-                conv.calls.append(call)
-                fresh.add(call.call_id)  # pending is this set, as the message has tool calls
-        elif role == "tool":
-            call_id = message["tool_call_id"]
-            if pending is None:
-                raise ApiError(400, "Invalid parameter: messages with role 'tool' must be a response to a "
-                                    "preceeding message with 'tool_calls'.", param=f"messages.[{index}].role")
-            if call_id not in calls:
-                raise ApiError(400, f"Invalid parameter: 'tool_call_id' of '{call_id}' not found in 'tool_calls' "
-                                    f"of previous message.", param=f"messages.[{index}].tool_call_id")
-            calls[call_id].output = text
-            pending.discard(call_id)
-    if pending:
-        _missing_tool_messages(pending, pending_index)
-    return conv
+    return parse_responses(chat_as_responses(body), fault)[0]
 
 
-def _chat_format(response_format: dict | None) -> dict | None:
-    """Chat's response_format in the Responses shape ({"type": "json_schema", "name", "schema", ...}), checked."""
-    if not response_format or response_format.get("type") == "text":
-        return None
-    if response_format["type"] == "json_object":
-        return {"type": "json_object"}
-    spec = response_format["json_schema"]
-    output_format = {"type": "json_schema", **spec, "schema": spec.get("schema") or {}}
-    check_format(output_format, "response_format.json_schema", str(spec.get("name", "")))
-    return output_format
-
-
-def _missing_tool_messages(pending: set[str], index: int) -> None:
-    raise ApiError(400, "An assistant message with 'tool_calls' must be followed by tool messages responding to "
-                        "each 'tool_call_id'. The following tool_call_ids did not have response messages: "
-                        + ", ".join(sorted(pending)), param=f"messages.[{index}].role")
-
-
-def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | None = None) -> dict:
-    """The `chat.completion` object for a decision. Its usage counts the request's prompt, of which `cache`
-    says how much is cached (and remembers it).
+def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | None = None,
+                converted: dict | None = None) -> dict:
+    """The `chat.completion` object for a decision. Its usage counts the request's prompt as the door turned it
+    (`converted`, door.chat_as_responses; made here when not given), of which `cache` says how much is cached
+    (and remembers it).
 
     Example:
         >>> body = {"model": "offline-rules-v1", "messages": [{"role": "user", "content": "Hello"}]}
@@ -414,7 +347,8 @@ def render_chat(body: dict, decision: Decision, seed: str, cache: PromptCache | 
         finish = "stop" if cut_at is None else "length"
         message["content"] = text
         produced = [text]
-    tokens_in, cached, tokens_out = usage_counts(chat_prompt(body), produced, cache, cut_at)
+    prompt = responses_prompt(converted if converted is not None else chat_as_responses(body))
+    tokens_in, cached, tokens_out = usage_counts(prompt, produced, cache, cut_at)
     return {
         "id": f"chatcmpl-{seed[:24]}",
         "object": "chat.completion",
