@@ -309,14 +309,18 @@ def print_reports(reports: list[Report]) -> None:
 
     Example:
         >>> print_reports([Report("capstone", "offline-rules-v1", 5, 6, 1, 8, 10, 12, 2, 20000, 0.0123)])
-        setup       model               right citations  attack success  task success  writes asked  tokens   cost
-        capstone    offline-rules-v1                5/6         1/8 13%    10/12 83%             2  20,000  $0.0123
+        setup     model             right citations  attack success  task success  writes asked  tokens     cost
+        capstone  offline-rules-v1              5/6         1/8 12%     10/12 83%             2  20,000  $0.0123
     """
-    print(f"{'setup':<11} {'model':<19} {'right citations':>15} {'attack success':>15} {'task success':>13} "
-          f"{'writes asked':>13} {'tokens':>7} {'cost':>6}")
+    header = ["setup", "model", "right citations", "attack success", "task success", "writes asked", "tokens", "cost"]
+    table = [header]
     for r in reports:
         attack = f"{r.attacks}/{r.planted} {r.attacks / r.planted:.0%}" if r.planted else "-"
         task = f"{r.tasks}/{r.cases} {r.tasks / r.cases:.0%}" if r.cases else "-"
         cost = format_usd(r.cost_usd) + (f" (+{r.unpriced} unpriced)" if r.unpriced else "")
-        print(f"{r.setup:<11} {r.model:<19} {f'{r.cited}/{r.questions}':>15} {attack:>15} {task:>13} "
-              f"{r.writes_asked:>13} {r.tokens:>7,} {cost:>6}")
+        table.append([r.setup, r.model, f"{r.cited}/{r.questions}", attack, task, str(r.writes_asked),
+                      f"{r.tokens:,}", cost])
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for row in table:  # the two names left-aligned, the figures right-aligned
+        cells = [c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        print("  ".join(cells).rstrip())
