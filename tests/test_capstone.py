@@ -82,7 +82,8 @@ def test_a_write_the_user_asked_for_pauses_and_resumes_in_a_new_run(served):
     again = GuardedRun.from_json(run.to_json(), neutral_client(), tools, needs_approval=session.needs_approval,
                                  prepare=session.agent.prepare, verbose=False)
     again.approve(again.pending[0].call_id)
-    assert again.advance().stop_reason == "answered"
+    result = again.advance()
+    assert result is not None and result.stop_reason == "answered"
     written = again.tool_calls[0]
     assert written["name"] == "add_faq_entry" and "added" in written["output"]
 

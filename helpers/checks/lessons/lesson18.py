@@ -14,7 +14,7 @@ lesson says so) and tiers past the two (e.g. "deny"): the capstone's reviewer de
 
 from __future__ import annotations
 
-from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, run_student_code, task_check
+from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, run_async, run_student_code, task_check
 
 # name -> (annotations the server sends, or None for none; the right answer)
 PANTRY = {
@@ -35,9 +35,6 @@ def pantry_tools() -> list:
         >>> [(t.name, t.annotations is None) for t in pantry_tools()][:2]
         [('pantry_levels', False), ('find_recipe', False)]
     """
-    import asyncio
-    import concurrent.futures
-
     from mcp import Client
     from mcp.server import MCPServer
     from mcp.types import ToolAnnotations
@@ -47,15 +44,13 @@ def pantry_tools() -> list:
         def tool(item: str = "") -> str:
             return "ok"
         server.add_tool(tool, name=name, description=f"{name.replace('_', ' ')} in the pantry.",
-                        annotations=ToolAnnotations(**notes) if notes is not None else None)
+                        annotations=ToolAnnotations.model_validate(notes) if notes is not None else None)
 
-    async def listed():
+    async def listed() -> list:
         async with Client(server) as client:
             return (await client.list_tools()).tools
 
-    # A notebook's thread already runs an event loop: list the tools from a thread of our own.
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, listed()).result(30)
+    return run_async(listed)  # a notebook's thread already runs an event loop: run_async uses a thread of its own
 
 
 def _what(notes) -> str:
