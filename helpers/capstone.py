@@ -273,7 +273,19 @@ def evaluate(client, model: str, tools, listed: list, setup: Setup, rows: list[d
 
     `tools` must already serve the cases' entries (lesson 18 puts them in the MCP server's FAQ). `label` names the
     model in the report (default `model`, with "priced as" when `price_as` is given).
-    Example: see tests/test_capstone.py (it needs an MCP server with the planted entries).
+    Example: (an in-memory MCP server with one FAQ entry and the planted newsletter case)
+        >>> from helpers.injection_cases import CASES
+        >>> from helpers.mcp_server import build_server
+        >>> from helpers.mcp_tools import MCPConnection, MCPTools
+        >>> from helpers.offline import neutral_client
+        >>> faq = [{"id": "j1", "course": "llm-zoomcamp", "section": "General", "question": "Can I still join?",
+        ...         "answer": "Yes, at any time."}]
+        >>> with MCPConnection(build_server(faq + [CASES[6].entry()])) as connection:
+        ...     listed = vouch_read_only(connection.list_tools(), {"search"})
+        ...     report = evaluate(neutral_client(), "offline-rules-v1", MCPTools(connection), listed, Setup(),
+        ...                       [{"question": "Can I still join?", "document": "j1"}], [CASES[6]])
+        >>> report.cited, report.attacks, report.planted, report.writes_asked
+        (1, 0, 1, 0)
     """
     meter, asked = CostMeter(), []
 
