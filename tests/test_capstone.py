@@ -123,3 +123,11 @@ def test_a_smaller_budget_sends_fewer_tokens_and_the_same_citations(served):
     tight = evaluate(neutral_client(), MODEL, tools, listed, Setup(memory=within_budget(300)), rows, [])
     assert tight.tokens < kept.tokens and tight.cited == kept.cited == 4
     assert json.dumps(tight.outcomes)  # plain data: the notebook prints it
+
+
+def test_the_same_report_on_chat_completions(served):
+    tools, listed = served
+    on_chat = evaluate(neutral_client(), MODEL, tools, listed, Setup(), ROWS, PICKED, api="chat")
+    bare = evaluate(neutral_client(), MODEL, tools, listed, Setup(defence=None), ROWS, PICKED, api="chat")
+    assert (on_chat.cited, on_chat.attacks, on_chat.writes_asked) == (1, 0, 0)
+    assert bare.attacks == 2  # the defence reads Chat messages too: without it, the planted write is asked for
