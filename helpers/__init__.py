@@ -22,7 +22,8 @@ What the lessons import, in the order they meet it:
 - memory: a conversation played under a history policy, and facts remembered across sessions (lesson 15)
 - mcp_server: the course's FAQ tools as an MCP server (lesson 16)
 - mcp_tools: MCP servers' tools in the course's own loop (lesson 16)
-- agents: several agents: handoffs, agents as tools, one report of who did what (lesson 17)
+- agents: several agents: handoffs and their input filters, agents as tools, a measure against one agent, and one
+  report of who did what (lesson 17)
 - capstone: one maintainer's FAQ agent from Part 2's parts (MCP, approval, a defence, memory) and one report (lesson 18)
 - checks: a package; the check of every lesson's exercise and homework task, and `make homework`'s runner
 

@@ -6,6 +6,8 @@ What it does:
   definitions (helpers.search.SEARCH_TOOL, lesson 09's docstring and length limits), so a model reads the same
   words whether the tools reach it from the course's loop or over MCP. Both return the compact JSON text that
   helpers.tools.serialize makes, as the course's loop sends it; a refused write is an MCP error result.
+  Each tool carries MCP annotations (SEARCH_ANNOTATIONS, ADD_ANNOTATIONS): the search only reads, the write
+  adds and never destroys, and neither reaches beyond the FAQ, so a client's approval policy can tell them apart.
 - `python -m helpers.mcp_server` serves it over stdio (stdout is the protocol channel: everything else goes to
   stderr through `logging`); `--http PORT` serves it over streamable HTTP at `http://127.0.0.1:PORT/mcp`.
 - `stdio_parameters()` says how a client starts it as a subprocess; `running_http_server()` starts it over
@@ -37,6 +39,7 @@ from typing import Annotated, cast
 from mcp import StdioServerParameters
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 from minsearch import AppendableIndex, Index
 from pydantic import Field
 
@@ -53,6 +56,12 @@ ADD_DESCRIPTION = ("Add a new entry to the LLM Zoomcamp FAQ. Only use it when th
                    "add an entry.")  # lesson 09's docstring, word for word
 QUERY_DESCRIPTION = cast(dict, SEARCH_TOOL["parameters"])["properties"]["query"]["description"]
 log = logging.getLogger(__name__)
+# What each tool says about itself (MCP tool annotations; hints a client reads, e.g. lesson 13's approval policy).
+SEARCH_ANNOTATIONS = ToolAnnotations(title="Search the FAQ", read_only_hint=True, open_world_hint=False)
+# An added entry never replaces one, and the same entry twice is refused (lesson 09's duplicate check), so the
+# write is additive (not destructive) and idempotent.
+ADD_ANNOTATIONS = ToolAnnotations(title="Add a FAQ entry", read_only_hint=False, destructive_hint=False,
+                                  idempotent_hint=True, open_world_hint=False)
 
 
 def build_server(documents: list[dict] | None = None, *, writable: bool = True,
@@ -83,10 +92,10 @@ def build_server(documents: list[dict] | None = None, *, writable: bool = True,
         return serialize(search(query, index=cast(Index, index)))  # AppendableIndex has Index's search()
 
     server.add_tool(search_faq, name=str(SEARCH_TOOL["name"]), description=str(SEARCH_TOOL["description"]),
-                    structured_output=False)
+                    annotations=SEARCH_ANNOTATIONS, structured_output=False)
     if writable:
         server.add_tool(_entry_writer(faq, index), name="add_faq_entry", description=ADD_DESCRIPTION,
-                        structured_output=False)
+                        annotations=ADD_ANNOTATIONS, structured_output=False)
     return server
 
 

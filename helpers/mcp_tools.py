@@ -18,9 +18,15 @@ What it does:
   server each tool came from (`server_of(name)`, `servers`), e.g. for a chat view to show it. A failing call
   (an `is_error` result, an exception, a dropped connection) never raises into the loop: helpers.tools'
   `run_tool` and `result_text` turn each into an error output; an unknown name is run_tool's as always.
+  Two servers with a tool of the same name are refused, unless `prefix=True` names every tool
+  `<server>__<tool>` (`prefixed_name`); the call still reaches the server under the tool's own name.
+- `annotations_of(tool)` reads a tool's MCP annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+  `openWorldHint`, `title`) as a dict of the fields the server set, for an approval policy to read. They are
+  hints a server makes about itself: trust them only as far as you trust the server.
 
 Left out on purpose: resources, prompts, sampling, elicitation and notifications (the loop needs tools only);
-images and other non-text content (replaced by a short note); re-listing tools when a server's list changes.
+images and other non-text content (replaced by a short note); re-listing tools when a server's list changes;
+the approval policy itself (lesson 13's, helpers.approval, reads what annotations_of returns).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterable
@@ -40,6 +47,10 @@ from helpers.tools import ToolError, serialize
 from helpers.tools.registry import ToolMapping
 
 DEFAULT_TIMEOUT_S = 60.0
+# The MCP annotation fields, as the wire (and the spec) names them, and as the Python SDK does.
+ANNOTATION_FIELDS = {"title": "title", "readOnlyHint": "read_only_hint", "destructiveHint": "destructive_hint",
+                     "idempotentHint": "idempotent_hint", "openWorldHint": "open_world_hint"}
+MAX_NAME_LENGTH = 64  # the longest function name the OpenAI APIs take
 
 
 def function_schema(tool, api: str = "responses") -> dict:
@@ -57,6 +68,47 @@ def function_schema(tool, api: str = "responses") -> dict:
     # MCP allows a tool with no description; the function-calling APIs want a string.
     return flavour_of(api).function_tool({"type": "function", "name": name, "description": description or "",
                                           "parameters": parameters})
+
+
+def annotations_of(tool) -> dict:
+    """The MCP annotations a server set on `tool` (an `mcp.types.Tool`, an `MCPTool`, or a wire dict), under
+    their wire names; a field the server left out is absent (the spec's defaults are the policy's business:
+    a tool that says nothing may write, destroy, and reach the open world).
+
+    Example:
+        >>> from mcp.types import Tool, ToolAnnotations
+        >>> annotations_of(Tool(name="search", input_schema={"type": "object"},
+        ...                     annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False)))
+        {'readOnlyHint': True, 'openWorldHint': False}
+        >>> annotations_of({"name": "drop", "inputSchema": {}, "annotations": {"destructiveHint": True}})
+        {'destructiveHint': True}
+        >>> annotations_of({"name": "quiet", "inputSchema": {}})
+        {}
+    """
+    annotations = getattr(tool, "annotations", None) if not isinstance(tool, dict) else tool.get("annotations")
+    if annotations is None:
+        return {}
+    if isinstance(annotations, dict):  # the wire's camelCase (or the SDK's names, in a hand-made dict)
+        found = {wire: _field(annotations, wire, python) for wire, python in ANNOTATION_FIELDS.items()}
+    else:  # an SDK object: its own names only (the camelCase ones are deprecated aliases that warn)
+        found = {wire: getattr(annotations, python, None) for wire, python in ANNOTATION_FIELDS.items()}
+    return {wire: value for wire, value in found.items() if value is not None}
+
+
+def prefixed_name(server: str, tool: str) -> str:
+    """`<server>__<tool>`, with any character a function name can't hold (outside a-z, A-Z, 0-9, _ and -)
+    made `_`, cut to the APIs' 64 characters.
+
+    Example:
+        >>> prefixed_name("course-faq", "search")
+        'course-faq__search'
+        >>> prefixed_name("My Files (local)", "read.file")
+        'My_Files_local__read_file'
+    """
+    def safe(part: str) -> str:
+        return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_-]", "_", part)).strip("_") or "mcp"
+
+    return f"{safe(server)}__{safe(tool)}"[:MAX_NAME_LENGTH]
 
 
 def result_text(result, tool_name: str = "tool") -> str:
@@ -267,21 +319,25 @@ class MCPTool:
         (MCPTool('miles_to_km', server='units'), {'miles': {'type': 'number'}}, [])
     """
 
-    def __init__(self, tool, connection: MCPConnection):
-        self.name, self.description = tool.name, tool.description or ""
+    def __init__(self, tool, connection: MCPConnection, *, name: str | None = None):
+        # name: what the model calls it (a prefixed name, say); tool_name: what the server calls it.
+        self.name, self.tool_name, self.description = name or tool.name, tool.name, tool.description or ""
         self.connection, self.server = connection, connection.name
         self.parameters = {"type": "object", "properties": {}, "required": [], **(tool.input_schema or {})}
+        self.annotations = tool.annotations
         self._tool = tool
 
     def schema(self, api: str = "responses") -> dict:
-        """This tool's function schema for `api` ("responses" or "chat").
+        """This tool's function schema for `api` ("responses" or "chat"), under the name the model calls.
 
         Example:
             >>> from mcp.types import Tool
-            >>> MCPTool(Tool(name="t", input_schema={"type": "object"}), _Named("s")).schema("chat")["type"]
-            'function'
+            >>> tool = MCPTool(Tool(name="t", input_schema={"type": "object"}), _Named("s"), name="s__t")
+            >>> tool.schema("chat")["function"]["name"], tool.tool_name
+            ('s__t', 't')
         """
-        return function_schema(self._tool, api)
+        return function_schema({"name": self.name, "description": self.description,
+                                "inputSchema": self._tool.input_schema}, api)
 
     def validate(self, arguments: dict) -> dict:
         """The arguments, unchanged: the MCP server validates them and answers a bad call with an error result.
@@ -294,7 +350,7 @@ class MCPTool:
         return arguments
 
     def __call__(self, **arguments) -> str:
-        return result_text(self.connection.call_tool(self.name, arguments), self.name)
+        return result_text(self.connection.call_tool(self.tool_name, arguments), self.name)
 
     def __repr__(self) -> str:
         return f"MCPTool({self.name!r}, server={self.server!r})"
@@ -304,6 +360,8 @@ class MCPTools(ToolMapping):
     """The tools of one or more MCP servers as one registry for helpers.loop (AgentRun, agent_loop); `only`
     names the tools to keep (the others are never offered to the model, nor callable through the registry).
     It is a read-only mapping from name to `MCPTool`, like lesson 09's `Tools` (both are `ToolMapping`s).
+    `prefix=True` names each tool `<server>__<tool>`, so two servers may both have a `search`; `only` then
+    takes either name.
 
     Example:
         >>> from mcp.server import MCPServer
@@ -315,21 +373,29 @@ class MCPTools(ToolMapping):
         ...     tools = MCPTools(connection)
         ...     print(tools.names(), tools.server_of("on_shelf"), tools["on_shelf"](title="Dune"))
         ['on_shelf'] library yes
+        >>> with MCPConnection(catalogue) as one, MCPConnection(catalogue, name="branch") as two:
+        ...     both = MCPTools(one, two, prefix=True)
+        ...     print(both.names(), both["branch__on_shelf"](title="Emma"))
+        ['library__on_shelf', 'branch__on_shelf'] lent out
     """
 
-    def __init__(self, *connections: MCPConnection, only: Iterable[str] | None = None):
+    def __init__(self, *connections: MCPConnection, only: Iterable[str] | None = None, prefix: bool = False):
         # only: the tools the model may see (least privilege); a server's other tools stay out of reach.
         keep = set(only) if only is not None else None
         self._tools: dict[str, MCPTool] = {}
         for connection in connections:
             for listed in connection.list_tools():
-                if keep is not None and listed.name not in keep:
+                name = prefixed_name(connection.name, listed.name) if prefix else listed.name
+                if keep is not None and not keep & {listed.name, name}:
                     continue
-                if listed.name in self._tools:
-                    raise ValueError(f"Both {self._tools[listed.name].server!r} and {connection.name!r} have a "
-                                     f"tool named {listed.name!r}; the model could not tell them apart. "
-                                     "Connect only one of them, or filter the tools of one.")
-                self._tools[listed.name] = MCPTool(listed, connection)
+                if name in self._tools:
+                    raise ValueError(f"Both {self._tools[name].server!r} and {connection.name!r} have a "
+                                     f"tool named {name!r}; the model could not tell them apart. Pass "
+                                     "prefix=True to name each tool after its server, or filter the tools of one."
+                                     if not prefix else f"Two servers named {connection.name!r} both have a tool "
+                                     f"{listed.name!r}; give one connection another name (MCPConnection(..., "
+                                     "name=...)).")
+                self._tools[name] = MCPTool(listed, connection, name=name)
 
     @property
     def servers(self) -> dict[str, str]:

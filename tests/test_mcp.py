@@ -4,7 +4,10 @@ bridge (helpers.mcp_tools) in the course's loop on made-up servers no lesson use
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
 import json
+from typing import TypedDict
 
 import pytest
 from mcp import Client
@@ -20,7 +23,14 @@ from helpers.mcp_server import (
     running_http_server,
     stdio_parameters,
 )
-from helpers.mcp_tools import MCPConnection, MCPTools, function_schema, result_text
+from helpers.mcp_tools import (
+    MCPConnection,
+    MCPTools,
+    annotations_of,
+    function_schema,
+    prefixed_name,
+    result_text,
+)
 from helpers.offline import OFFLINE_MODEL, neutral_client
 from helpers.search import SEARCH_TOOL, search
 from helpers.tools import serialize
@@ -107,6 +117,23 @@ def test_faq_documents_from_the_cache_equal_the_pinned_faq():
     assert faq_documents() == load_faq_data(progress=False)
 
 
+def test_course_server_tools_say_what_they_do_in_annotations():
+    async def listed():
+        async with Client(build_server(DOCS)) as client:
+            return {tool.name: annotations_of(tool) for tool in (await client.list_tools()).tools}
+    seen = asyncio.run(listed())
+    assert seen["search"]["readOnlyHint"] is True and seen["search"]["openWorldHint"] is False
+    assert seen["add_faq_entry"]["readOnlyHint"] is False and seen["add_faq_entry"]["destructiveHint"] is False
+
+
+def test_annotations_read_back_over_http_unchanged():
+    with BackgroundHTTPServer(build_server(DOCS)) as http, MCPConnection(http.url) as connection:
+        tools = MCPTools(connection)
+        assert annotations_of(tools["add_faq_entry"]) == {"title": "Add a FAQ entry", "readOnlyHint": False,
+                                                          "destructiveHint": False, "idempotentHint": True,
+                                                          "openWorldHint": False}
+
+
 def test_read_only_server_has_no_writing_tool():
     async def names():
         async with Client(build_server(DOCS, writable=False)) as client:
@@ -187,6 +214,31 @@ def test_same_tool_name_on_two_servers_is_refused(connections):
         MCPTools(connections[2], twin)
 
 
+def test_prefix_names_each_tool_after_its_server_and_calls_it_by_its_own_name(connections):
+    with MCPConnection(library_server(), name="branch library") as twin:
+        tools = MCPTools(connections[2], twin, prefix=True)
+        assert tools.names() == ["library-catalogue__find_book", "branch_library__find_book"]
+        assert tools.servers["branch_library__find_book"] == "branch library"
+        assert "B-12" in tools["branch_library__find_book"](title="Emma")  # reached as find_book
+        assert [s["name"] for s in tools.responses_schemas()] == tools.names()
+        assert MCPTools(connections[2], twin, prefix=True, only=["find_book"]).names() == tools.names()
+        with pytest.raises(ValueError, match="another name"):
+            MCPTools(connections[2], connections[2], prefix=True)
+
+
+def test_prefixed_names_are_valid_function_names():
+    import re
+
+    for server, tool in [("course-faq", "search"), ("Ünïcode server", "naïve tool"), ("x" * 80, "y" * 10),
+                         ("", "")]:
+        name = prefixed_name(server, tool)
+        assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name), name
+
+
+def test_annotations_of_a_tool_without_any():
+    assert annotations_of({"name": "t", "inputSchema": {}, "annotations": None}) == {}
+
+
 @pytest.mark.parametrize("api", ["responses", "chat"])
 @pytest.mark.parametrize(("question", "tool", "expected"), [
     ("What is the forecast for Lisbon tomorrow?", "forecast", "light rain"),
@@ -237,3 +289,110 @@ def test_a_server_that_is_not_there_gets_a_clear_connection_error():
     with pytest.raises(ConnectionError, match=r"Could not connect to the MCP server 'http://127\.0\.0\.1:9/mcp': "
                                               r"ConnectError"):
         MCPConnection("http://127.0.0.1:9/mcp", timeout=30)
+
+
+# --- what lesson 16 says about the pinned SDKs (openai-agents 0.24.0, pydantic-ai-slim 2.68.0, mcp 2.3.0) -------
+
+
+def _sdk_tool_names(servers, **agent_options):
+    """The tool names an Agents SDK agent offers for these in-memory servers, over streamable HTTP."""
+    from agents import Agent, RunContextWrapper
+    from agents.mcp import MCPServerStreamableHttp
+
+    async def names():
+        async with contextlib.AsyncExitStack() as stack:
+            opened = [await stack.enter_async_context(MCPServerStreamableHttp(params={"url": http.url}, name=name))
+                      for name, http in servers]
+            agent = Agent(name="a", mcp_servers=opened, **agent_options)
+            return [tool.name for tool in await agent.get_all_tools(RunContextWrapper(None))]
+
+    return asyncio.run(names())
+
+
+def test_agents_sdk_refuses_a_shared_tool_name_unless_told_to_prefix():
+    # agents/mcp/util.py MCPUtil.get_all_function_tools: UserError, or mcp_<server>__<tool> names.
+    from agents.exceptions import UserError
+
+    with BackgroundHTTPServer(build_server(DOCS, writable=False)) as one, \
+            BackgroundHTTPServer(build_server(DOCS, writable=False)) as two:
+        with pytest.raises(UserError, match="include_server_in_tool_names"):
+            _sdk_tool_names([("course-faq", one), ("archive", two)])
+        assert _sdk_tool_names([("course-faq", one), ("archive", two)],
+                               mcp_config={"include_server_in_tool_names": True}) == [
+            "mcp_course-faq__search", "mcp_archive__search"]
+
+
+def test_agents_sdk_require_approval_function_gets_the_mcp_tool_and_its_annotations():
+    # agents/mcp/server.py MCPServer.__init__ (require_approval) and _get_needs_approval_for_tool.
+    from agents import Agent, RunContextWrapper
+    from agents.mcp import MCPServerStreamableHttp
+
+    seen = []
+
+    def needs(run_context, agent, tool):
+        seen.append((tool.name, annotations_of(tool).get("readOnlyHint")))
+        return not annotations_of(tool).get("readOnlyHint")
+
+    async def decide():
+        with BackgroundHTTPServer(build_server(DOCS)) as http:
+            async with MCPServerStreamableHttp(params={"url": http.url}, name="faq", require_approval=needs) as server:
+                tools = await Agent(name="a", mcp_servers=[server]).get_all_tools(RunContextWrapper(None))
+                return {tool.name: await tool.needs_approval(RunContextWrapper(None), {}, "c1") for tool in tools}
+
+    assert asyncio.run(decide()) == {"search": False, "add_faq_entry": True}
+    assert sorted(seen) == [("add_faq_entry", False), ("search", True)]
+
+
+def test_agents_sdk_server_options_the_lesson_names():
+    from agents.mcp import MCPServer, MCPServerStreamableHttp
+
+    parameters = inspect.signature(MCPServer.__init__).parameters
+    assert parameters["use_structured_content"].default is False
+    assert {"require_approval", "tool_input_guardrails", "tool_output_guardrails"} <= set(parameters)
+    assert "tool_filter" in inspect.signature(MCPServerStreamableHttp.__init__).parameters
+
+
+def test_pydantic_ai_prefixes_with_one_underscore_and_has_approval_required():
+    from pydantic_ai.mcp import MCPToolset
+
+    toolset = MCPToolset("http://127.0.0.1:9/mcp")
+    assert type(toolset.prefixed("faq")).__name__ == "PrefixedToolset"
+    assert hasattr(toolset, "approval_required")
+    import pydantic_ai.toolsets.prefixed as prefixed
+
+    assert "f'{self.prefix}_{name}'" in inspect.getsource(prefixed)
+
+
+def test_the_sdk_hides_an_unexpected_exceptions_text_and_passes_a_tool_errors():
+    server = MCPServer("errors", log_level="CRITICAL")
+
+    @server.tool(description="Fails.", structured_output=False)
+    def crash(kind: str) -> str:
+        if kind == "tool":
+            raise ServerToolError("no such homework 'x9'")
+        raise KeyError("secret detail")
+
+    with MCPConnection(server) as connection:
+        assert "x9" in connection.call_tool("crash", {"kind": "tool"}).content[0].text
+        hidden = connection.call_tool("crash", {"kind": "other"})
+        assert hidden.is_error and "secret" not in hidden.content[0].text
+
+
+class Due(TypedDict):
+    homework: str
+    due: str
+
+
+def test_a_return_type_gives_an_output_schema_and_structured_content():
+    server = MCPServer("dates", log_level="WARNING")
+
+    @server.tool(description="A due date.")
+    def due(homework: str) -> Due:
+        return {"homework": homework, "due": "2027-01-01"}
+
+    with MCPConnection(server) as connection:
+        tool = connection.list_tools()[0]
+        result = connection.call_tool("due", {"homework": "h1"})
+    assert set(tool.output_schema["properties"]) == {"homework", "due"}
+    assert result.structured_content == {"homework": "h1", "due": "2027-01-01"}
+    assert json.loads(result.content[0].text) == result.structured_content

@@ -255,3 +255,44 @@ def test_lesson15_the_offline_model_ignores_context_management_and_has_no_compac
     answered = client.responses.create(model=model, input="Hello",
                                        context_management=[{"type": "compaction", "compact_threshold": 1_000}])
     assert answered.output_text
+
+
+# --- lesson 17: a handoff's input_filter and handoff_filters.remove_all_tools --------------------------------------
+
+def test_lesson17_a_handoff_input_filter_takes_handoff_input_data_and_remove_all_tools_drops_the_transfer():
+    """Read in agents/handoffs/__init__.py (handoff(agent, input_filter=...), HandoffInputData: input_history,
+    pre_handoff_items, new_items) and agents/extensions/handoff_filters.py (remove_all_tools filters the tool
+    items out of all three, the handoff's own call and output included): the specialist reads the user's message
+    alone, and the run's new items keep no handoff item."""
+    from agents import Agent as SdkAgent
+    from agents import OpenAIResponsesModel, RunConfig, Runner, handoff, set_tracing_disabled
+    from agents.extensions import handoff_filters
+    from agents.handoffs import HandoffInputData
+
+    from helpers.llm import async_offline_client
+    from helpers.offline import OFFLINE_MODEL
+
+    set_tracing_disabled(True)
+    model = OpenAIResponsesModel(OFFLINE_MODEL, async_offline_client())
+    given, seen = [], {}
+
+    def spy_filter(data):
+        given.append(data)
+        return handoff_filters.remove_all_tools(data)
+
+    def capture(data):
+        seen[data.agent.name] = list(data.model_data.input)
+        return data.model_data
+
+    loans = SdkAgent(name="Loans agent", instructions="You renew library loans.", model=model,
+                     handoff_description="Renews library book loans and tells due dates.")
+    front = SdkAgent(name="Front desk", instructions="Transfer loan questions.", model=model,
+                     handoffs=[handoff(loans, input_filter=spy_filter)])
+    question = "Please renew my library book loans, the due dates are close."
+    result = asyncio.run(Runner.run(front, question, run_config=RunConfig(call_model_input_filter=capture)))
+    assert result.last_agent.name == "Loans agent"
+    assert isinstance(given[0], HandoffInputData)
+    assert {"input_history", "pre_handoff_items", "new_items"} <= set(vars(given[0]))
+    assert [type(i).__name__ for i in given[0].new_items] == ["HandoffCallItem", "HandoffOutputItem"]
+    assert seen["Loans agent"] == [{"role": "user", "content": question}]
+    assert not any(type(i).__name__.startswith("Handoff") for i in result.new_items)

@@ -5,8 +5,9 @@ applies a handoff between two steps, as `helpers.agents.run_agents` does; a foll
 agent that answered last. Show it in `ChatWidget(session, labels=...)`: the widget names the agent that speaks
 (helpers.chat.speakers).
 
-What it leaves out on purpose: a per-agent ledger (the session's meter counts every call), and handing back to
-the first agent on its own (give the specialist a handoff to it).
+What it leaves out on purpose: a per-agent ledger (the session's meter counts every call), handing back to
+the first agent on its own (give the specialist a handoff to it), and the first agent's own `model` (the
+session starts on the model it is given; a specialist with a `model` of its own gets it after a handoff).
 """
 
 from __future__ import annotations

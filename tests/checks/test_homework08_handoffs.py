@@ -1,94 +1,121 @@
-"""Homework task 8.2's check (a two-agent handoff in the student's own loop): the right loop passes, the stub is
-not done, and plausible wrong loops fail with hints that don't give the answer away."""
+"""Homework task 8.2's check (hand over and hand back, in the student's own loop): right loops written differently
+pass, the stub is not done, and the loops that handle one transfer at a time fail with hints that don't give the
+answer away."""
 
 import json
 
-import pytest
-
+from helpers.agents import hand_over
 from helpers.checks.homework.hw08_handoffs import check_handoff_loop
 from helpers.tools import run_tool
 
+LEAKS = ("transfer_output", "hand_over", "pending", "after the loop over")
 
-def make_loop(*, swap_instructions=True, swap_tools=True, keep_history=True, answer_transfer=True,
+
+def make_loop(*, swap_at_once=False, skip_after_transfer=False, from_triage_only=False, keep_history=True,
               report_first=False):
     def handoff_loop(client, model, question, triage):
-        agent, instructions, tools = triage, triage.instructions, triage.schemas()
+        agent = triage
         messages = [{"role": "user", "content": question}]
         for _ in range(10):
-            kwargs = {"model": model, "instructions": instructions, "input": messages}
-            if tools:
-                kwargs["tools"] = tools
-            response = client.responses.create(**kwargs)
+            response = client.responses.create(model=model, instructions=agent.instructions, input=messages,
+                                               tools=agent.schemas())
             messages += [item.model_dump(exclude_none=True) for item in response.output]
             calls = [item for item in response.output if item.type == "function_call"]
             if not calls:
                 return response.output_text, (triage if report_first else agent).name
+            runner, target = agent, None
             for call in calls:
-                target = next((a for a in agent.handoffs if a.transfer_name() == call.name), None)
-                if target is None:
+                owner = triage if from_triage_only else runner
+                handoff = next((a for a in owner.handoffs if a.transfer_name() == call.name), None)
+                if handoff is not None:
                     messages.append({"type": "function_call_output", "call_id": call.call_id,
-                                     "output": run_tool(call.name, call.arguments, agent.tools)})
+                                     "output": json.dumps({"assistant": handoff.name})})
+                    target = handoff
+                    if swap_at_once:
+                        runner = handoff
+                    if skip_after_transfer:
+                        break
                     continue
-                if answer_transfer:
-                    messages.append({"type": "function_call_output", "call_id": call.call_id,
-                                     "output": json.dumps({"assistant": target.name})})
+                messages.append({"type": "function_call_output", "call_id": call.call_id,
+                                 "output": run_tool(call.name, call.arguments, runner.tools)})
+            if target is not None:
+                agent = target
                 if not keep_history:
-                    messages = [{"role": "user", "content": question}]
-                if swap_instructions:
-                    instructions = target.instructions
-                if swap_tools:
-                    tools = target.schemas()
-                    agent = target
-                else:
-                    agent = triage if not swap_instructions else agent
+                    messages = messages[-1:]
         return "", agent.name
+
     return handoff_loop
 
 
-def stub(client, model, question, triage):
-    raise NotImplementedError
+def with_course_hand_over(client, model, question, triage):
+    """Written differently: lesson 17's hand_over for the swap, outputs collected first."""
+    agent, messages = triage, [{"role": "user", "content": question}]
+    instructions, schemas = agent.instructions, agent.schemas()
+    while True:
+        response = client.responses.create(model=model, instructions=instructions, input=messages, tools=schemas)
+        messages.extend(response.output)
+        calls = [item for item in response.output if item.type == "function_call"]
+        if not calls:
+            return response.output_text, agent.name
+        transfers = {a.transfer_name(): a for a in agent.handoffs}
+        transfer = next((call for call in calls if call.name in transfers), None)
+        for call in calls:
+            if call is not transfer:
+                messages.append({"type": "function_call_output", "call_id": call.call_id,
+                                 "output": run_tool(call.name, call.arguments, agent.tools)})
+        if transfer is not None:
+            target = transfers[transfer.name]
+            messages, instructions, schemas = hand_over(messages, transfer.call_id, agent, target)
+            agent = target
 
 
-ANSWER_WORDS = ("target.instructions", "target.schemas", "function_call_output", "messages.append")
-
-
-def failing(loop, *words):
-    result = check_handoff_loop(loop)
+def assert_fails(result, *words):
     assert result.status == "fail", result
-    assert not any(w in result.hint for w in ANSWER_WORDS)
-    assert all(w in result.hint for w in words), result.hint
-    return result
+    for leak in LEAKS:
+        assert leak not in result.hint, (leak, result.hint)
+    for word in words:
+        assert word in result.hint, (word, result.hint)
 
 
-def test_right_loop_passes():
+def test_right_loops_pass():
     assert check_handoff_loop(make_loop()).status == "pass"
+    result = check_handoff_loop(with_course_hand_over)
+    assert result.status == "pass", result
 
 
 def test_stub_is_not_done():
+    def stub(client, model, question, triage):
+        raise NotImplementedError
+
     assert check_handoff_loop(stub).status == "todo"
     assert check_handoff_loop(None).status == "todo"
 
 
-def test_keeping_the_triage_tools_loops():
-    failing(make_loop(swap_tools=False), "more than")
+def test_running_the_other_call_with_the_new_agents_tools_fails():
+    assert_fails(check_handoff_loop(make_loop(swap_at_once=True)), "Which agent's tools")
 
 
-def test_keeping_the_triage_instructions_fails():
-    failing(make_loop(swap_instructions=False), "triage agent's instructions")
+def test_leaving_the_call_beside_a_transfer_unanswered_fails():
+    assert_fails(check_handoff_loop(make_loop(skip_after_transfer=True)), "no function_call_output")
+
+
+def test_transfers_looked_up_on_triage_only_fail_the_hand_back():
+    assert_fails(check_handoff_loop(make_loop(from_triage_only=True)), "Who has the conversation now?")
 
 
 def test_dropping_the_history_fails():
-    failing(make_loop(keep_history=False), "whole conversation")
-
-
-def test_forgetting_the_transfer_output_gets_a_400():
-    failing(make_loop(answer_transfer=False), "400")
+    assert_fails(check_handoff_loop(make_loop(keep_history=False)), "history")
 
 
 def test_reporting_the_first_agent_fails():
-    failing(make_loop(report_first=True), "had the conversation at the end")
+    assert_fails(check_handoff_loop(make_loop(report_first=True)), "answered last")
 
 
-@pytest.mark.parametrize("bad", [lambda c, m, q, t: "just text", lambda c, m, q, t: ("a", "b", "c")])
-def test_a_result_of_the_wrong_shape_fails(bad):
-    failing(bad, "two things")
+def test_a_loop_that_never_stops_fails():
+    def forever(client, model, question, triage):
+        for _ in range(20):
+            client.responses.create(model=model, instructions=triage.instructions, input=[question],
+                                    tools=triage.schemas())
+        return "", "Triage"
+
+    assert_fails(check_handoff_loop(forever))

@@ -1,173 +1,171 @@
-"""Homework 08, task 8.1 (helpers.checks.homework.hw08_mcp): an agent that answers through an MCP server's tools.
+"""Homework 08, task 8.1 (helpers.checks.homework.hw08_mcp): two MCP servers with a tool of the same name, and a
+write behind approval from the tools' annotations.
 
-The right solutions (the course's loop, PydanticAI, the Agents SDK) pass, the stubs are not done, and the
-mistakes students make fail with a hint that names neither the answer nor the code that gives it."""
+Right solutions written differently (a hand-written loop, the course's registry with prefixes and agent_loop)
+pass; the stub is not done; the mistakes students make (one `search` shadowing the other, asking about every
+call, asking by tool name, running a refused call, no output for a refused call, prefixed names sent to the
+server) fail with a hint that gives neither the answer nor the code."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
-from helpers.checks.homework.hw08_mcp import check_mcp_agent, ferry_server, seed_server
+from helpers.checks.homework.hw08_mcp import ToolPickingModel, check_servers_with_approval
 from helpers.loop import agent_loop
-from helpers.mcp_tools import MCPConnection, MCPTools
+from helpers.mcp_tools import MCPConnection, MCPTools, annotations_of
 
-# What a hint must never give away: the facts only the servers know, and the pieces of a solution.
-ANSWER_WORDS = ("14:35", "6 to 10", "MCPConnection", "MCPTools", "agent_loop", "MCPToolset", "Brindisi", "basil")
+LEAKS = ("readOnlyHint", "read_only_hint", "annotations_of", "prefix", "MCPTools")
 
 
-def assert_fails_without_leaking(result, *expected_words):
+def assert_fails(result, *expected_words):
     assert result.status == "fail", result
-    for word in ANSWER_WORDS:
+    for word in LEAKS:
         assert word not in result.hint, (word, result.hint)
     for word in expected_words:
         assert word in result.hint, (word, result.hint)
 
 
-# --- right solutions ----------------------------------------------------------------------------------------
+def reads_only(tool) -> bool:
+    return tool.annotations is not None and tool.annotations.read_only_hint is True
 
 
-def course_loop(server_url, question, client, model):
-    with MCPConnection(server_url) as connection:
-        return agent_loop(client, model, question, MCPTools(connection), verbose=False).answer
-
-
-async def pydantic_ai_agent(server_url, question, client, model):
-    from pydantic_ai import Agent
-    from pydantic_ai.mcp import MCPToolset
-    from pydantic_ai.models.openai import OpenAIResponsesModel
-    from pydantic_ai.providers.openai import OpenAIProvider
-
-    agent = Agent(OpenAIResponsesModel(model, provider=OpenAIProvider(openai_client=client)),
-                  toolsets=[MCPToolset(server_url)])
-    return (await agent.run(question)).output
-
-
-async def agents_sdk_agent(server_url, question, client, model):
-    from agents import Agent, OpenAIResponsesModel, Runner, set_tracing_disabled
-    from agents.mcp import MCPServerStreamableHttp
-
-    set_tracing_disabled(True)
-    async with MCPServerStreamableHttp(params={"url": server_url}) as server:
-        agent = Agent(name="helper", mcp_servers=[server], model=OpenAIResponsesModel(model, client))
-        return (await Runner.run(agent, question)).final_output
-
-
-def own_loop(server_url, question, client, model, *, parameters=True, send_output=True):
-    """A hand-written bridge and loop (lesson 16's exercise); the flags make two of the wrong solutions."""
-    with MCPConnection(server_url) as connection:
-        schemas = [{"type": "function", "name": tool.name, "description": tool.description or "",
-                    "parameters": tool.input_schema if parameters else {"type": "object", "properties": {}}}
-                   for tool in connection.list_tools()]
+def own_loop(server_urls, question, client, model, approve, *, policy=reads_only, naming="prefix",
+             run_refused=False, answer_refused=True, send_model_name=False):
+    """A hand-written solution; the keywords turn it into the wrong ones."""
+    connections = [MCPConnection(url) for url in server_urls]
+    try:
+        route, schemas = {}, []
+        for connection in connections:
+            for tool in connection.list_tools():
+                name = {"prefix": f"{connection.name}__{tool.name}", "plain": tool.name}[naming]
+                if name in route:
+                    continue  # "plain": the second search is dropped
+                route[name] = (connection, tool)
+                schemas.append({"type": "function", "name": name, "description": tool.description or "",
+                                "parameters": tool.input_schema})
         items: list = [{"role": "user", "content": question}]
-        for _ in range(4):
+        for _ in range(6):
             response = client.responses.create(model=model, input=items, tools=schemas)
             items += [item.model_dump(exclude_none=True) for item in response.output]
             calls = [item for item in response.output if item.type == "function_call"]
             if not calls:
                 return response.output_text
             for call in calls:
-                result = connection.call_tool(call.name, json.loads(call.arguments or "{}"))
-                text = "\n".join(block.text for block in result.content if block.type == "text")
-                items.append({"type": "function_call_output", "call_id": call.call_id,
-                              "output": text if send_output else "done"})
-    return ""
+                connection, tool = route[call.name]
+                arguments = json.loads(call.arguments or "{}")
+                allowed = policy(tool) or approve(connection.name, tool.name, arguments)
+                if allowed or run_refused:
+                    result = connection.call_tool(call.name if send_model_name else tool.name, arguments)
+                    output = "\n".join(block.text for block in result.content if block.type == "text")
+                else:
+                    output = "The person did not approve this call, so it did not run."
+                if allowed or answer_refused:
+                    items.append({"type": "function_call_output", "call_id": call.call_id, "output": output})
+        return ""
+    finally:
+        for connection in connections:
+            connection.close()
 
 
-@pytest.mark.parametrize("solution", [course_loop, own_loop, pydantic_ai_agent, agents_sdk_agent])
-def test_right_solutions_pass(solution):
-    result = check_mcp_agent(solution)
-    assert result.status == "pass", result
+def course_registry(server_urls, question, client, model, approve):
+    """Written differently: the course's registry with prefixes, a gate around each tool, agent_loop."""
+    connections = [MCPConnection(url) for url in server_urls]
+    try:
+        tools = MCPTools(*connections, prefix=True)
+
+        def gated(tool):
+            def call(**arguments):
+                hints = annotations_of(tool)
+                if hints.get("readOnlyHint") or approve(tool.server, tool.tool_name, arguments):
+                    return tool(**arguments)
+                return json.dumps({"error": "not approved by the user"})
+            return call
+
+        registry = {name: gated(tools[name]) for name in tools.names()}
+        return agent_loop(client, model, question, registry, schemas=tools.responses_schemas(),
+                          verbose=False).answer
+    finally:
+        for connection in connections:
+            connection.close()
 
 
-# --- stubs --------------------------------------------------------------------------------------------------
+def test_right_solutions_pass():
+    for solution in (own_loop, course_registry):
+        result = check_servers_with_approval(solution)
+        assert result.status == "pass", (solution.__name__, result)
 
 
-def test_stub_is_not_done_yet():
-    def answer_with_mcp(server_url, question, client, model):
-        # your code here
+def test_other_prefix_schemes_pass():
+    def dashed(urls, question, client, model, approve):
+        return own_loop(urls, question, client, model, approve, policy=lambda t: annotations_of(t).get(
+            "readOnlyHint") is True)
+
+    assert check_servers_with_approval(dashed).status == "pass"
+
+
+def test_stub_is_not_done():
+    def stub(server_urls, question, client, model, approve):
         raise NotImplementedError
 
-    assert check_mcp_agent(answer_with_mcp).status == "todo"
+    assert check_servers_with_approval(stub).status == "todo"
 
 
-def test_async_stub_is_not_done_yet():
-    async def answer_with_mcp(server_url, question, client, model):
-        raise NotImplementedError
-
-    assert check_mcp_agent(answer_with_mcp).status == "todo"
+def test_one_search_shadowing_the_other_fails():
+    result = check_servers_with_approval(lambda *a: own_loop(*a, naming="plain"))
+    assert_fails(result, "five")
 
 
-# --- plausible wrong solutions ------------------------------------------------------------------------------
+def test_asking_about_every_call_fails():
+    result = check_servers_with_approval(lambda *a: own_loop(*a, policy=lambda tool: False))
+    assert_fails(result, "read-only")
 
 
-def test_the_model_alone_without_the_servers_tools_fails():
-    def answer_with_mcp(server_url, question, client, model):
-        return client.responses.create(model=model, input=question).output_text
-
-    assert_fails_without_leaking(check_mcp_agent(answer_with_mcp), "never asked the server")
+def test_asking_by_tool_name_fails():
+    result = check_servers_with_approval(lambda *a: own_loop(*a, policy=lambda tool: tool.name == "search"))
+    assert_fails(result, "port_list")
 
 
-def test_connecting_to_another_server_fails():
-    from helpers.mcp_server import build_server
+def test_trusting_a_tool_that_says_nothing_fails():
+    def not_destructive(tool):  # the spec's default for a missing destructiveHint is true
+        return not (tool.annotations and tool.annotations.destructive_hint)
 
-    docs = [{"id": "x1", "course": "c", "section": "s", "question": "When does it start?", "answer": "In June."}]
-
-    def answer_with_mcp(server_url, question, client, model):
-        with MCPConnection(build_server(docs, writable=False)) as connection:  # not the server it was given
-            return agent_loop(client, model, question, MCPTools(connection), verbose=False).answer
-
-    assert_fails_without_leaking(check_mcp_agent(answer_with_mcp), "never asked the server")
+    result = check_servers_with_approval(lambda *a: own_loop(*a, policy=not_destructive))
+    assert_fails(result, "says nothing")
 
 
-def test_schemas_without_the_tools_parameters_fail():
-    def answer_with_mcp(server_url, question, client, model):
-        return own_loop(server_url, question, client, model, parameters=False)
-
-    assert_fails_without_leaking(check_mcp_agent(answer_with_mcp), "without the argument")
+def test_running_a_refused_call_fails():
+    assert_fails(check_servers_with_approval(lambda *a: own_loop(*a, run_refused=True)), "ran anyway")
 
 
-def test_returning_the_tools_output_instead_of_the_answer_fails():
-    def answer_with_mcp(server_url, question, client, model):
-        with MCPConnection(server_url) as connection:
-            run = agent_loop(client, model, question, MCPTools(connection), verbose=False)
-        return run.tool_calls[-1]["output"]
-
-    assert_fails_without_leaking(check_mcp_agent(answer_with_mcp), "the tool's output itself")
+def test_no_output_for_a_refused_call_fails():
+    assert_fails(check_servers_with_approval(lambda *a: own_loop(*a, answer_refused=False)), "no output")
 
 
-def test_not_sending_the_tools_output_back_fails():
-    def answer_with_mcp(server_url, question, client, model):
-        return own_loop(server_url, question, client, model, send_output=False)
+def test_asking_with_the_prefixed_name_fails():
+    def prefixed(urls, question, client, model, approve):
+        return course_registry(urls, question, client, model,
+                               lambda server, tool, arguments: approve(server, f"{server}__{tool}", arguments))
 
-    assert_fails_without_leaking(check_mcp_agent(answer_with_mcp), "does not use what the tool returned")
-
-
-def test_code_written_for_one_server_fails_on_the_other():
-    def answer_with_mcp(server_url, question, client, model):
-        with MCPConnection(server_url) as connection:  # only the ferry tool: the seed server's never reaches the model
-            tools = MCPTools(connection, only=["next_ferry"])
-            return agent_loop(client, model, question, tools, verbose=False).answer
-
-    result = check_mcp_agent(answer_with_mcp)
-    assert_fails_without_leaking(result, "the seed server", "never able to call")
+    assert_fails(check_servers_with_approval(prefixed), "own name")
 
 
-def test_a_framework_run_not_awaited_fails():
-    def answer_with_mcp(server_url, question, client, model):  # a plain function around async code
-        return pydantic_ai_agent(server_url, question, client, model)
-
-    assert_fails_without_leaking(check_mcp_agent(answer_with_mcp), "coroutine")
+def test_calling_the_server_with_the_prefixed_name_fails():
+    result = check_servers_with_approval(lambda *a: own_loop(*a, send_model_name=True))
+    assert_fails(result, "Map the name")
 
 
-def test_servers_answer_their_own_questions_only():
-    ferry, ferry_case = ferry_server()
-    seeds, seed_case = seed_server()
-    with MCPConnection(ferry) as a, MCPConnection(seeds) as b:
-        assert ferry_case["fact"] in a.call_tool("next_ferry", {"port": "port of Brindisi"}).content[0].text
-        assert a.call_tool("next_ferry", {"port": "Atlantis"}).is_error
-        assert seed_case["fact"] in b.call_tool("germination_time", {"plant": "Basil seeds"}).content[0].text
-        assert b.call_tool("germination_time", {}).is_error  # a missing argument is the SDK's error result
-    # Every call is recorded, the one the SDK refused for its missing argument too.
-    assert [name for name, _ in ferry.calls] == ["next_ferry"] * 2 and seeds.calls[-1] == ("germination_time", {})
+def test_returning_the_tool_output_fails():
+    def tool_output(urls, question, client, model, approve):
+        own_loop(urls, question, client, model, approve)
+        return client.output or ""
+
+    assert_fails(check_servers_with_approval(tool_output), "final answer")
+
+
+def test_the_scripted_model_finds_a_tool_by_its_description_whatever_its_name():
+    model = ToolPickingModel("Count words.", {"text": "a b"})
+    first = model.responses.create(input="?", tools=[{"type": "function", "name": "x__count",
+                                                      "description": "Count words.", "parameters": {}}])
+    assert first.output[0].name == "x__count"
+    assert ToolPickingModel("Count words.", {}).responses.create(input="?", tools=[]).output_text == (
+        "I have no tool for that.")

@@ -3,6 +3,8 @@ and the mistakes students make fail with a hint that does not give the answer aw
 
 import json
 
+import pytest
+
 from helpers.checks.lessons.lesson17 import check_hand_over
 
 
@@ -12,6 +14,20 @@ def output_for(call_id, target):
 
 def right(messages, call_id, current, target):
     return messages + [output_for(call_id, target)], target.instructions, target.schemas()
+
+
+def right_mutating_with_another_output(messages, call_id, current, target):
+    # written differently: appends in place, any output text, a list instead of a tuple
+    messages.append({"type": "function_call_output", "call_id": call_id, "output": f"Transferred to {target.name}."})
+    return [messages, target.instructions, list(target.schemas())]
+
+
+def right_with_the_helper_api(messages, call_id, current, target):
+    from helpers.apis.adapter import RESPONSES
+
+    history = list(messages)
+    history.append(RESPONSES.tool_output(call_id, "ok"))
+    return history, target.instructions, target.schemas("responses")
 
 
 def stub(messages, call_id, current, target):
@@ -33,6 +49,14 @@ def keeps_the_triage_tools(messages, call_id, current, target):
 
 def forgets_the_transfer_output(messages, call_id, current, target):
     return messages, target.instructions, target.schemas()
+
+
+def offers_tool_names_not_schemas(messages, call_id, current, target):
+    return messages + [output_for(call_id, target)], target.instructions, target.tool_names()
+
+
+def answers_another_call_id(messages, call_id, current, target):
+    return messages + [output_for("call_0", target)], target.instructions, target.schemas()
 
 
 def returns_the_new_agent(messages, call_id, current, target):
@@ -84,3 +108,20 @@ def test_forgetting_the_transfer_output_gets_the_api_400():
 
 def test_returning_something_else_fails():
     assert_fails(check_hand_over(returns_the_new_agent), "three things")
+
+
+@pytest.mark.parametrize("solution", [right_mutating_with_another_output, right_with_the_helper_api])
+def test_right_solutions_written_differently_pass(solution):
+    result = check_hand_over(solution)
+    assert result.status == "pass", result
+
+
+def test_offering_tool_names_instead_of_schemas_fails():
+    assert_fails(check_hand_over(offers_tool_names_not_schemas), "`tools`")
+
+
+def test_answering_another_call_fails():
+    result = check_hand_over(answers_another_call_id)
+    assert result.status == "fail", result
+    for word in ANSWER_WORDS:
+        assert word not in result.hint

@@ -1,7 +1,8 @@
 """A lesson is its solution notebook with the exercise taken out, down to the stored outputs, so nbval runs the
 solution alone (issue 29: each lesson once, not twice) and this file proves what running the lesson would add.
+A homework notebook is its solution with the tasks taken out in the same way, and is checked the same way.
 
-For every lesson that has a solution in notebooks/solutions/:
+For every lesson that has a solution in notebooks/solutions/, and every homework:
 - every code cell the two share (same source) has the same stored outputs, so the solution's clean run under
   nbval vouches for the lesson's too (a cell tagged nbval-ignore-output, such as a wall time, is skipped);
 - the names a stub cell defines are used by no later cell except a check cell (one calling `check_...`), so the
@@ -15,6 +16,7 @@ The sources themselves are the generator's business (tests/maint/test_homework_n
 from __future__ import annotations
 
 import ast
+import builtins
 import contextlib
 import io
 import json
@@ -24,7 +26,8 @@ from IPython.core.inputtransformer2 import TransformerManager
 
 from helpers.maint import homework_notebooks as gen
 
-LESSONS = [(sol, les) for sol, les in gen.pairs() if sol.parent == gen.LESSON_SOLUTION_DIR]
+# Every lesson and every homework: a homework notebook is its solution with the tasks taken out, as a lesson is.
+LESSONS = list(gen.pairs())
 IGNORED = "nbval-ignore-output"
 
 
@@ -107,13 +110,26 @@ def _run(source: str, name: str, namespace: dict) -> str:
     return printed.getvalue() + ("" if value is None else repr(value))
 
 
+def _run_what_it_needs(check: str, earlier: list[str], namespace: dict, name: str) -> None:
+    """Run the earlier shared cells that bind a name the check uses and the namespace lacks (a homework's
+    `documents = load_faq_data()`), in order, their prints dropped. No later cell uses the student's code
+    (test_no_later_cell_uses_the_students_code), so these run the same as in the notebook."""
+    missing = _used(check) - namespace.keys() - set(dir(builtins))
+    for source in earlier:
+        if _bound(source) & missing:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(_parse(source), f"{name} earlier cell", "exec"), namespace)
+            missing -= namespace.keys()
+
+
 def _outputs(cell) -> list:
     # Execution counts differ where the solution has cells the lesson lacks; nbval does not compare them either.
     return [{k: v for k, v in out.items() if k != "execution_count"} for out in cell.get("outputs", [])]
 
 
-def test_every_lesson_from_03_has_a_solution():
-    assert len(LESSONS) >= 15
+def test_every_lesson_from_03_and_every_homework_has_a_solution():
+    assert sum(sol.parent == gen.LESSON_SOLUTION_DIR for sol, _ in LESSONS) >= 15
+    assert sum(sol.parent == gen.SOLUTION_DIR for sol, _ in LESSONS) >= 8
 
 
 def _pairs(solution, lesson):
@@ -164,18 +180,22 @@ def test_each_check_on_the_lessons_stub_prints_what_the_lesson_stores(solution, 
     client, model = make_client(verbose=False)
     namespace: dict = {"client": client, "model": model}
     stubs: set[str] = set()
+    earlier: list[str] = []  # the shared cells so far, run only when a check needs what one of them binds
     checked = 0
     for a, b in _pairs(solution, lesson):
         if b is None or b["cell_type"] != "code":
             continue
         source = _source(b)
         _literals(source, namespace)
+        if _source(a) == source and not _is_check(source):
+            earlier.append(source)
         if _source(a) != source:  # the stub's definitions alone: the rest of its cell may need earlier cells
             tree = _parse(source)
             tree.body = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
             exec(compile(tree, f"{lesson.name} stub", "exec"), namespace)
             stubs |= _defined(source)
         elif _is_check(source) and _used(source) & stubs:  # a check of this lesson's exercise
+            _run_what_it_needs(source, earlier, namespace, lesson.name)
             shown = _run(source, f"{lesson.name} check", namespace)
             assert shown == _text(b.get("outputs", [])), f"{lesson.name}: the check shows otherwise"
             assert "NOT DONE YET" in shown

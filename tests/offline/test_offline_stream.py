@@ -578,7 +578,7 @@ def _hang_up_mid_stream(server, capfd, monkeypatch):
     monkeypatch.setattr(offline_server._Handler, "_send_events", watched)
     body = {**RESPONSES_CASES["text"], "instructions": "Be brief. " * 300_000, "stream": True}
     for _ in range(2):
-        sock = socket.create_connection((server.host, server.port), timeout=5)
+        sock = socket.create_connection((server.host, server.port), timeout=60)  # a guard against a hang, not a timing: a loaded 2-core machine took over 5 s to answer
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.sendall(stream_request(body))
         assert sock.recv(100).startswith(b"HTTP/1.1 200")

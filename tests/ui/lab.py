@@ -2,8 +2,9 @@
 every test takes (open a notebook, run all its cells, watch the console).
 
 JupyterLab is started with the command `make lab` runs (read from `make -n lab`), on a free port, with a token,
-on the offline model, on a copy of the lesson in data/ui/ (git-ignored), so saving leaves the committed notebook
-alone. Chromium is the system's (CHROMIUM=/path, else `chromium`, `chromium-browser` or `google-chrome` on
+on the offline model; once for the whole run (conftest's `shared_lab`; a test that needs settings of its own
+starts its own with `running_lab`). Each test opens its own copy of a lesson in data/ui/ (git-ignored), so saving
+leaves the committed notebook alone. Chromium is the system's (CHROMIUM=/path, else `chromium`, `chromium-browser` or `google-chrome` on
 PATH): Playwright only drives it, never downloads one.
 """
 
@@ -12,6 +13,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -80,15 +82,25 @@ def api(port: int, path: str, method: str = "GET"):
         return json.loads(body) if body else None
 
 
-@contextmanager
-def running_lab(lesson: Path, home: Path, screenshots: str = "*.png"):
-    """A running JupyterLab on a copy of `lesson` in data/ui/; yields (port, the copy's path relative to the root).
-    Old screenshots matching `screenshots` are removed first."""
+def copy_lesson(lesson: Path, prefix: str = "") -> str:
+    """A copy of `lesson` in data/ui/ (saving it leaves the committed notebook alone); its path from the root.
+    A prefix keeps two tests' copies of one lesson apart: JupyterLab keeps one kernel per path."""
     OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob(screenshots):
-        old.unlink()
-    copy = OUT / lesson.name
+    copy = OUT / f"{prefix}{lesson.name}"
     shutil.copyfile(lesson, copy)
+    return copy.relative_to(ROOT).as_posix()
+
+
+def remove_screenshots(pattern: str) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob(pattern):
+        old.unlink()
+
+
+@contextmanager
+def lab_server(home: Path):
+    """A running JupyterLab, started as `make lab` starts it, with its workspaces and settings under `home`;
+    yields its port. It serves the whole repository, so a lesson copied into data/ui/ later opens too."""
     port = free_port()
     # Workspaces and user settings in a temporary folder: the developer's own JupyterLab layout and settings
     # neither leak into the test nor get changed by it. expose_app_in_browser lets the test run lab commands.
@@ -108,12 +120,29 @@ def running_lab(lesson: Path, home: Path, screenshots: str = "*.png"):
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise AssertionError("JupyterLab did not start:\n" + (home / "lab.log").read_text()[-3000:]) from None
                 time.sleep(0.5)
-        yield port, copy.relative_to(ROOT).as_posix()
+        yield port
     finally:
         if proc.poll() is None:
-            os.killpg(proc.pid, 15)
-        proc.wait(timeout=30)
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            # JupyterLab shuts its kernels down first, which on a loaded machine can take longer than the test
+            # deserves; what the test checked is done, so the rest of its process group is stopped outright.
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
         log.close()
+
+
+@contextmanager
+def running_lab(lesson: Path, home: Path, screenshots: str = "*.png"):
+    """A JupyterLab of its own on a copy of `lesson` in data/ui/, for a test that needs its own settings (the
+    others share conftest's `shared_lab`); yields (port, the copy's path). Old screenshots matching
+    `screenshots` are removed first."""
+    remove_screenshots(screenshots)
+    path = copy_lesson(lesson)
+    with lab_server(home) as port:
+        yield port, path
 
 
 class Console:
@@ -129,7 +158,10 @@ def open_notebook(browser, port: int, path: str):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
     console = Console(page)
-    page.goto(f"http://127.0.0.1:{port}/lab/tree/{path}?token={TOKEN}")
+    # A workspace named for the notebook: in a JupyterLab that tests share, a page restores no other test's tabs
+    # (the default workspace would reopen every notebook an earlier page had open, kernels and widgets too).
+    workspace = re.sub(r"[^A-Za-z0-9-]", "-", Path(path).stem)
+    page.goto(f"http://127.0.0.1:{port}/lab/workspaces/{workspace}/tree/{path}?token={TOKEN}")
     page.locator(".jp-Notebook").first.wait_for()
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
                            " && window.jupyterapp.shell.currentWidget.sessionContext?.session?.kernel")

@@ -11,7 +11,7 @@ test would see it. Screenshots go to data/ui/first-hour/.
 import json
 
 import pytest
-from lab import OUT, ROOT, ask, emptied, open_notebook, run_all_cells, running_lab, the_only_chat
+from lab import OUT, ROOT, ask, copy_lesson, emptied, open_notebook, run_all_cells, running_lab, the_only_chat
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 NEWS = "Would you like to get notified about official Jupyter news?"
@@ -48,38 +48,39 @@ def test_the_news_toast_appears_when_the_setting_asks_control(tmp_path, browser)
         page.close()
 
 
-def test_lesson_00_first_answer_without_the_news_toast(tmp_path, browser):
-    with running_lab(LESSON_00, tmp_path, screenshots=KEEP_SHOTS) as (port, path):
-        page, console = open_notebook(browser, port, path)
-        settled(page)
-        expect(page.get_by_text(NEWS)).to_have_count(0)
-        run_all_cells(page, "first-hour-00-timed-out.png")
-        first = page.locator(".jp-OutputArea-output", has_text="nothing I was given answers").first
-        first.scroll_into_view_if_needed()
-        expect(first).to_contain_text('answers "In one sentence, what is an AI agent?".')
-        expect(page.get_by_text("one sentence ai agent")).to_have_count(0)  # no bag of keywords quoted back
-        expect(page.get_by_text(NEWS)).to_have_count(0)
-        page.screenshot(path=SHOTS / "1-lesson00-first-answer.png")
-        page.close()
-        assert console.errors == []
+def test_lesson_00_first_answer_without_the_news_toast(shared_lab, browser):
+    # The shared JupyterLab has fresh settings, as a student's first `make lab` has.
+    port, path = shared_lab, copy_lesson(LESSON_00, prefix="first-hour-")
+    page, console = open_notebook(browser, port, path)
+    settled(page)
+    expect(page.get_by_text(NEWS)).to_have_count(0)
+    run_all_cells(page, "first-hour-00-timed-out.png")
+    first = page.locator(".jp-OutputArea-output", has_text="nothing I was given answers").first
+    first.scroll_into_view_if_needed()
+    expect(first).to_contain_text('answers "In one sentence, what is an AI agent?".')
+    expect(page.get_by_text("one sentence ai agent")).to_have_count(0)  # no bag of keywords quoted back
+    expect(page.get_by_text(NEWS)).to_have_count(0)
+    page.screenshot(path=SHOTS / "1-lesson00-first-answer.png")
+    page.close()
+    assert console.errors == []
 
 
-def test_lesson_13_approve_reads_as_a_sentence_without_the_news_toast(tmp_path, browser):
-    with running_lab(LESSON_13, tmp_path, screenshots=KEEP_SHOTS) as (port, path):
-        page, console = open_notebook(browser, port, path)
-        settled(page)
-        expect(page.get_by_text(NEWS)).to_have_count(0)
-        run_all_cells(page, "first-hour-13-timed-out.png")
-        log, widget = the_only_chat(page)
-        ask(widget, 'Add an FAQ entry: question "Can I bring my own laptop?", answer "Yes, any laptop works."')
-        approve = widget.locator(".course-chat-approvals").get_by_role("button", name="Approve")
-        expect(approve).to_have_count(1)
-        page.screenshot(path=SHOTS / "2-lesson13-pending.png")  # the status line at the bottom right, uncovered
-        approve.click()
-        answer = log.locator(".widget-html", has_text="Agent:").last
-        expect(answer).to_contain_text("was added")
-        expect(answer).not_to_contain_text("the added is")
-        expect(page.get_by_text(NEWS)).to_have_count(0)
-        page.screenshot(path=SHOTS / "3-lesson13-approved.png")
-        page.close()
-        assert console.errors == []
+def test_lesson_13_approve_reads_as_a_sentence_without_the_news_toast(shared_lab, browser):
+    port, path = shared_lab, copy_lesson(LESSON_13, prefix="first-hour-")
+    page, console = open_notebook(browser, port, path)
+    settled(page)
+    expect(page.get_by_text(NEWS)).to_have_count(0)
+    run_all_cells(page, "first-hour-13-timed-out.png")
+    log, widget = the_only_chat(page)
+    ask(widget, 'Add an FAQ entry: question "Can I bring my own laptop?", answer "Yes, any laptop works."')
+    approve = widget.locator(".course-chat-approvals").get_by_role("button", name="Approve")
+    expect(approve).to_have_count(1)
+    page.screenshot(path=SHOTS / "2-lesson13-pending.png")  # the status line at the bottom right, uncovered
+    approve.click()
+    answer = log.locator(".widget-html", has_text="Agent:").last
+    expect(answer).to_contain_text("was added")
+    expect(answer).not_to_contain_text("the added is")
+    expect(page.get_by_text(NEWS)).to_have_count(0)
+    page.screenshot(path=SHOTS / "3-lesson13-approved.png")
+    page.close()
+    assert console.errors == []

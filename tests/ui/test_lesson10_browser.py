@@ -22,9 +22,10 @@ from lab import (
     Console,
     api,
     ask,
+    copy_lesson,
     open_notebook,
+    remove_screenshots,
     run_all_cells,
-    running_lab,
 )
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
@@ -32,10 +33,10 @@ LESSON = next((ROOT / "notebooks").glob("10-*.ipynb"))
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    """A running JupyterLab on a copy of lesson 10; yields (port, the copy's path relative to the root)."""
-    with running_lab(LESSON, tmp_path_factory.mktemp("lab")) as running:
-        yield running
+def lab(shared_lab):
+    """The shared JupyterLab and a copy of lesson 10 in it: (port, the copy's path relative to the root)."""
+    remove_screenshots("*.png")
+    return shared_lab, copy_lesson(LESSON)
 
 
 def chat_widget(page):

@@ -8,7 +8,17 @@ The machinery (JupyterLab as `make lab` starts it, the system's Chromium) is tes
 """
 
 import pytest
-from lab import OUT, ROOT, ask, emptied, open_notebook, run_all_cells, running_lab, the_only_chat
+from lab import (
+    OUT,
+    ROOT,
+    ask,
+    copy_lesson,
+    emptied,
+    open_notebook,
+    remove_screenshots,
+    run_all_cells,
+    the_only_chat,
+)
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("13-*.ipynb"))
@@ -18,10 +28,10 @@ REASON = "Nobody has tried it on a Raspberry Pi yet"
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
+def lab(shared_lab):
     emptied(SHOTS)
-    with running_lab(LESSON, tmp_path_factory.mktemp("lab13"), screenshots="13-*.png") as running:
-        yield running
+    remove_screenshots("13-*.png")
+    return shared_lab, copy_lesson(LESSON)
 
 
 def test_lesson_13_approve_and_reject_in_jupyterlab(lab, browser):

@@ -9,7 +9,17 @@ only a browser shows: the speaker's name on the answer. The machinery is tests/u
 import re
 
 import pytest
-from lab import OUT, ROOT, ask, emptied, open_notebook, run_all_cells, running_lab, the_only_chat
+from lab import (
+    OUT,
+    ROOT,
+    ask,
+    copy_lesson,
+    emptied,
+    open_notebook,
+    remove_screenshots,
+    run_all_cells,
+    the_only_chat,
+)
 from playwright.sync_api import expect  # requirements-ui.txt; `make test-ui` installs it
 
 LESSON = next((ROOT / "notebooks").glob("17-*.ipynb"))
@@ -17,10 +27,10 @@ SHOTS = OUT / "lesson17"
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
+def lab(shared_lab):
     emptied(SHOTS)
-    with running_lab(LESSON, tmp_path_factory.mktemp("lab17"), screenshots="17-*.png") as running:
-        yield running
+    remove_screenshots("17-*.png")
+    return shared_lab, copy_lesson(LESSON)
 
 
 def test_lesson_17_widget_names_the_agent_that_answers(lab, browser):

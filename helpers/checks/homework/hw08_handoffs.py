@@ -1,153 +1,193 @@
-"""Homework task 8.2, "A two-agent handoff": `handoff_loop(client, model, question, triage) -> (answer, name)`.
+"""Homework task 8.2, "Hand over and hand back": `handoff_loop(client, model, question, triage) -> (answer, name)`.
 
-The student writes a whole loop on the Responses API: run `triage` (a helpers.agents.Agent), run the tools the
-model asks for, and when it calls a `transfer_to_<agent>` tool, hand the conversation to that agent (one of
-`triage.handoffs`): answer the transfer call, swap in the agent's instructions and tool schemas, keep the history.
-It returns the final answer and the name of the agent that gave it. The check runs it on the offline model through
-a spy that records every request, with three questions: one for each specialist (a FAQ agent, a certificates
-agent with a tool of its own) and one that no specialist fits, which the triage agent answers itself. A spy
-that refuses more than MAX_CALLS model calls stops a loop that never ends.
+Lesson 17's handoff, in the two situations its lesson leaves out. The student writes a whole loop on the
+Responses API for `triage` (a helpers.agents.Agent): run the tools the model asks for, and on a
+`transfer_to_<agent>` call hand the conversation to that agent (one of the current agent's `handoffs`), keeping the
+history. Two situations a loop that handles one transfer at a time gets wrong:
+- a transfer and a tool call in one response: every call of a response gets an output (the API refuses a
+  history with a call left unanswered), each run with the tools of the agent that made it, and only then does the
+  next agent take over;
+- handing back: the specialist's own `handoffs` hold the triage agent, and a transfer back makes triage carry on
+  with its own instructions and tools and the whole history.
+It returns the final answer and the name of the agent that gave it.
 
-Left out on purpose: Chat Completions, agents as tools (lesson 17 shows them; the handoff is the part a student
-writes), and the wording of the transfer output.
+The check plays the model with a scripted double that knows which agent is talking from each request's
+instructions and makes exactly these calls, so it judges the loop, not a model's choices (a real model may or may
+not combine a transfer with a tool call). At each request it checks the instructions, the tools offered, that every
+earlier call has its output, and that each tool's output is the one its agent's tool returns.
+
+Left out on purpose: Chat Completions, two transfers in one response (which agent wins is a design choice), the
+wording of the transfer output, and helpers.agents.run_agents, which does all this and is not the student's loop.
 """
 
 from __future__ import annotations
 
 import json
 
-from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, run_student_code, task_check
+from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, read_field, run_student_code, task_check
+from helpers.checks.doubles import plain_data, request_items, scripted_response
 from helpers.tools import Tools, preview
 
-MAX_CALLS = 8  # model calls one question may take before the check calls it a loop
-FAQ_ENTRY = {"id": "f7", "question": "Do I need to install anything before the course starts?",
-             "answer": "Install Python 3.11 and Docker before the first module."}
+FAQ_ENTRY = {"id": "f7", "question": "I joined late. Can I still take part?",
+             "answer": "Yes: the videos stay online, and late joiners can still submit the project."}
 CERTIFICATE = {"id": "cert", "title": "Certificate rules",
                "text": "You get a certificate when you pass the final project and review three peers."}
-QUESTIONS = [("What do I need to install before the course starts?", "FAQ agent", FAQ_ENTRY["answer"]),
-             ("How do I get a certificate?", "Certificates agent", CERTIFICATE["text"]),
-             ("Hello there!", "Triage", None)]
+INSTALL = {"id": "f9", "question": "What do I install before the course?",
+           "answer": "Install Python 3.11 and Docker before the first module."}
 
 
-class TooManyCalls(Exception):
-    """The loop under check made more than MAX_CALLS model calls for one question."""
-
-
-class _Guard:
-    """A Responses API that records each request and refuses the call after MAX_CALLS."""
-
-    def __init__(self, responses, requests: list):
-        self._responses, self.requests = responses, requests
-
-    def create(self, **kwargs):
-        self.requests.append(kwargs)
-        if len(self.requests) > MAX_CALLS:
-            raise TooManyCalls(f"more than {MAX_CALLS} model calls")
-        return self._responses.create(**kwargs)
-
-
-class GuardedClient:
-    """A client whose `responses.create` is recorded and capped (the rest passes through).
+def desks():
+    """The check's agents: a triage agent with a FAQ search, and a certificates agent that can hand back to it.
 
     Example:
-        >>> from helpers.checks.doubles import offline_double
-        >>> client = GuardedClient(offline_double())
-        >>> _ = client.responses.create(model="offline-rules-v1", input="Hi")
-        >>> len(client.requests)
-        1
-    """
-
-    def __init__(self, client):
-        self._client, self.requests = client, []
-        self.responses = _Guard(client.responses, self.requests)
-
-    def __getattr__(self, name):
-        return getattr(self._client, name)
-
-
-def two_desks():
-    """The check's triage agent and its two specialists (helpers.agents.Agent records).
-
-    Example:
-        >>> [a.name for a in two_desks().handoffs]
-        ['FAQ agent', 'Certificates agent']
+        >>> triage = desks()
+        >>> triage.tool_names(), triage.handoffs[0].tool_names()
+        (['search_faq', 'transfer_to_certificates_agent'], ['certificate_rules', 'transfer_to_triage'])
     """
     from helpers.agents import Agent
 
     def search_faq(query: str) -> list:
         """Search the course FAQ for entries that match a query."""
-        return [FAQ_ENTRY]
+        return [INSTALL] if "install" in query.lower() else [FAQ_ENTRY]
 
     def certificate_rules(query: str) -> list:
         """Search the rules for getting the course certificate."""
         return [CERTIFICATE]
 
-    faq = Agent("FAQ agent", "Answer from the course FAQ. Search it first.", Tools(search_faq),
-                "Answers questions about the course from its FAQ: installing, setup, joining.")
-    certificates = Agent("Certificates agent", "Answer questions about certificates from the rules.",
-                         Tools(certificate_rules), "Knows how to get a certificate: project and peer reviews.")
-    return Agent("Triage", "Hand the conversation over to the agent that can answer it.",
-                 handoffs=[faq, certificates])
+    certificates = Agent("Certificates agent", "Answer questions about certificates from the rules. Hand anything "
+                         "else back to triage.", Tools(certificate_rules),
+                         "Knows how to get a certificate: project and peer reviews.")
+    triage = Agent("Triage", "Answer from the FAQ, or hand the conversation to the agent that knows.",
+                   Tools(search_faq), "Routes questions, and answers general ones from the FAQ.",
+                   handoffs=[certificates])
+    certificates.handoffs.append(triage)  # the way back
+    return triage
 
 
-def _names(request: dict) -> list[str]:
-    return sorted(t.get("name", "") for t in request.get("tools") or [] if isinstance(t, dict))
+# Each scenario: (question, the agent that answers last, the steps). A step: (the agent that should be talking,
+# the calls it makes, or None for its final answer). Agents are named; the check maps names to its agents.
+SCENARIOS = [
+    ("I joined late: can I still get a certificate?", "Certificates agent", [
+        ("Triage", [("transfer_to_certificates_agent", {}), ("search_faq", {"query": "joined late"})]),
+        ("Certificates agent", [("certificate_rules", {"query": "late joiners"})]),
+        ("Certificates agent", None),
+    ]),
+    ("How do I get the certificate, and what do I install first?", "Triage", [
+        ("Triage", [("transfer_to_certificates_agent", {})]),
+        ("Certificates agent", [("certificate_rules", {"query": "certificate"})]),
+        ("Certificates agent", [("transfer_to_triage", {})]),
+        ("Triage", [("search_faq", {"query": "install"})]),
+        ("Triage", None),
+    ]),
+]
+# What each tool call's output must contain, so a call run with the wrong agent's tools shows.
+EXPECTED_OUTPUT = {("search_faq", "joined late"): FAQ_ENTRY["answer"], ("search_faq", "install"): INSTALL["answer"],
+                   ("certificate_rules", "late joiners"): CERTIFICATE["text"],
+                   ("certificate_rules", "certificate"): CERTIFICATE["text"]}
 
 
-@task_check("08-tools-and-agents", "8.2", title="A two-agent handoff")
+def final_text(agent_name: str, step: int) -> str:
+    """The scripted model's final answer for an agent.
+
+    Example:
+        >>> final_text("Triage", 5)
+        'Triage answers (step 5).'
+    """
+    return f"{agent_name} answers (step {step})."
+
+
+class HandoffModel:
+    """A scripted Responses API model that plays a scenario's steps and checks each request against it.
+
+    Example:
+        >>> triage = desks()
+        >>> model = HandoffModel(SCENARIOS[0], triage)
+        >>> first = model.responses.create(model="m", instructions=triage.instructions, input=SCENARIOS[0][0],
+        ...                                tools=triage.schemas())
+        >>> [item.name for item in first.output]
+        ['transfer_to_certificates_agent', 'search_faq']
+    """
+
+    def __init__(self, scenario, triage):
+        self.question, self.last, self.steps = scenario
+        self.agents = {triage.name: triage, **{a.name: a for a in triage.handoffs}}
+        self.step = 0
+        self.responses = self
+
+    def with_options(self, **options):
+        return self
+
+    def create(self, **request):
+        if self.step >= len(self.steps):
+            raise CheckFailed(f"on {self.question!r} your loop called the model again after the "
+                              f"{self.steps[-1][0]} had answered in plain text; stop at a response with no calls.")
+        who, calls = self.steps[self.step]
+        self.step += 1
+        agent = self.agents[who]
+        self._check_request(request, agent)
+        if calls is None:
+            return scripted_response(text=final_text(who, self.step), n=self.step)
+        return scripted_response(*calls, n=self.step)
+
+    def _check_request(self, request: dict, agent) -> None:
+        where = f"on {self.question!r}, request {self.step}"
+        if self.step > 1:
+            before, _ = self.steps[self.step - 2]
+            now = agent.name
+            moved = "after the transfer" if before != now else "here"
+            fail_if(request.get("instructions") != agent.instructions, f"{where}: the {now} should be talking "
+                    f"{moved}, but the request carries other instructions. Who has the conversation now?")
+        else:
+            fail_if(request.get("instructions") != agent.instructions, f"{where}: the first request must carry the "
+                                                                       "triage agent's instructions.")
+        offered = sorted(str(read_field(t, "name")) for t in request.get("tools") or [])
+        fail_if(offered != sorted(agent.tool_names()), f"{where}: the model is offered {offered}, not the "
+                f"{agent.name}'s own tools and transfers.")
+        items = [plain_data(item) for item in request_items(request)]
+        fail_if(self.question not in json.dumps(items, ensure_ascii=False), f"{where}: the user's question is no "
+                                                                           "longer in the history.")
+        outputs = {item.get("call_id"): str(item.get("output")) for item in items if isinstance(item, dict)
+                   and item.get("type") == "function_call_output"}
+        calls = [item for item in items if isinstance(item, dict) and item.get("type") == "function_call"]
+        for step in range(1, self.step):
+            made = self.steps[step - 1][1] or []
+            for index, (name, arguments) in enumerate(made):
+                call_id = f"call_{step}_{index}"
+                fail_if(not any(c.get("call_id") == call_id for c in calls), f"{where}: the call to {name} "
+                        f"from request {step} is missing from the history; keep every item of each response.")
+                fail_if(call_id not in outputs, f"{where}: the call to {name} from request {step} has no "
+                        "function_call_output. The API refuses that (400): every call of a response gets an "
+                        "output, the transfer and the others beside it.")
+                wanted = EXPECTED_OUTPUT.get((name, arguments.get("query", "")))
+                fail_if(wanted is not None and wanted not in outputs[call_id], f"{where}: the output of {name} "
+                        f"from request {step} is {preview(outputs[call_id], 90)!r}, not what that tool returns. "
+                        "Which agent's tools should run a call?")
+
+
+@task_check("08-tools-and-agents", "8.2", title="Hand over and hand back")
 def check_handoff_loop(handoff_loop):
-    """Check `handoff_loop(client, model, question, triage) -> (answer, agent name)` on three questions.
+    """Check `handoff_loop(client, model, question, triage) -> (answer, agent name)` on two scripted scenarios.
 
     Example:
         >>> def handoff_loop(client, model, question, triage):
         ...     raise NotImplementedError
         >>> check_handoff_loop(handoff_loop)
-        [NOT DONE YET] Task 8.2 · A two-agent handoff: replace `raise NotImplementedError` with your code.
+        [NOT DONE YET] Task 8.2 · Hand over and hand back: replace `raise NotImplementedError` with your code.
     """
-    from helpers.checks.doubles import offline_double
-    from helpers.offline import OFFLINE_MODEL
-
     if handoff_loop is None:
         raise NotDoneYet("define handoff_loop in the cell above, then run this cell again.")
-    for question, name, expected in QUESTIONS:
-        triage = two_desks()
-        client = GuardedClient(offline_double())
-        try:
-            got = run_student_code(handoff_loop, client, OFFLINE_MODEL, question, triage, what="handoff_loop")
-        except CheckFailed as failed:
-            if "TooManyCalls" in str(failed):
-                raise CheckFailed(f"on {question!r} your loop made more than {MAX_CALLS} model calls: after the "
-                                  "transfer the model kept being offered what made it transfer. What does each "
-                                  "request after a handoff offer?") from None
-            if "BadRequestError" in str(failed):
-                raise CheckFailed(f"on {question!r} the API refused a request (400). {str(failed)[:160]} Read the "
-                                  "message: which item of your history is it about?") from None
-            raise
+    for scenario in SCENARIOS:
+        question, last, steps = scenario
+        triage = desks()
+        model = HandoffModel(scenario, triage)
+        got = run_student_code(handoff_loop, model, "scripted", question, triage, what="handoff_loop")
         fail_if(not (isinstance(got, tuple | list) and len(got) == 2), f"handoff_loop returned "
                 f"{preview(repr(got), 60)}; return two things: the answer text and the name of the agent that gave it.")
+        fail_if(model.step < len(steps), f"on {question!r} your loop stopped after {model.step} model calls, before "
+                                         "any agent had answered in plain text.")
         answer, who = got
-        requests = client.requests
-        first = requests[0]
-        fail_if(first.get("instructions") != triage.instructions or _names(first) != sorted(triage.tool_names()),
-                "the first request must come from the triage agent: its instructions and its transfer tools.")
-        if name == "Triage":
-            fail_if(who != "Triage", f"on {question!r}, which no specialist fits, the triage agent answered itself, "
-                    f"but your loop says {who!r} did.")
-            continue
-        target = next(a for a in triage.handoffs if a.name == name)
-        after = [r for r in requests if r.get("instructions") == target.instructions]
-        later = requests[1:]
-        fail_if(later and all(r.get("instructions") == triage.instructions for r in later),
-                f"on {question!r} every request after the transfer still carries the triage agent's instructions. "
-                "A handoff changes who is talking to the model.")
-        fail_if(not after, f"on {question!r} no request carries the {name}'s instructions after the transfer.")
-        fail_if(_names(after[0]) != sorted(target.tool_names()), f"after the transfer to the {name}, the model is "
-                f"offered {_names(after[0])}, not that agent's own tools.")
-        history = json.dumps(after[0].get("input"), default=str)
-        fail_if(question not in history or target.transfer_name() not in history, f"the {name}'s first request "
-                "doesn't carry the whole conversation: the user's question and the transfer call must stay in it.")
-        fail_if(not isinstance(answer, str) or expected not in answer, f"on {question!r} your loop returned "
-                f"{preview(str(answer), 80)!r}, not the {name}'s answer from its tool.")
-        fail_if(who != name, f"on {question!r} the {name} answered, but your loop says {who!r} did. Return the "
-                "agent that had the conversation at the end.")
-    return "each question reached the right agent with the whole history, and the unmatched one stayed with triage."
+        fail_if(answer != final_text(last, len(steps)), f"on {question!r} your loop returned "
+                f"{preview(str(answer), 80)!r}, not the last agent's final answer.")
+        fail_if(who != last, f"on {question!r} the {last} answered last, but your loop says {who!r} did. Return the "
+                             "agent that had the conversation at the end.")
+    return "a transfer beside a tool call and a hand back both kept every call answered and the right agent talking."

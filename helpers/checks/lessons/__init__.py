@@ -13,7 +13,7 @@
 - lesson13: E13, the approval gate between a call and its tool;
 - lesson14: E14, fencing a tool output as data;
 - lesson15: E15, `keep_last_turns(items, n)`, trimming by whole user turns;
-- lesson16: E16, the bridge from an MCP server's tools to the course's loop;
+- lesson16: E16, a small MCP server (schemas, structured output, annotations), read back over HTTP;
 - lesson17: E17, `hand_over(...)`, the handoff in your own loop;
 - lesson18: E18, `my_policy(tool)`, an approval policy from a tool's MCP annotations.
 

@@ -1,157 +1,103 @@
-"""Lesson 16's exercise: the bridge from an MCP server's tools to the course's loop, in two functions.
+"""Lesson 16's exercise: serve a tool over MCP, in a server a client can trust to say what it does.
 
-The student writes `to_schema(tool)`, one tool from `list_tools()` as a Responses API function-tool schema,
-and `run_mcp_call(call, connection)`, one `function_call` item answered by `connection.call_tool(...)` as a
-`function_call_output` item whose output is the tool's text. The check runs both on a made-up server of its own
-(tide tables, a domain no lesson uses), in memory: the schemas must carry the tool's name, description and
-input schema where the API reads them; a call must reach the server with the model's arguments as a dict; the
-output must be text; an error result, a crashing connection and an unknown tool must come back as an output the
-model can read, never as an exception. Last, the offline model runs one question through both functions.
+The student writes `make_server(deadlines) -> MCPServer` with one tool, `homework_deadline(homework)`, over the
+`deadlines` it is given (homework -> due date): a description, one string parameter `homework`, a structured
+result (an output schema that names `homework` and `due`, and `structuredContent` with both), the read-only
+annotation, and an error result for a homework it doesn't know. The check builds the server from deadlines of its
+own (two calls, so a hard-coded answer fails), serves it over streamable HTTP on 127.0.0.1 (a real transport, the
+one a second program would use) and reads it back with the official client, as any MCP client would.
 
-Left out on purpose: Chat Completions (the same bridge with another shape, as lesson 08 showed), the wording of
-an error output (any text that says what failed passes), and pagination of `list_tools`.
+Left out on purpose: the server's name, the tool's title and other tools (anything extra passes), the wording of
+the description and of the error, and stdio (a server object in a notebook has no command to start it with).
 """
 
 from __future__ import annotations
 
-import json
-
 from mcp.server import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 
-from helpers.checks.core import fail_if, read_field, run_student_code, task_check
-from helpers.mcp_tools import MCPConnection
+from helpers.checks.core import fail_if, run_student_code, task_check
+from helpers.mcp_server import BackgroundHTTPServer
+from helpers.mcp_tools import MCPConnection, annotations_of, result_text
 
-HIGH_TIDE = "High tide at Brest: 06:12 and 18:40, 6.9 m."
+TOOL = "homework_deadline"
+# The check's own deadlines (not the lesson's), so a server that ignores `deadlines` fails.
+DEADLINES = {"02b": "2027-01-18", "05": "2027-02-08", "capstone": "2027-03-29"}
+ASKED = ("05", "capstone")
+UNKNOWN = "99z"
 
 
-def tide_server() -> MCPServer:
-    """The check's made-up MCP server: tide times for a harbour, an error for one it doesn't know.
+def _the_tool(connection: MCPConnection):
+    listed = {tool.name: tool for tool in connection.list_tools()}
+    fail_if(TOOL not in listed, f"the server lists the tools {sorted(listed)}; a client calls a tool by the exact "
+                                "name the task gives.")
+    return listed[TOOL]
+
+
+def _check_listing(tool) -> None:
+    fail_if(not (tool.description or "").strip(), "the tool has no description: the model chooses a tool by what "
+                                                  "its description says. Where does MCPServer take it from?")
+    properties = (tool.input_schema or {}).get("properties") or {}
+    fail_if(list(properties) != ["homework"], f"the tool's parameters are {sorted(properties)}; the task asks for "
+                                              "one parameter, named `homework`.")
+    fail_if(properties["homework"].get("type") != "string", "`homework` is not a string in the input schema "
+            "(homework names such as '02b' are text): look at its type hint.")
+    fail_if("homework" not in ((tool.input_schema or {}).get("required") or []), "`homework` is optional in the "
+            "input schema; a deadline can't be found without it. What makes a parameter required?")
+    output = tool.output_schema
+    fail_if(output is None, "the tool has no output schema, so a client can't know the shape of what it returns. "
+                            "How does MCPServer learn what a function returns?")
+    named = set((output or {}).get("properties") or {})
+    fail_if(not {"homework", "due"} <= named, f"the output schema names the fields {sorted(named)}; a client needs "
+            "to see `homework` and `due` in it. A return type of `dict` says nothing about the fields.")
+    hints = annotations_of(tool)
+    fail_if(hints.get("readOnlyHint") is not True, "the tool doesn't say that it only reads, so a client's approval "
+            "policy has to treat it as a write and ask a person every time. MCP has a place for what a tool says "
+            "about itself.")
+    fail_if(hints.get("destructiveHint") is True, "the tool says it is read-only and destructive at once; a reading "
+                                                 "tool destroys nothing.")
+
+
+def _check_calls(connection: MCPConnection) -> None:
+    for homework in ASKED:
+        result = connection.call_tool(TOOL, {"homework": homework})
+        fail_if(result.is_error, f"the tool reported an error for the homework {homework!r}, which is in the "
+                f"deadlines it was given: {result_text(result, TOOL)[:200]}")
+        content = result.structured_content
+        fail_if(not isinstance(content, dict), "the result has no structured content, only text. Return the "
+                                               "fields, not a sentence: the SDK then sends both.")
+        fail_if(content.get("homework") != homework, f"asked for {homework!r}, the result's `homework` is "
+                f"{content.get('homework')!r}: it should be the homework that was asked for.")
+        fail_if(content.get("due") != DEADLINES[homework], f"asked for {homework!r}, the result's `due` is "
+                f"{content.get('due')!r}: read the date from the `deadlines` make_server was given.")
+    missing = connection.call_tool(TOOL, {"homework": UNKNOWN})
+    fail_if(not missing.is_error, f"asked for {UNKNOWN!r}, a homework that isn't in the deadlines, the tool "
+                                  "answered as if all was well. A client should get an error result it can tell "
+                                  "apart from an answer.")
+    text = result_text(missing, TOOL)
+    fail_if(UNKNOWN not in text and f"Error executing tool {TOOL}" in text, "for an unknown homework the client "
+            f"got only {text[:160]}: the SDK keeps the message of an unexpected exception from the client (it could "
+            "hold secrets). The SDK has an exception of its own for an error meant for the caller; the course's "
+            "server raises it when a write is refused.")
+    fail_if(UNKNOWN not in text, "the error result for an unknown homework doesn't say which homework it couldn't "
+                                 "find; the model reads that text to decide what to do next.")
+
+
+@task_check("16-mcp", "E16", title="Serve a tool over MCP")
+def check_mcp_server(make_server):
+    """Check `make_server(deadlines) -> MCPServer` over streamable HTTP with the official MCP client.
 
     Example:
-        >>> with MCPConnection(tide_server()) as connection:
-        ...     [tool.name for tool in connection.list_tools()]
-        ['tide_times']
-    """
-    server = MCPServer("tide-tables")
-
-    # structured_output=False: text only, as the course's server sends. An output schema would make the client
-    # validate each result with jsonschema, whose first import takes seconds (its format checkers' grammars).
-    @server.tool(description="Today's high tides for a harbour, with their heights.", structured_output=False)
-    def tide_times(harbour: str) -> str:
-        if harbour.strip().lower() != "brest":
-            raise ToolError(f"no tide table for the harbour {harbour!r}")
-        return HIGH_TIDE
-
-    return server
-
-
-class _SpyConnection:
-    """A connection that records the arguments each call_tool gets; `broken` makes every call raise."""
-
-    def __init__(self, connection, broken: bool = False):
-        self.connection, self.broken, self.arguments = connection, broken, []
-        self.name = connection.name
-
-    def list_tools(self):
-        return self.connection.list_tools()
-
-    def call_tool(self, name, arguments=None):
-        self.arguments.append(arguments)
-        if self.broken:
-            raise ConnectionError("the MCP server went away")
-        return self.connection.call_tool(name, arguments)
-
-
-def _call(name: str, arguments: dict, call_id: str) -> dict:
-    return {"type": "function_call", "id": f"fc_{call_id}", "call_id": call_id, "name": name,
-            "arguments": json.dumps(arguments)}
-
-
-def _output(item, call_id: str, what: str) -> str:
-    """The output text of the student's item, after checking its shape."""
-    fail_if(not isinstance(item, dict), f"run_mcp_call returned {type(item).__name__} for {what}; return a dict, "
-                                        "the item that goes back into the conversation.")
-    fail_if(item.get("type") != "function_call_output", f"the item returned for {what} has type "
-            f"{item.get('type')!r}; look at lesson 04: which item type answers a function call?")
-    fail_if(item.get("call_id") != call_id, f"the item returned for {what} does not answer that call: its "
-                                            "call_id must be the call's own call_id.")
-    output = item.get("output")
-    fail_if(not isinstance(output, str), f"the output for {what} is a {type(output).__name__}, not text. The API "
-            "takes a string: take the text out of the result's content blocks.")
-    return output
-
-
-@task_check("16-mcp", "E16", title="Bridge an MCP server into your loop")
-def check_mcp_bridge(to_schema, run_mcp_call, client=None, model: str | None = None):
-    """Check `to_schema(tool) -> dict` and `run_mcp_call(call, connection) -> dict` on a made-up MCP server.
-
-    Example:
-        >>> def to_schema(tool):
+        >>> def make_server(deadlines):
         ...     raise NotImplementedError
-        >>> def run_mcp_call(call, connection):
-        ...     raise NotImplementedError
-        >>> check_mcp_bridge(to_schema, run_mcp_call)
-        [NOT DONE YET] Task E16 · Bridge an MCP server into your loop: replace `raise NotImplementedError` with your code.
+        >>> check_mcp_server(make_server)
+        [NOT DONE YET] Task E16 · Serve a tool over MCP: replace `raise NotImplementedError` with your code.
     """
-    with MCPConnection(tide_server()) as connection:
-        tool = connection.list_tools()[0]
-        schema = run_student_code(to_schema, tool, what="to_schema")
-        fail_if(not isinstance(schema, dict), f"to_schema returned {type(schema).__name__}; return a dict.")
-        fail_if(schema.get("type") != "function", "the schema's type is missing or wrong: the API has several "
-                "kinds of tools; say which kind this one is (lesson 03).")
-        fail_if(schema.get("name") != tool.name or schema.get("description") != tool.description,
-                "the schema must carry the MCP tool's own name and description, at the top level of a "
-                "Responses API tool (lesson 03's SEARCH_TOOL has the shape).")
-        fail_if(schema.get("parameters") != tool.input_schema, "the model can't see the tool's arguments: put "
-                "the MCP tool's input schema, unchanged, under the key where a function tool keeps its JSON "
-                "schema (lesson 03).")
-
-        spy = _SpyConnection(connection)
-        item = run_student_code(run_mcp_call, _call("tide_times", {"harbour": "Brest"}, "call_1"), spy,
-                                what="run_mcp_call")
-        fail_if(not spy.arguments, "run_mcp_call never called connection.call_tool.")
-        fail_if(not isinstance(spy.arguments[-1], dict), "the server got the arguments as "
-                f"{type(spy.arguments[-1]).__name__}: the call's arguments are a JSON string; turn that string "
-                "into a dict once, and pass the dict.")
-        fail_if(spy.arguments[-1] != {"harbour": "Brest"}, "the server did not get the model's arguments.")
-        output = _output(item, "call_1", "a successful call")
-        fail_if("CallToolResult" in output or "TextContent" in output, "the output is the result object printed "
-                "as text; the model needs only the text inside its content blocks.")
-        fail_if(output.strip() != HIGH_TIDE, "the output should be exactly the text the tool returned.")
-
-        refused = run_student_code(run_mcp_call, _call("tide_times", {"harbour": "Atlantis"}, "call_2"), spy,
-                                   what="run_mcp_call on a tool that reports an error")
-        refused_text = _output(refused, "call_2", "an error result")
-        fail_if("Atlantis" not in refused_text, "when the server answers with an error result (is_error), the "
-                "output should carry the server's error text, so the model can react to it.")
-        broken = run_student_code(run_mcp_call, _call("tide_times", {"harbour": "Brest"}, "call_3"),
-                                  _SpyConnection(connection, broken=True), what="run_mcp_call with a broken connection")
-        fail_if("went away" not in _output(broken, "call_3", "a connection that raises"), "when call_tool raises, "
-                "return an output that says what failed (lesson 04's make_call does the same).")
-        unknown = run_student_code(run_mcp_call, _call("tidal_range", {"harbour": "Brest"}, "call_4"), spy,
-                                   what="run_mcp_call on an unknown tool")
-        fail_if("tidal_range" not in _output(unknown, "call_4", "an unknown tool"), "a call to a tool the server "
-                "doesn't have should come back as an output naming that tool.")
-        answer = _run_offline(schema, run_mcp_call, spy, client, model)
-    fail_if("06:12" not in answer, "the model's answer does not use the tool's output; check what your "
-            "run_mcp_call puts into the conversation.")
-    return "the model called an MCP tool through your bridge and answered from its output."
-
-
-def _run_offline(schema: dict, run_mcp_call, connection, client, model) -> str:
-    """One question through the student's bridge in a short loop (lesson 04's) on the given or offline model."""
-    if client is None:
-        from helpers.offline import OFFLINE_MODEL, neutral_client
-
-        client, model = neutral_client(), OFFLINE_MODEL
-    messages: list = [{"role": "user", "content": "When is high tide at Brest today?"}]
-    for _ in range(4):
-        response = client.responses.create(model=model, input=messages, tools=[schema])
-        calls = [item for item in response.output if read_field(item, "type") == "function_call"]
-        messages.extend(item.model_dump(exclude_none=True) for item in response.output)
-        if not calls:
-            return response.output_text
-        for call in calls:
-            messages.append(run_student_code(run_mcp_call, call.model_dump(), connection, what="run_mcp_call"))
-    return ""
+    server = run_student_code(make_server, dict(DEADLINES), what="make_server")
+    fail_if(not isinstance(server, MCPServer), f"make_server returned a {type(server).__name__}; return the "
+                                               "MCPServer object itself, with the tool added to it.")
+    with BackgroundHTTPServer(server) as http, MCPConnection(http.url) as connection:
+        tool = _the_tool(connection)
+        _check_listing(tool)
+        _check_calls(connection)
+    return ("a client listed your tool over HTTP, read its schemas and its read-only annotation, and got "
+            "structured deadlines and an error it could tell apart.")

@@ -122,6 +122,10 @@ def check_hand_over(hand_over):
             answer, agent, after, returned = run_with(hand_over, offline_double(), OFFLINE_MODEL, question, triage)
         except openai.BadRequestError as error:
             message = (error.body or {}).get("message", str(error)) if isinstance(error.body, dict) else str(error)
+            if "tools" in message:  # the third thing returned goes out as the request's tools
+                raise CheckFailed(f"the API refused the tools of the first request after your handoff (400: "
+                                  f"{preview(message, 120)}). The third thing you return is sent as `tools`: "
+                                  "what does the API expect each tool to be?") from None
             raise CheckFailed(f"the API refused the first request after your handoff (400: {preview(message, 120)}). "
                               "Read that message: which item of the history is it about, and what does the API "
                               "expect to follow it?") from None
