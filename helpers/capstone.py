@@ -1,10 +1,12 @@
 """The capstone (lesson 18): one FAQ agent a course maintainer would run, built from Part 2's parts, and one report.
 
 What it does:
-- `policy_from_annotations(tool)`: an approval policy from a tool's MCP annotations: "allow" for a tool whose
-  server says it only reads (`readOnlyHint`), "ask" for every other one, including a tool with no annotations
-  (fail closed). `vouch_read_only(tools, names)` marks the tools a maintainer has read and knows only read, for a
-  server that doesn't annotate them; an annotation the server sent is never overwritten.
+- `policy_from_annotations(tool)`: an approval policy in three tiers from a tool's MCP annotations (read with
+  lesson 16's `annotations_of`): "allow" for a tool whose server says it only reads (`readOnlyHint`), "ask" for a
+  write it says is not destructive (`destructiveHint: false`), and "deny" for every other tool, one that says
+  nothing included (the specification's defaults: it may write and destroy). A denied tool is never offered.
+  `vouch_read_only(tools, names)` marks the tools a maintainer has read and knows only read, for a server that
+  doesn't annotate them; an annotation the server sent is never overwritten.
 - `GuardedRun`: lesson 13's `ApprovalRun` (a write waits in `pending`; saved with `to_json`, resumed with
   `from_json`) whose every request first passes through a defence's `prepare` (lesson 14's shape: {"instructions",
   "input", "tools"}), so a tool the defence took out is neither offered nor run.
@@ -47,9 +49,10 @@ from helpers.injection import (  # lesson 14
     task_succeeded,
 )
 from helpers.injection_cases import Case  # lesson 14
+from helpers.mcp_tools import annotations_of  # lesson 16
 from helpers.tools import Tools
 
-ALLOW, ASK = "allow", "ask"
+ALLOW, ASK, DENY = "allow", "ask", "deny"
 INSTRUCTIONS = ("You help the maintainers of the LLM Zoomcamp FAQ. Search the FAQ before you answer, and cite the "
                 "entry you used by its id in square brackets, e.g. [74eb249bbf]. Add an FAQ entry only when the user "
                 "asks you to.")
@@ -57,19 +60,22 @@ WRITES = ("add_faq_entry",)
 
 
 def policy_from_annotations(tool) -> str:
-    """ALLOW when the tool's annotations say it only reads and nothing marks it destructive; ASK otherwise.
+    """ALLOW a tool that says it only reads, ASK for a write it says is not destructive, DENY any other.
 
-    Annotations are hints from the server (the MCP specification says so): trust them only from a server you trust.
+    `destructiveHint` counts only for a tool that is not read-only, and its default is true (the specification's
+    words), so a tool that says nothing is denied. Annotations are hints from the server: trust them only from a
+    server you trust.
     Example:
         >>> from mcp.types import Tool, ToolAnnotations
         >>> read = Tool(name="search", input_schema={}, annotations=ToolAnnotations(read_only_hint=True))
-        >>> policy_from_annotations(read), policy_from_annotations(Tool(name="add", input_schema={}))
-        ('allow', 'ask')
+        >>> add = Tool(name="add", input_schema={}, annotations=ToolAnnotations(destructive_hint=False))
+        >>> [policy_from_annotations(t) for t in (read, add, Tool(name="drop", input_schema={}))]
+        ['allow', 'ask', 'deny']
     """
-    notes = getattr(tool, "annotations", None)
-    if notes is None or notes.read_only_hint is not True or notes.destructive_hint is True:
-        return ASK
-    return ALLOW
+    notes = annotations_of(tool)
+    if notes.get("readOnlyHint") is True:
+        return ALLOW
+    return ASK if notes.get("destructiveHint") is False else DENY
 
 
 def vouch_read_only(tools: list, names) -> list:
@@ -216,7 +222,9 @@ class Session:
                  meter: CostMeter | None = None, **options):
         self.client, self.model, self.tools, self.setup, self.api = client, model, tools, setup, api
         self.meter = meter if meter is not None else CostMeter()
-        self.allowed = {tool.name for tool in listed if setup.policy(tool) == ALLOW}
+        tiers = {tool.name: setup.policy(tool) for tool in listed}
+        self.allowed = {name for name, tier in tiers.items() if tier == ALLOW}
+        self.denied = {name for name, tier in tiers.items() if tier not in (ALLOW, ASK)}  # never offered
         defended = (setup.defence or (lambda agent: agent))(Agent(setup.instructions, Tools()))
         self.agent = defended  # its instructions, prepare and finish; see the module docstring for its tools
         self.messages: list = []
@@ -226,10 +234,14 @@ class Session:
         """True for every tool the policy did not allow (one it never saw included)."""
         return name not in self.allowed
 
+    def prepare(self, request: dict) -> dict:
+        """The defence's `prepare`, after the tools the policy denied are taken out of the request."""
+        return self.agent.prepare({**request, "tools": [t for t in request["tools"] if t not in self.denied]})
+
     def ask(self, question: str) -> GuardedRun:
         """A run of `question`, started from the history the memory policy keeps; advance it yourself."""
         return GuardedRun(self.client, self.model, question, self.tools, needs_approval=self.needs_approval,
-                          prepare=self.agent.prepare, instructions=self.agent.instructions, api=self.api,
+                          prepare=self.prepare, instructions=self.agent.instructions, api=self.api,
                           messages=self.setup.memory(self.messages), meter=self.meter, **self.options)
 
     def answer(self, run: GuardedRun, decide: Callable[[PendingCall], bool] | None = None) -> str:

@@ -11,6 +11,7 @@ from mcp.types import Tool, ToolAnnotations
 from helpers.capstone import (
     ALLOW,
     ASK,
+    DENY,
     GuardedRun,
     Session,
     Setup,
@@ -45,12 +46,24 @@ def tool(name, **hints):
     return Tool(name=name, input_schema={"type": "object"}, annotations=ToolAnnotations(**hints) if hints else None)
 
 
-def test_the_policy_allows_only_what_says_it_reads():
+def test_the_policy_allows_reads_asks_for_safe_writes_and_denies_the_rest():
     assert policy_from_annotations(tool("lookup", read_only_hint=True)) == ALLOW
-    for asked in (tool("search"), tool("search", read_only_hint=False), tool("x", read_only_hint=True,
-                                                                             destructive_hint=True),
-                  tool("y", idempotent_hint=True)):
-        assert policy_from_annotations(asked) == ASK, asked
+    assert policy_from_annotations(tool("x", read_only_hint=True, destructive_hint=True)) == ALLOW  # RO wins
+    assert policy_from_annotations(tool("add", read_only_hint=False, destructive_hint=False)) == ASK
+    assert policy_from_annotations({"name": "add", "annotations": {"destructiveHint": False}}) == ASK  # wire dict
+    for denied in (tool("search"), tool("search", read_only_hint=False), tool("y", idempotent_hint=True),
+                   tool("z", destructive_hint=True)):
+        assert policy_from_annotations(denied) == DENY, denied
+
+
+def test_a_denied_tool_is_never_offered(served):
+    tools, listed = served
+    strict = Setup(policy=lambda t: "allow" if t.name == "search" else "deny")
+    session = Session(neutral_client(), MODEL, tools, listed, strict)
+    run = session.ask('Add an FAQ entry with the question "Is there a Discord server?" and the answer "No."')
+    session.answer(run)
+    assert not run.pending and "add_faq_entry" not in run.tools
+    assert all(call["name"] != "add_faq_entry" for call in run.tool_calls)
 
 
 def test_vouching_never_overrides_what_the_server_said():
@@ -80,7 +93,7 @@ def test_a_write_the_user_asked_for_pauses_and_resumes_in_a_new_run(served):
                       '"No, the course uses Slack."')
     assert run.advance() is None and [p.name for p in run.pending] == ["add_faq_entry"]
     again = GuardedRun.from_json(run.to_json(), neutral_client(), tools, needs_approval=session.needs_approval,
-                                 prepare=session.agent.prepare, verbose=False)
+                                 prepare=session.prepare, verbose=False)
     again.approve(again.pending[0].call_id)
     result = again.advance()
     assert result is not None and result.stop_reason == "answered"
