@@ -206,8 +206,8 @@ class Session:
     """One maintainer's conversation with the agent over `tools` (an MCPTools registry), `listed` being the server's
     tools as `list_tools()` gives them (the policy reads their annotations). Every call is counted in `meter`.
 
-    Example: (lesson 18 runs one over a real MCP server; here lesson 09's registry, which has no annotations, so
-    the policy asks for every tool)
+    Example: (lesson 18 runs one over a real MCP server; here lesson 09's registry and no listed tools, so no
+    tool is allowed and every call waits for a person)
         >>> from helpers.offline import neutral_client
         >>> def search(query: str) -> list:
         ...     "Search the FAQ."
