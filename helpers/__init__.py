@@ -25,6 +25,7 @@ What the lessons import, in the order they meet it:
 - mcp_tools: MCP servers' tools in the course's own loop (lesson 16)
 - agents: several agents: handoffs and their input filters, agents as tools, a measure against one agent, and one
   report of who did what (lesson 17)
+- capstone: one maintainer's FAQ agent from Part 2's parts (MCP, approval, a defence, memory) and one report (lesson 18)
 - checks: a package; the check of every lesson's exercise and homework task, and `make homework`'s runner
 
 What those build on (packages no lesson needs to open):

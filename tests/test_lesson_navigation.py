@@ -79,3 +79,18 @@ def test_lesson_12_ends_part_1_and_leads_into_part_2():
     text = markdown(NOTEBOOKS / "12-evaluation.ipynb")
     assert re.search(r"^## The end of Part 1", text, re.M)
     assert "13-approval.ipynb" in next_paragraph(NOTEBOOKS / "12-evaluation.ipynb")
+
+
+def test_the_capstone_ends_part_2_and_leads_to_its_homework():
+    text = markdown(NOTEBOOKS / "18-capstone.ipynb")
+    assert re.search(r"^## The end of Part 2", text, re.M)
+    assert "homework/09-change-one-part.ipynb" in next_paragraph(NOTEBOOKS / "18-capstone.ipynb")
+
+
+@pytest.mark.parametrize("path", LESSONS + SOLUTIONS, ids=lambda p: str(p.relative_to(NOTEBOOKS)))
+def test_a_part_ends_once(path):
+    # Lesson 12 ends Part 1 and lesson 18, the capstone, Part 2: a lesson before either doesn't say it ends a part.
+    ends = {"## The end of Part 1": 12, "## The end of Part 2": 18}
+    text = markdown(path)
+    for heading, lesson in ends.items():
+        assert heading not in text or number(path) == lesson, f"lesson {number(path):02d} says {heading!r}"

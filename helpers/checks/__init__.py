@@ -19,9 +19,9 @@ The package (the notebooks import a homework's checks from here, and a lesson's 
 - core: the task list, CheckResult, and the decorator that makes a check body a PASS / FAIL / NOT DONE YET;
 - doubles: SpyClient, ScriptedClient and offline_double, the offline model with faults, which the checks run on;
 - runner: `make homework`'s headless run and score table;
-- lessons: a package, the check of each lesson's exercise (lesson03 ... lesson17);
-- homework: a package, the checks of each homework notebook (hw01 ... hw06 re-exported here; Part 2's hw07_*
-  and hw08_* imported from their modules, since they bring in MCP, the frameworks and the injection cases,
+- lessons: a package, the check of each lesson's exercise (lesson03 ... lesson18);
+- homework: a package, the checks of each homework notebook (hw01 ... hw06 re-exported here; Part 2's hw07_*,
+  hw08_* and hw09_* imported from their modules, since they bring in MCP, the frameworks and the injection cases,
   which homework 01-06 never need).
 
 The student notebooks are written from the solution notebooks by helpers.maint.homework_notebooks.

@@ -49,6 +49,7 @@ TASKS = {
     "07-the-loop-under-control": [("7.1", "Policies, bound approvals and a resume that writes once"),
         ("7.2", "A defence against planted instructions"), ("7.3", "A memory policy within a budget")],
     "08-tools-and-agents": [("8.1", "An MCP tool for your agent"), ("8.2", "A two-agent handoff")],
+    "09-change-one-part": [("9.1", "Plan, then execute")],
 }
 
 

@@ -1047,9 +1047,9 @@ def test_follow_up(offline):
 
 
 def test_every_task_has_a_check():
-    # Homework 01-06's checks are re-exported by the package; Part 2's stay in their own modules (hw07_*, hw08_*).
+    # Homework 01-06's checks are re-exported by the package; Part 2's stay in their own modules (hw07_* to hw09_*).
     part2 = [importlib.import_module(f"helpers.checks.homework.{path.stem}")
-             for path in sorted((Path(hw.__file__).parent / "homework").glob("hw0[78]_*.py"))]
+             for path in sorted((Path(hw.__file__).parent / "homework").glob("hw0[789]_*.py"))]
     checks = {name for module in [hw, *part2] for name in dir(module) if name.startswith("check_")}
     assert len(checks) == sum(len(tasks) for tasks in hw.TASKS.values())
 

@@ -23,7 +23,7 @@ PAIRS = gen.pairs()
 def test_every_homework_has_a_solution():
     homework = [s.name for s, student in PAIRS if student.parent == gen.STUDENT_DIR]
     assert homework == sorted(p.name for p in gen.STUDENT_DIR.glob("*.ipynb"))
-    assert len(homework) == 8  # 01-06, and Part 2's 07 and 08
+    assert len(homework) == 9  # 01-06, and Part 2's 07, 08 and 09
 
 
 def test_every_lesson_solution_has_its_lesson():

@@ -10,8 +10,9 @@
 - hw07_injection: task 7.2, a defence against planted instructions, on held-back documents (lesson 14);
 - hw07_memory: task 7.3, a memory policy within a token budget (lesson 15);
 - hw08_mcp: task 8.1, two MCP servers with a tool of the same name, and a write behind approval (lessons 13, 16);
-- hw08_handoffs: task 8.2, a transfer beside a tool call, and a specialist handing back (lesson 17).
+- hw08_handoffs: task 8.2, a transfer beside a tool call, and a specialist handing back (lesson 17);
+- hw09_plan_first: task 9.1, plan-then-execute as the capstone's defence, and its report (lesson 18).
 
-helpers.checks re-exports the checks of homework 01-06; Part 2's notebooks import each check from its module,
-since those bring in MCP, the frameworks and the injection cases.
+helpers.checks re-exports the checks of homework 01-06; Part 2's notebooks (homework 07-09) import each check
+from its module, since those bring in MCP, the frameworks and the injection cases.
 """

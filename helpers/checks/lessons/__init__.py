@@ -14,7 +14,8 @@
 - lesson14: E14, fencing a tool output as data;
 - lesson15: E15, `keep_last_turns(items, n)`, trimming by whole user turns;
 - lesson16: E16, a small MCP server (schemas, structured output, annotations), read back over HTTP;
-- lesson17: E17, `hand_over(...)`, the handoff in your own loop.
+- lesson17: E17, `hand_over(...)`, the handoff in your own loop;
+- lesson18: E18, `my_policy(tool)`, an approval policy from a tool's MCP annotations.
 
 Each check runs the student's function on scripted doubles (helpers.checks.doubles) and prints PASS, FAIL with
 a hint, or NOT DONE YET (helpers.checks.core). The lessons' solution notebooks hold the reference answers.
