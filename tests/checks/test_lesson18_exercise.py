@@ -36,10 +36,19 @@ def test_a_stub_is_not_done_yet():
     hints.assert_todo(check_policy(None))
 
 
-def test_lesson_16s_two_tiers_fail():
+def test_two_tiers_fail():
     def two_tiers(tool):
         return "allow" if tool.annotations and tool.annotations.read_only_hint is True else "ask"
     hints.assert_fails(check_policy(two_tiers), leaks=SECRETS, says=("no tool is 'deny'",))
+
+
+def test_lesson_13s_policy_for_fails():
+    """Lesson 13's three tiers ask about a destructive tool that is idempotent; the capstone's never offers it."""
+    from helpers.approval import policy_for
+    from helpers.mcp_tools import annotations_of
+
+    hints.assert_fails(check_policy(lambda tool: policy_for(annotations_of(tool))), leaks=SECRETS,
+                       says=("get_or_create_shift",))
 
 
 def test_asking_for_everything_fails():

@@ -1,9 +1,10 @@
 """Lesson 18's exercise: `my_policy(tool)`, the capstone's approval policy in three tiers from MCP annotations.
 
-Lesson 16's policy has two tiers: a tool that says it only reads runs, any other waits for a person. The
-capstone adds a third, from `destructiveHint`: "allow" for a tool whose server says it only reads
-(`readOnlyHint: true`), "ask" for a write the server says is not destructive (`destructiveHint: false`: it only
-adds), and "deny" for every other tool, which is then never offered. The specification's words decide the edge
+Lesson 13's `policy_for` (fed by lesson 16 with MCP annotations) asks about every write except one that may
+destroy things in the open world and can't be repeated. The capstone's policy is stricter: "allow" for a tool
+whose server says it only reads (`readOnlyHint: true`), "ask" for a write the server says is not destructive
+(`destructiveHint: false`: it only adds), and "deny" for every other tool, which is then never offered; so
+`policy_for` itself fails this check (it asks about a destructive tool that is idempotent). The specification's words decide the edge
 cases: `destructiveHint` is meaningful only when the tool is not read-only, and its default is true, so a tool
 that says nothing may destroy. The check lists the tools of a made-up MCP server of its own (a community
 kitchen's pantry, served in memory through the official SDK), so the student's function reads the same
