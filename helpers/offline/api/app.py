@@ -46,7 +46,7 @@ from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13
 
 from helpers.offline.api.batches import is_batch_api, serve_batch_api
 from helpers.offline.api.body import load_request
-from helpers.offline.api.context_window import fit_responses
+from helpers.offline.api.context_window import fit_responses, prompt_tokens
 from helpers.offline.api.conversations import serve_conversation
 from helpers.offline.api.door import chat_as_responses
 from helpers.offline.api.errors import ApiError
@@ -55,7 +55,9 @@ from helpers.offline.api.shapes import check_responses
 from helpers.offline.api.state import ServerState
 from helpers.offline.api.stored import continue_request, remember, serve_response
 from helpers.offline.api.stream import SSE_HEADERS, chat_frames, response_frames
+from helpers.offline.api.tokenizer import responses_prompt
 from helpers.offline.api.wire import (
+    CREATED_AT,
     OFFLINE_MODEL,
     model_object,
     models_list,
@@ -63,6 +65,14 @@ from helpers.offline.api.wire import (
     render_chat,
     render_response,
     request_hash,
+    usage_counts,
+)
+from helpers.offline.compaction import (
+    after_compaction,
+    compact_turn,
+    compacted_output,
+    compaction_threshold,
+    summary_of,
 )
 from helpers.offline.conversation import Conversation, Decision
 from helpers.offline.engine import decide as rules_decide
@@ -210,6 +220,8 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
     if route.startswith("/v1/") or route == "/v1":
         route = route[3:]
     query = path.split("?", 1)[1] if "?" in path else ""
+    if route == "/responses/compact" and method == "POST":  # compaction (compaction.py)
+        return 200, _compact(load_request(body), state), None
     if route.startswith("/responses/") or route.split("/")[1:2] == ["conversations"]:  # stored state
         if fault in HTTP_FAULTS:
             raise _http_fault(fault)
@@ -242,11 +254,13 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
         check_responses(request)
         # The earlier items first (a previous response's or a conversation's: stored.py), then the window.
         full, seed = continue_request(request, state, seed)
+        full, compacted = _managed(full, seed)  # context_management: compaction (compaction.py)
         fitted = fit_responses(full, state.context_window)
         conv, tools = parse_responses(fitted, fault)
         stream, _ = _stream_choice(request)
         # Streamed or not, the answer is decided and rendered whole first; stream.py only replays it as events.
         response = render_response(fitted, conv, model(conv), tools, seed, state.cache)
+        response["output"][:0] = [compacted] if compacted else []
         remember(state, request, full, response)
         return 200, response, (response_frames if stream else None)
     # Chat Completions through its door (door.py): from here on, the same reading, window and prompt as Responses.
@@ -255,6 +269,33 @@ def _route(method: str, path: str, body: bytes, fault: str | None,
     stream, include_usage = _stream_choice(request)
     completion = render_chat(request, model(conv), seed, state.cache, converted)
     return 200, completion, (partial(chat_frames, include_usage=include_usage) if stream else None)
+
+
+def _managed(body: dict, seed: str) -> tuple[dict, dict | None]:
+    """The request read after its latest compaction item, and compacted when `context_management` asks for it
+    and the prompt is over its threshold: (body, the new compaction item or None)."""
+    items = after_compaction(body["input"])
+    threshold = compaction_threshold(body.get("context_management"))
+    if threshold is None or prompt_tokens(responses_prompt({**body, "input": items})) <= threshold:
+        return {**body, "input": items}, None
+    items, item = compact_turn(items, f"cmp_{seed[:24]}")
+    return {**body, "input": items}, item
+
+
+def _compact(request: dict, state: ServerState) -> dict:
+    """POST /responses/compact: the input (or a stored response's chain) as its user messages and one
+    compaction item, with the usage of reading it."""
+    check_responses({**request, "input": request.get("input") or []})
+    seed = request_hash("/responses/compact", request)
+    full, _ = continue_request({**request, "input": request.get("input") or []}, state, seed)
+    items = after_compaction(full["input"])
+    output = compacted_output(items, f"cmp_{seed[:24]}")
+    tokens_in, cached, tokens_out = usage_counts(responses_prompt({**full, "input": items}),
+                                                 [summary_of(output[-1])], state.cache, None)
+    return {"id": f"resp_{seed[:24]}", "object": "response.compaction", "created_at": CREATED_AT, "output": output,
+            "usage": {"input_tokens": tokens_in, "input_tokens_details": {"cached_tokens": cached},
+                      "output_tokens": tokens_out, "output_tokens_details": {"reasoning_tokens": 0},
+                      "total_tokens": tokens_in + tokens_out}}
 
 
 def _http_fault(fault: str) -> ApiError:

@@ -149,6 +149,10 @@ def responses_prompt(body: dict) -> list[tuple[str, str]]:
             segments.append(("function_call", item["name"] + item["arguments"]))
         elif kind == "function_call_output":
             segments.append(("function_call_output", output_text(item["output"])))
+        elif kind == "compaction":  # billed as the note it stands for; imported here, the rules load only if used
+            from helpers.offline.compaction import summary_of
+
+            segments.append(("developer", summary_of(item)))
     return segments
 
 

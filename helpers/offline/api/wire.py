@@ -42,6 +42,7 @@ from helpers.offline.api.tokenizer import (
     prompt_ids,
     responses_prompt,
 )
+from helpers.offline.compaction import summary_of
 from helpers.offline.constants import OFFLINE_MODEL
 from helpers.offline.conversation import Call, Conversation, Decision, Tool
 
@@ -141,6 +142,8 @@ def parse_responses(body: dict, fault: str | None = None) -> tuple[Conversation,
                                param="input")
             if call_id in calls:
                 calls[call_id].output = output
+        elif kind == "compaction":  # the note it stands for (compaction.py)
+            _take_message(conv, "developer", summary_of(item))
         elif kind == "reasoning":
             pass  # other models' reasoning items carry nothing the rules use
         else:
