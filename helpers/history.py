@@ -11,14 +11,17 @@ and returns a new list; none changes the one it is given:
 - `drop_stale_outputs(items, keep_turns)` (lesson 15): every tool output older than the last `keep_turns`
   turns becomes a short note; the calls, questions and answers stay;
 - `summarise_old_turns(items, client, model, ...)` (lesson 15): the turns before the last `keep_turns`
-  replaced by one message holding a summary that a model call wrote (the client is passed in).
+  replaced by one message holding a summary that a model call wrote (the client is passed in);
+- `compact_old_turns(items, client, model, ...)` (lesson 15): OpenAI's compaction, `client.responses.compact`,
+  once `when_over` items other than user messages have piled up (the Agents SDK's
+  OpenAIResponsesCompactionSession default, 10): the user messages and one opaque `compaction` item.
 
 Each of them rewrites the start of the history, so a provider's prompt cache no longer matches past the first
 changed item: lesson 15 measures what that costs.
 
 What it leaves out on purpose: counting tokens before trimming (helpers.billing.tokens does that; a policy
 that keeps a token budget is homework 7.3), and server-side state (`previous_response_id`, conversations,
-compaction), which lives at the provider: see lesson 15.
+`context_management`), which lives at the provider: see lesson 15.
 """
 
 from __future__ import annotations
@@ -130,6 +133,34 @@ def summarise_old_turns(items: list, client, model: str, *, keep_turns: int = 2,
     role = "developer" if api == "responses" else "system"
     summary = {"role": role, "content": f"{SUMMARY_PREFIX} {flavour.text(response).strip()}"}
     return head + [summary] + [item for turn in turns[-keep_turns:] for item in turn]
+
+
+COMPACT_WHEN_OVER = 10  # items other than user messages: openai-agents 0.24.0's DEFAULT_COMPACTION_THRESHOLD
+
+
+def compact_old_turns(items: list, client, model: str, *, when_over: int = COMPACT_WHEN_OVER, meter=None,
+                      price_as: str | None = None, provider: str = "offline") -> list:
+    """The history compacted by the provider (`client.responses.compact`, Responses API only) once it holds
+    `when_over` or more items that are not user messages or compaction items: what comes back is every user
+    message and one `compaction` item, as plain dicts to send as the next input. One extra call, counted in
+    `meter` like the summaries. Until then the items come back as they are (a new list).
+
+    Example:
+        >>> from helpers.offline import neutral_client
+        >>> items = [{"role": "user", "content": "I'm Ana; my room is 214."},
+        ...          {"role": "assistant", "content": "Welcome, Ana."}, {"role": "user", "content": "Thanks!"}]
+        >>> [i.get("type") for i in compact_old_turns(items, neutral_client(), "gpt-5.4-mini", when_over=1)]
+        ['message', 'message', 'compaction']
+    """
+    items = [item if isinstance(item, dict) else as_item(item) for item in items]
+    piled = [item for item in items if role_of(item) != "user" and item.get("type") != "compaction"]
+    if len(piled) < when_over:
+        return items
+    compacted = client.responses.compact(model=model, input=items)
+    if meter is not None:
+        record_call(compacted, provider=provider, latency_s=None, price_as=price_as, meter=meter)
+    # warnings=False: the SDK types the user messages it returns as output messages, which they are not
+    return [item.model_dump(exclude_none=True, warnings=False) for item in compacted.output]
 
 
 def _is_summary(item: dict) -> bool:
