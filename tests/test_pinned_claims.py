@@ -242,19 +242,34 @@ def test_lesson17_a_message_of_the_handoff_turn_stays_a_message_after_the_transc
     assert message["type"] == "message" and message["content"][0]["text"] == "Passing you to loans."
 
 
-def test_lesson15_the_offline_model_ignores_context_management_and_has_no_compact():
-    """What lesson 15 says of the offline model: `context_management` is accepted and ignored, and
-    `responses.compact` is refused (helpers/offline/README.md, the parameter table)."""
-    import openai
-
+def test_lesson15_the_offline_model_compacts_both_ways():
+    """What lesson 15 says of the offline model: `responses.compact` returns the user messages and one compaction
+    item, and `context_management` past its threshold starts the output with one (helpers/offline/compaction.py)."""
     from helpers.llm import make_client
 
     client, model = make_client(verbose=False)
-    with pytest.raises(openai.APIStatusError):
-        client.responses.compact(model=model, input="Hello")
-    answered = client.responses.create(model=model, input="Hello",
+    compacted = client.responses.compact(model=model, input="Hello")
+    assert [item.type for item in compacted.output] == ["message", "compaction"]
+    long = [{"role": "assistant", "content": f"Line {i} holds 12 facts about Oslo."} for i in range(80)]
+    answered = client.responses.create(model=model, input=[*long, {"role": "user", "content": "Hello"}],
                                        context_management=[{"type": "compaction", "compact_threshold": 1_000}])
-    assert answered.output_text
+    assert answered.output[0].type == "compaction" and answered.output_text
+
+
+def test_lesson15_agents_sdk_compaction_defaults():
+    """Read in agents/memory/openai_responses_compaction_session.py (default_should_trigger_compaction: 10
+    candidates, user messages and compaction items excluded; is_openai_model_name) and
+    agents/extensions/tool_output_trimmer.py (recent_turns=2, max_output_chars=500, preview_chars=200)."""
+    from agents.extensions import ToolOutputTrimmer
+    from agents.memory import openai_responses_compaction_session as compaction
+
+    assert compaction.DEFAULT_COMPACTION_THRESHOLD == 10
+    items = [{"role": "user", "content": "q"}, {"type": "compaction", "encrypted_content": "x"},
+             {"role": "assistant", "content": "a"}]
+    assert compaction.select_compaction_candidate_items(items) == items[2:]
+    assert compaction.is_openai_model_name("gpt-5.4-mini") and not compaction.is_openai_model_name("offline-rules-v1")
+    trimmer = ToolOutputTrimmer()
+    assert (trimmer.recent_turns, trimmer.max_output_chars, trimmer.preview_chars) == (2, 500, 200)
 
 
 # --- lesson 17: a handoff's input_filter and handoff_filters.remove_all_tools --------------------------------------
