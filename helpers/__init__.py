@@ -20,7 +20,7 @@ What the lessons import, in the order they meet it:
   annotations, approvals bound to the arguments shown, an idempotency ledger (lesson 13)
 - injection: defences against orders planted in tool outputs, and their measurement (lesson 14)
 - injection_cases: the labelled clean and planted FAQ entries lesson 14 measures on (lesson 14)
-- memory: a conversation played under a history policy, and facts remembered across sessions (lesson 15)
+- memory: a conversation played under a history policy, and facts remembered across sessions, kept from poisoning (lesson 15)
 - mcp_server: the course's FAQ tools as an MCP server (lesson 16)
 - mcp_tools: MCP servers' tools in the course's own loop (lesson 16)
 - agents: several agents: handoffs and their input filters, agents as tools, a measure against one agent, and one
