@@ -76,9 +76,9 @@ def uncached_cost(meter: CostMeter, price_as: str | None = None) -> float:
     made, on `price_as` (else its own model), with its cached tokens at the full input price. A call with no
     price (an unknown model) adds nothing, as it adds nothing to `meter.total_cost`.
 
-    Why: a prompt cache misses when the prefix changed and also when it was not used for a while (OpenAI:
-    typically 5 to 10 minutes). A notebook's turns come seconds apart; a person's may not, so a ranking by
-    cost is shown both ways.
+    Why: a prompt cache misses when the prefix changed and also when it was not used for longer than it is
+    kept (OpenAI: minutes with `in_memory` retention, up to a day with `24h`), and a hit is never guaranteed. A
+    notebook's turns come seconds apart; a person's may not, so a ranking by cost is shown both ways.
 
     Example:
         >>> from helpers.cost import record_call

@@ -9,12 +9,12 @@ It misses as OpenAI's does whenever the start of a prompt changes: after a histo
 the oldest turns, only the part before the first rewritten item can be cached (nothing, when that part is under
 1,024 tokens); tests/test_memory.py checks it.
 
-What it leaves out on purpose: time. A real cache forgets a prefix after minutes of disuse; this one forgets by
-count only (the least recently used of its last CAPACITY prompts, fewer if they pass MAX_TOKENS in all), so a
-notebook run top to bottom gets the same figures on every machine however slowly it runs. Lesson 15 prices the
-cold case apart (helpers.memory.uncached_cost), for turns further apart than a real cache keeps a prefix. Also
-left out: `prompt_cache_key` routing and cache writes (OpenAI does not bill writing to its cache;
-`cache_write_tokens` stays 0).
+What it leaves out on purpose: time. A real cache forgets a prefix after minutes (OpenAI's `in_memory`
+retention) to a day (`24h`) of disuse; this one forgets by count only (the least recently used of its last
+CAPACITY prompts, fewer if they pass MAX_TOKENS in all), so a notebook run top to bottom gets the same figures
+on every machine however slowly it runs. Lesson 15 prices the cold case apart (helpers.memory.uncached_cost),
+for turns further apart than a real cache keeps a prefix. Also left out: `prompt_cache_key` routing and cache
+writes (OpenAI does not bill writing to its cache; `cache_write_tokens` stays 0).
 """
 
 from __future__ import annotations
