@@ -95,3 +95,22 @@ def test_a_compaction_item_it_cannot_read_is_an_empty_note_not_a_crash(content):
     answer = neutral_client().responses.create(model="m", input=[
         {"type": "compaction", "encrypted_content": content}, {"role": "user", "content": "Hello"}])
     assert answer.output_text
+
+
+def test_the_http_server_compacts_too():
+    from openai import OpenAI
+
+    from helpers.offline import OfflineServer
+
+    with OfflineServer() as srv:
+        client = OpenAI(base_url=srv.base_url, api_key="x", max_retries=0)
+        compacted = client.responses.compact(model="m", input=BEES)
+    assert compacted.object == "response.compaction" and compacted.output[-1].type == "compaction"
+
+
+def test_a_get_on_the_compact_url_is_not_mistaken_for_a_stored_response():
+    import openai
+
+    with pytest.raises(openai.APIStatusError) as raised:
+        neutral_client().get("/responses/compact", cast_to=object)
+    assert raised.value.status_code in (400, 404, 405)
