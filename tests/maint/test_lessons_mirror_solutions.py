@@ -20,6 +20,7 @@ import builtins
 import contextlib
 import io
 import json
+import re
 
 import pytest
 from IPython.core.inputtransformer2 import TransformerManager
@@ -27,7 +28,11 @@ from IPython.core.inputtransformer2 import TransformerManager
 from helpers.maint import homework_notebooks as gen
 
 # Every lesson and every homework: a homework notebook is its solution with the tasks taken out, as a lesson is.
-LESSONS = list(gen.pairs())
+# Except the student notebooks the Makefile's NBVAL_ALSO names: their later cells use the student's code, so
+# nbval runs them as well (test_nbval_also_names_exactly_the_notebooks_that_use_the_students_code).
+NBVAL_ALSO = set(re.search(r"^NBVAL_ALSO := (.*)$", (gen.ROOT / "Makefile").read_text(), re.M).group(1).split())
+ALL_PAIRS = list(gen.pairs())
+LESSONS = [(sol, les) for sol, les in ALL_PAIRS if les.relative_to(gen.ROOT).as_posix() not in NBVAL_ALSO]
 IGNORED = "nbval-ignore-output"
 
 
@@ -150,6 +155,29 @@ def test_shared_cells_store_the_same_outputs(solution, lesson):
             continue  # a machine's figure; or PASS in the solution, NOT DONE YET in the lesson (run below)
         assert _outputs(a) == _outputs(b), (
             f"{lesson.name} cell {b['id']} stores other outputs than its solution: run `make notebooks`")
+
+
+def _leaks(solution, lesson) -> list[str]:
+    """The names of the student's code that a later cell, not a check, uses."""
+    stubs, leaks = set(), []
+    for a, b in _pairs(solution, lesson):
+        if a["cell_type"] != "code":
+            continue
+        if b is None:
+            stubs |= _bound(_source(a))
+            continue
+        source = _source(b)
+        if _source(a) != source:
+            stubs |= _defined(source)
+        elif not _is_check(source):
+            leaks += sorted((stubs - _bound(source)) & _used(source))
+            stubs -= _bound(source)
+    return leaks
+
+
+def test_nbval_also_names_exactly_the_notebooks_that_use_the_students_code():
+    using = {les.relative_to(gen.ROOT).as_posix() for sol, les in ALL_PAIRS if _leaks(sol, les)}
+    assert using == NBVAL_ALSO, "the Makefile's NBVAL_ALSO must name exactly these student notebooks"
 
 
 @pytest.mark.parametrize(("solution", "lesson"), LESSONS, ids=lambda p: p.name)
