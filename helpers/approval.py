@@ -101,7 +101,8 @@ def hints_of(annotations) -> dict[str, bool]:
         if isinstance(annotations, Mapping):
             value = annotations.get(wire, annotations.get(snake))
         else:
-            value = getattr(annotations, snake, getattr(annotations, wire, None))
+            # The snake_case name first, and the camelCase one only without it: mcp 2.x warns on reading the old name.
+            value = getattr(annotations, snake) if hasattr(annotations, snake) else getattr(annotations, wire, None)
         hints[wire] = default if value is None else bool(value)
     return hints
 
