@@ -204,8 +204,51 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
     if len(run) >= 2:
         found.append(run)
     # A list says "and" or "or" somewhere: "Paris, France" is one place, "Oslo and Paris" two.
-    return [r for r in found if any(re.search(r"\b(?:and|or|vs|versus)\b|&|" + _CJK_AND, text[a[1]:b[0]])
-                                    for a, b in zip(r, r[1:], strict=False))]
+    found = [r for r in found if any(re.search(r"\b(?:and|or|vs|versus)\b|&|" + _CJK_AND, text[a[1]:b[0]])
+                                     for a, b in zip(r, r[1:], strict=False))]
+    taken = [(r[0][0], r[-1][1]) for r in found]
+    for spans in word_lists(text):
+        if not any(a < spans[-1][1] and spans[0][0] < b for a, b in taken):
+            found.append(spans)
+    return sorted(found)
+
+
+_WORD = r"(?!(?:and|or|the|a|an|of|in|for|at|on|to|with|by|from|as|is|are|its|their|each|both)\b)[A-Za-z][\w-]*"
+_LIST_HEAD = re.compile(r"\b(?:of|for|in|from|about|on|with|between|like|under|at|to|into|over)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
+
+
+def word_lists(text: str) -> list[list[tuple[int, int]]]:
+    """Lists of plain words after a preposition: "the resistivity of copper and aluminum", "for navy, purple and
+    maroon". Every item has the same number of words (one or two), so "of copper and aluminum wire" is copper and
+    aluminum; a list that no preposition leads ("the mean and standard deviation") is not read as one.
+
+    Example:
+        >>> t = "Check the soil moisture in the orchard for apples, pears and plums, please"
+        >>> [[t[a:b] for a, b in spans] for spans in word_lists(t)]
+        [['apples', 'pears', 'plums']]
+        >>> word_lists("the temperature in celsius and humidity level")  # "humidity level": not one-word items
+        []
+    """
+    found: list[list[tuple[int, int]]] = []
+    for head in _LIST_HEAD.finditer(text):
+        for size in (2, 1):
+            item = r"\s+".join([_WORD] * size)
+            pattern = re.compile(rf"({item})((?:\s*,\s*(?:{item}))*)\s*,?\s+(?:and|or)\s+({item})(?![\w-])"
+                                 rf"(?!\s+{_WORD})")
+            m = pattern.match(text, head.end())
+            if not m:
+                continue
+            spans = [m.span(1)]
+            for inner in re.finditer(item, m.group(2)):
+                spans.append((m.start(2) + inner.start(), m.start(2) + inner.end()))
+            spans.append(m.span(3))
+            words = [text[a:b] for a, b in spans]
+            if any(re.search(r"\d", w) and not re.search(r"[A-Za-z]", w) for w in words):
+                break
+            if not any(text[a:b].lower() in _REQUEST_VERBS for a, b in spans):
+                found.append(spans)
+            break
+    return found
 
 
 def _same_kind(a: str, b: str) -> bool:
@@ -239,8 +282,17 @@ def _takes_as_array(tool: Tool, text: str, spans: list[tuple[int, int]]) -> bool
     return False
 
 
-def _expand(tool: Tool, text: str) -> list[str]:
-    """One text per call: a list longer than the parameters free to take it, item by item (see the module)."""
+_RESPECTIVELY = re.compile(r"\b(?:respectively|in\s+that\s+order|in\s+turn)\b", re.IGNORECASE)
+MAX_EXPANSION = 12  # calls one clause may fan out into: a cross product stops growing here
+
+
+def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str, ...]]]:
+    """One text per call, with the list items chosen for it: a list longer than the parameters free to take it,
+    item by item (see the module).
+
+    Lists of the same length go together item by item only when the text says "respectively"; otherwise each
+    list is expanded on its own, so "Lakers and Bulls in seasons 2018 and 2020" is four calls (every pairing),
+    as a request that coordinates two lists with no word pairing them asks."""
     lists = [spans for spans in lists_in(text) if not _takes_as_array(tool, text, spans)]
     for spans in lists:
         numeric = bool(re.match(r"[-−]?\$?\d", text[spans[0][0]:spans[0][1]]))
@@ -249,19 +301,47 @@ def _expand(tool: Tool, text: str) -> list[str]:
             outside = [m for m in mentions(text) if not m.spelled and not m.frequency
                        and not any(a <= m.start < b for a, b in inside)]
         else:
-            outside = [e for e in _names(tool, text) if not any(text[a:b].strip("'\"") == e for a, b in inside)]
+            listed = {text[a:b].strip("'\"").lower() for a, b in inside}
+            outside = [e for e in _names(tool, text) if e.lower() not in listed]
         free = _free_params(tool, numeric) - len(outside)
         if not numeric and _free_params(tool, False) == 0:
             free = _free_params(tool, True)
         if len(spans) <= free:
             continue
-        partners = [other for other in lists if other is not spans and len(other) == len(spans)]
+        paired = bool(_RESPECTIVELY.search(text))
+        partners = [other for other in lists if other is not spans and len(other) == len(spans)] if paired else []
+        plain = word_lists(text)  # plain words are pinned to their call (_pin_items); names are read as names
         texts = []
         for i in range(len(spans)):
             chosen = [(spans, i)] + [(other, i) for other in partners]
-            texts.append(_substitute(text, chosen))
-        return texts
-    return [text]
+            items = tuple(text[group[i][0]:group[i][1]] for group, i in chosen if group in plain)
+            texts.append((_substitute(text, chosen), items))
+        if paired or depth >= 2:
+            return texts
+        expanded = [(t, items + more) for one, items in texts for t, more in _expand(tool, one, depth + 1)]
+        return expanded if len(expanded) <= MAX_EXPANSION else texts
+    return [(text, ())]
+
+
+def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]]) -> None:
+    """Each list item in its call: an item no argument holds goes to the text parameter whose value is the same in
+    every call of the fan-out (the one the other rules read from the shared words), else to the first free one."""
+    props = (tool.parameters or {}).get("properties") or {}
+    texts = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) == "string" and not s.get("enum")]
+    if len(calls) < 2 or not texts:
+        return
+    shared = [n for n in texts if all(n in c for c in calls) and len({str(c[n]) for c in calls}) == 1]
+    for args, chosen in zip(calls, items, strict=True):
+        for item in chosen:
+            if re.match(r"[-−]?\$?\d", item) or any(item.lower() in str(v).lower() for n, v in args.items()
+                                                      if n not in texts):
+                continue  # an enum or a flag took it
+            # The parameter that read the item, or part of it, or words around it, holds the item as written.
+            held = next((n for n in texts if args.get(n) and (str(args[n]).lower() in item.lower()
+                                                               or item.lower() in str(args[n]).lower())), None)
+            target = held or next((n for n in shared), None) or next((n for n in texts if n not in args), None)
+            if target is not None:
+                args[target] = item
 
 
 def _slots(tool: Tool, text: str) -> list[tuple[int, str]]:
@@ -359,16 +439,26 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         groups[-1][1] = f"{groups[-1][1]} {pending}"
     calls: list[tuple[Tool, dict]] = []
     for tool, text, repeats in groups:
-        for call_text in [t for record in records(tool, text) for t in _expand(tool, record)]:
-            args = fill_arguments(tool, call_text, None, _names(tool, call_text))
-            previous = next((a for t, a in reversed(calls) if t is tool), None)
-            if previous is not None:
-                required = (tool.parameters or {}).get("required") or []
-                for name in required:
-                    if name in previous and (name not in args or not _from_text(args[name], call_text)):
-                        args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
-                if repeats:
-                    args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}
-            if (tool, args) not in calls:
-                calls.append((tool, args))
+        for record in records(tool, text):
+            fanned = _expand(tool, record)
+            filled = [fill_arguments(tool, t, None, _names(tool, t)) for t, _ in fanned]
+            _pin_items(tool, filled, [items for _, items in fanned])
+            _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats)
     return calls
+
+
+def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], filled: list[dict],
+               repeats: bool) -> None:
+    """The calls of one fan-out added in order, each taking what its own text leaves out from the previous call
+    of the same tool; a call made already is not made twice."""
+    for call_text, args in zip(texts, filled, strict=True):
+        previous = next((a for t, a in reversed(calls) if t is tool), None)
+        if previous is not None:
+            required = (tool.parameters or {}).get("required") or []
+            for name in required:
+                if name in previous and (name not in args or not _from_text(args[name], call_text)):
+                    args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
+            if repeats:
+                args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}
+        if (tool, args) not in calls:
+            calls.append((tool, args))

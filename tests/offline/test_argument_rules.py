@@ -142,6 +142,40 @@ def test_values_said_respectively_go_together():
         ("reserve_kayak", {"paddler": "Ana", "hours": 2}), ("reserve_kayak", {"paddler": "Ben", "hours": 3})]
 
 
+GAUGE = tool("tide_gauge_record", "Yearly tide gauge record of a harbour.", ["harbour", "year"],
+             harbour={"type": "string"}, year={"type": "integer", "description": "The year."})
+
+
+def test_two_lists_with_no_word_pairing_them_give_every_pairing():
+    got = calls("Get the tide gauge record of Oban and Mallaig in 2019 and 2021", GAUGE)
+    assert sorted((a["harbour"], a["year"]) for _, a in got) == [
+        ("Mallaig", 2019), ("Mallaig", 2021), ("Oban", 2019), ("Oban", 2021)]
+
+
+def test_two_lists_said_respectively_stay_paired():
+    got = calls("Get the tide gauge record of Oban and Mallaig in 2019 and 2021 respectively", GAUGE)
+    assert [(a["harbour"], a["year"]) for _, a in got] == [("Oban", 2019), ("Mallaig", 2021)]
+
+
+MOISTURE = tool("soil_moisture", "Soil moisture under an orchard crop.", ["crop"],
+                crop={"type": "string", "description": "The crop."}, depth_cm={"type": "integer"})
+
+
+@pytest.mark.parametrize("question, crops", [
+    ("Check the soil moisture for apples, pears and plums", ["apples", "pears", "plums"]),
+    ("What is the soil moisture under the quince and medlar?", ["quince", "medlar"]),
+    ("Soil moisture of dwarf cherries, standard cherries, and wild damsons, please",
+     ["dwarf cherries", "standard cherries", "wild damsons"]),
+])
+def test_a_list_of_plain_words_after_a_preposition_gives_one_call_each(question, crops):
+    assert [a["crop"] for _, a in calls(question, MOISTURE)] == crops
+
+
+def test_plain_words_that_are_no_list_of_like_items_stay_one_call():
+    # "celsius" and "humidity level" are not items of one kind: the last one has a second word.
+    assert len(calls("Check the soil moisture in celsius and humidity level for apples", MOISTURE)) == 1
+
+
 def test_a_list_as_long_as_the_parameters_stays_in_one_call():
     splice = tool("splice_ropes", "Splice two ropes.", ["first_length", "second_length"], first_length=INT,
                   second_length=INT)
