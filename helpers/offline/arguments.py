@@ -30,6 +30,7 @@ from helpers.offline.param_values import (
     flag_in,
     is_unit_param,
     noun_value,
+    phrase_for,
     unit_in,
     value_for,
 )
@@ -76,8 +77,8 @@ _ENTITY_PARAM = re.compile(r"name|id$|city|user|email|country|location|date|plac
 
 def is_search_like(tool: Tool) -> bool:
     """A tool with exactly one (required) string parameter that takes a query: the parameter is named or
-    described like one ("query", "keywords"), or the tool reads like a search and the parameter is not
-    a name of something ("city", "username").
+    described like one ("query", "keywords"), or the tool reads like a search and the parameter is neither
+    a name of something ("city", "username") nor described as some one thing.
 
     Example:
         >>> is_search_like(Tool("search", "Search the recipes", {"properties": {"query": {"type": "string"}},
@@ -93,7 +94,11 @@ def is_search_like(tool: Tool) -> bool:
     description = str(params.get(name, {}).get("description", ""))
     if _QUERY_PARAM.search(name) or _QUERY_PARAM.search(description):
         return True
-    return bool(_SEARCHY.search(f"{tool.name} {tool.description}")) and not _ENTITY_PARAM.search(name)
+    # A tool that reads like a lookup takes what the request is about in a parameter that says nothing of itself
+    # ("plant", no description); a parameter described as one thing ("The human gene of interest", "Title of the
+    # movie") asks for that thing, which fill_arguments reads from the request, not for a keyword query.
+    return bool(_SEARCHY.search(f"{tool.name} {tool.description}")) and not _ENTITY_PARAM.search(name) \
+        and not description.strip()
 
 
 # A tool named like this is where an answer is delivered ("final_result", "submit_answer", "respond"),
@@ -161,7 +166,9 @@ could would should do does did will shall may might i what's whats and or but al
 provide analyze analyse retrieve estimate predict identify locate train generate determine obtain display
 return run build plan record open close start stop update delete remove order buy sell reserve schedule
 """))
-_QUOTED = re.compile(r"\"([^\"]{1,80})\"|(?<!\w)'([^']{1,80})'(?!\w)|\u201c([^\u201d]{1,80})\u201d")
+# A quote in single quotes may hold an apostrophe between letters ('It's fresh'): the quote ends at a ' no letter
+# follows. Up to 300 characters: a review or a message to analyse is quoted whole.
+_QUOTED = re.compile(r"\"([^\"]{1,300})\"|(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){1,300})'(?!\w)|\u201c([^\u201d]{1,300})\u201d")
 _CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[A-Z][\w.-]*)*"
                           r"(?:\s\d{1,2}(?=[,.;:!?]|\s+and\b|$))?")  # a name may end in a number: "Maroon 5"
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
@@ -224,7 +231,8 @@ def entities_for(tool: Tool, question: str) -> list[str]:
     return entities(question, tool)
 
 
-def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[str]) -> dict:
+def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[str],
+                   guessed: set[str] | None = None) -> dict:
     """Arguments for one call: numbers bound by their neighbouring words (binding.py), enum and listed values
     the question mentions, the entity in the first free string parameter, lists for array parameters, flags
     the question names. An optional parameter the question gives nothing for is left out.
@@ -236,6 +244,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
         ...                 "required": ["city"]})
         >>> fill_arguments(weather, "Weather in Berlin, imperial please?", "Berlin", [])
         {'city': 'Berlin', 'units': 'imperial'}
+
+    `guessed`, when given, collects the parameters filled by the last resort (a phrase of the request, a default):
+    a later call of a plan takes those from the call before it instead (call_plan.py).
     """
     props = (tool.parameters or {}).get("properties") or {}
     required = set((tool.parameters or {}).get("required") or [])
@@ -268,13 +279,23 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
         elif kind == "string":
             if pool and (name in required or cued(name, schema, question, pool[0])):
                 args[name] = pool.pop(0)
+                if args[name] not in question:  # a word after "in"/"for", capitalised: the whole phrase, as written
+                    avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
+                    phrase = phrase_for(name, schema, question, avoid, set())
+                    if phrase and args[name].lower() in phrase.lower():
+                        args[name] = phrase
             elif (qualified := value_for(name, schema, question)) is not None and (
                     name in required or not re.search(r"\d", qualified)):
                 if name in required or cued(name, schema, question, qualified):
                     args[name] = qualified  # "unlock the back door" -> door: "back"
             elif name in required:
-                fallback = " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
+                avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
+                taken = {v for v in args.values() if isinstance(v, str)}
+                phrase = phrase_for(name, schema, question, avoid, taken)
+                fallback = phrase or " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
                 args[name] = schema.get("default") or fallback
+                if guessed is not None:
+                    guessed.add(name)
         elif kind in ("number", "integer"):
             if name in numbers:
                 args[name] = numbers[name]

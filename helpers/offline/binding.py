@@ -62,7 +62,8 @@ _GENERIC = {stem(w) for w in "the a an of to for in on is be value number given 
 _NUMBER = re.compile(r"(?<![\w.^/])(?P<sign>[-−]\s?)?(?P<cur>[$€£¥])?\s?"
                      r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<exp>[eE][-+]?\d+)?"
                      r"(?P<unit>[a-zA-Zµμ°Ω/^*\d]*)(?P<pct>\s?%)?")
-_ASSIGNED = re.compile(r"([A-Za-z_][\w]*)\s*(?:=|:)\s*$")
+# "b = -3" names its parameter; "feeder: 2 litres" or "sugar: 250" is a label, a cue among the words before it.
+_ASSIGNED = re.compile(r"([A-Za-z_][\w]*)\s*=\s*$")
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]|\(([^()]*,[^()]*)\)")
 
 

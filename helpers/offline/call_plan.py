@@ -38,7 +38,7 @@ STRONG_CUE = 2.0  # a number starts another call only when its parameter's own w
 
 # Words that start another task in the same request: general English for "and next".
 _TASK_START = re.compile(
-    r"(?:[.;!?]\s+|\n+)"
+    r"(?:\.\s+(?![a-z])|[;!?]\s+|\n+)"  # a full stop before a lower-case word ends an abbreviation ("Bros. game")
     r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|"
     r"furthermore|finally|lastly|also)\b,?\s*"
     r"|,?\s+then\s+"
@@ -77,7 +77,8 @@ def clauses(question: str) -> list[str]:
         ['Find the capital of Peru', 'get the weather in Lima', 'book a taxi']
     """
     text = question.strip()
-    quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'[^']*'(?!\w)", text)]
+    quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))*'(?!\w)",
+                                            text)]
     parts, begin = [], 0
     for match in _TASK_START.finditer(text):
         if any(a <= match.start() < b for a, b in quoted):
@@ -151,9 +152,12 @@ def _from_text(value, text: str) -> bool:
 
 def _overlaps(tool: Tool, before: str, text: str) -> bool:
     """Whether a clause gives again a parameter the previous clause for the same tool gave (a new call)."""
-    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before)).items() if _from_text(v, before)}
-    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text)).items() if _from_text(v, text)}
-    return bool(earlier & now)
+    guessed_before: set[str] = set()
+    guessed_now: set[str] = set()
+    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
+               if _from_text(v, before)}
+    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items() if _from_text(v, text)}
+    return bool((earlier - guessed_before) & (now - guessed_now))
 
 
 def _names(tool: Tool, text: str) -> list[str]:
@@ -323,7 +327,7 @@ def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str,
     return [(text, ())]
 
 
-def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]]) -> None:
+def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]], guesses: list[set[str]]) -> None:
     """Each list item in its call: an item no argument holds goes to the text parameter whose value is the same in
     every call of the fan-out (the one the other rules read from the shared words), else to the first free one."""
     props = (tool.parameters or {}).get("properties") or {}
@@ -331,7 +335,7 @@ def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]]) -> N
     if len(calls) < 2 or not texts:
         return
     shared = [n for n in texts if all(n in c for c in calls) and len({str(c[n]) for c in calls}) == 1]
-    for args, chosen in zip(calls, items, strict=True):
+    for args, chosen, guessed in zip(calls, items, guesses, strict=True):
         for item in chosen:
             if re.match(r"[-−]?\$?\d", item) or any(item.lower() in str(v).lower() for n, v in args.items()
                                                       if n not in texts):
@@ -342,6 +346,7 @@ def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]]) -> N
             target = held or next((n for n in shared), None) or next((n for n in texts if n not in args), None)
             if target is not None:
                 args[target] = item
+                guessed.discard(target)  # the item is this call's own value, not a guess
 
 
 def _slots(tool: Tool, text: str) -> list[tuple[int, str]]:
@@ -441,22 +446,23 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
     for tool, text, repeats in groups:
         for record in records(tool, text):
             fanned = _expand(tool, record)
-            filled = [fill_arguments(tool, t, None, _names(tool, t)) for t, _ in fanned]
-            _pin_items(tool, filled, [items for _, items in fanned])
-            _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats)
+            guesses: list[set[str]] = [set() for _ in fanned]
+            filled = [fill_arguments(tool, t, None, _names(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
+            _pin_items(tool, filled, [items for _, items in fanned], guesses)
+            _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats, guesses)
     return calls
 
 
 def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], filled: list[dict],
-               repeats: bool) -> None:
-    """The calls of one fan-out added in order, each taking what its own text leaves out from the previous call
-    of the same tool; a call made already is not made twice."""
-    for call_text, args in zip(texts, filled, strict=True):
+               repeats: bool, guesses: list[set[str]]) -> None:
+    """The calls of one fan-out added in order, each taking what its own text leaves out (or only guesses) from
+    the previous call of the same tool; a call made already is not made twice."""
+    for call_text, args, guessed in zip(texts, filled, guesses, strict=True):
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
             required = (tool.parameters or {}).get("required") or []
             for name in required:
-                if name in previous and (name not in args or not _from_text(args[name], call_text)):
+                if name in previous and (name not in args or name in guessed or not _from_text(args[name], call_text)):
                     args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
             if repeats:
                 args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}

@@ -348,3 +348,58 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
                 before = word
         return after, before
     return None, None
+
+
+# --- the phrase a text parameter asks for, when no name, quote or listed value gives it ------------------
+
+_LEADS = frozenset("of in for about on at like with from to into under between named called titled".split())
+def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: set[str]) -> str | None:
+    """The phrase of the request a required text parameter asks for when no name, quote or listed value gives it:
+    the words right after the parameter's own noun ("the crime of theft" -> "theft"), else the last run of words
+    a preposition leads ("proteins in the plasma membrane" -> "plasma membrane"), else the last run of words.
+    A run is made of words that are neither stop words, nor request verbs, nor words of the tool's own name and
+    description (`avoid`, stems): those say what the tool does, not what this call is about. None when no run is
+    left (`taken` holds values other parameters have).
+
+    Example:
+        >>> avoid = {stem(w) for w in "bee hive inspect record".split()}
+        >>> phrase_for("disease", {}, "Inspect the hive record for the disease of chalkbrood", avoid, set())
+        'chalkbrood'
+        >>> phrase_for("site", {}, "Inspect the hive records kept in the north meadow", avoid, set())
+        'north meadow'
+    """
+    tokens = re.findall(r"[A-Za-z][\w'-]*|\d[\w.,/-]*|[^\w\s]", question)
+    runs: list[tuple[int, list[str]]] = []  # (index where the run starts, its words)
+    current: list[str] = []
+    start = 0
+    for i, token in enumerate(tokens + ["."]):
+        low = token.lower()
+        word_ok = (token[0].isalnum() and low not in STOP_WORDS and low not in _REQUEST_WORDS
+                   and stem(low) not in avoid and not re.fullmatch(r"[\d.,/-]+", token))
+        if word_ok:
+            if not current:
+                start = i
+            current.append(token)
+        else:
+            if current:
+                runs.append((start, current))
+            current = []
+    runs = [(i, r) for i, r in runs if " ".join(r).lower() not in {t.lower() for t in taken}]
+    if not runs:
+        return None
+    own = {stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w} - {stem(w) for w in _NOUN_FILLER}
+    for i, run in runs:
+        j = i - 1
+        while j >= 0 and tokens[j].lower() in STOP_WORDS | _LEADS and tokens[j].lower() not in ("and", "or"):
+            j -= 1
+        if j >= 0 and stem(tokens[j].lower()) in own and j < i - 1:
+            return " ".join(run)  # "the crime of theft": the words after the parameter's noun
+    led = [r for i, r in runs if i > 0 and (tokens[i - 1].lower() in _LEADS or (
+        i > 1 and tokens[i - 1].lower() in ("the", "a", "an") and tokens[i - 2].lower() in _LEADS))]
+    return " ".join((led or [r for _, r in runs])[-1])
+
+
+# Verbs and fillers a request is worded with, not what it is about: general English.
+_REQUEST_WORDS = frozenset("""find get give show tell provide retrieve fetch search look calculate compute determine
+identify list display check obtain help want need would could can please detail details detailed information info
+me who what which when where how many much whose know""".split())

@@ -16,6 +16,9 @@ tool's words ("speed" for a "velocity" tool) fits only if the description uses t
 
 from __future__ import annotations
 
+import re
+
+from helpers.offline.binding import mentions, number_lists
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.text import STOP_WORDS, stem, words
@@ -66,6 +69,8 @@ def tool_fits(tool: Tool, question: str) -> bool:
         >>> tool_fits(bmi, "Calculate the area of a triangle, base 4"), tool_fits(bmi, "What is my BMI index?")
         (False, True)
     """
+    if not gives_required_numbers(tool, question):
+        return False
     about = _stems(f"{tool.name} {tool.description}")
     asked = asked_for(question)
     if not asked:
@@ -77,6 +82,43 @@ def tool_fits(tool: Tool, question: str) -> bool:
     if own and own <= said:
         return True  # the request names the tool: "..., open a ticket" for open_ticket
     return any(_canonical_value(v) <= said for v in _listed(tool))  # it names a value the tool lists: "North"
+
+
+def gives_required_numbers(tool: Tool, question: str) -> bool:
+    """Whether the request holds as many numbers as the tool has required numeric parameters with no default (a
+    list of numbers counts for a numeric array). A request that leaves them out ("What's the time now?" against a
+    tool that needs a distance and a speed) is not one the tool can do: a real model asks, or answers without it.
+
+    Example:
+        >>> feeder = Tool("mix_feed", "Mix hive feed.", {"type": "object", "required": ["litres", "grams"],
+        ...               "properties": {"litres": {"type": "number"}, "grams": {"type": "integer"}}})
+        >>> gives_required_numbers(feeder, "Mix 3 litres with 250 grams"), gives_required_numbers(feeder, "Mix feed")
+        (True, False)
+    """
+    props = (tool.parameters or {}).get("properties") or {}
+    required = (tool.parameters or {}).get("required") or []
+    scalars = arrays = 0
+    for name in required:
+        schema = props.get(name)
+        if not isinstance(schema, dict) or "default" in schema or schema.get("enum"):
+            continue
+        kind = schema.get("type")
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        if kind in ("integer", "number"):
+            scalars += 1
+        elif kind == "array" and items.get("type") in ("integer", "number"):
+            arrays += 1
+    if not scalars and not arrays:
+        return True
+    found = len(mentions(question)) + len(_ONE_UNIT.findall(question))  # "quarterly" is 4, "next month" is 1
+    if arrays and not number_lists(question) and found < 2:
+        return False
+    return found >= scalars
+
+
+# A unit of time with no number before it is one of it: "the next month", "last year", "an hour".
+_ONE_UNIT = re.compile(r"\b(?:next|last|past|this|coming|a|an|per)\s+(?:second|minute|hour|day|night|week|fortnight|"
+                       r"month|quarter|year|decade|century)\b", re.IGNORECASE)
 
 
 def _listed(tool: Tool) -> list:

@@ -255,3 +255,61 @@ def test_a_japanese_request_with_two_cities_makes_both_calls_in_one_response():
     out = neutral_client().responses.create(model="m", input="横浜と神戸の潮位を比べてください", tools=[tool]).output
     ports = [json.loads(item.arguments)["port"] for item in out if item.type == "function_call"]
     assert sorted(ports) == ["横浜", "神戸"]
+
+
+# --- a tool that needs numbers the request doesn't give ------------------------------------------------------
+
+def test_no_call_when_the_request_gives_none_of_the_numbers_the_tool_needs():
+    feed = tool("mix_hive_feed", "Mix syrup for a beehive feeder.", ["water_litres", "sugar_grams"],
+                water_litres={"type": "number", "description": "Water, in litres."},
+                sugar_grams={"type": "integer", "description": "Sugar, in grams."})
+    decision = decide(Conversation(question="When should I mix syrup for the beehive feeder?", tools=[feed]))
+    assert not decision.calls and "None of the tools I have (mix_hive_feed) fits" in decision.text
+    # The negative: with the numbers, the same tool is called.
+    assert only_args("Mix syrup for the beehive feeder: 2 litres of water and 900 grams of sugar", feed) == {
+        "water_litres": 2, "sugar_grams": 900}
+
+
+@pytest.mark.parametrize("question, months", [("Forecast the allotment yield for the next month", 1),
+                                              ("Forecast the allotment yield quarterly", 4)])
+def test_a_unit_of_time_or_a_frequency_word_counts_as_a_number_given(question, months):
+    forecast = tool("allotment_yield", "Forecast an allotment's yield.", ["months"],
+                    months={"type": "integer", "description": "How many months ahead."})
+    assert len(calls(question, forecast)) == 1
+
+
+# --- the phrase a text parameter asks for ---------------------------------------------------------------------
+
+CARE = tool("bonsai_care_sheet", "Care sheet for a bonsai species.", ["species"],
+            species={"type": "string", "description": "The bonsai species."})
+
+
+@pytest.mark.parametrize("question, species", [
+    ("Show me the bonsai care sheet for the species of juniper", "juniper"),
+    ("Which bonsai care sheet is right for trident maple?", "trident maple"),
+    ("I'd like the bonsai care sheet about chinese elm", "chinese elm"),
+    ("Bonsai care sheet for 'Satsuki azalea', please", "Satsuki azalea"),
+    ("What does the bonsai care sheet say for Japanese Black Pine?", "Japanese Black Pine"),
+])
+def test_a_text_parameter_takes_the_phrase_the_request_is_about_not_its_first_words(question, species):
+    assert only_args(question, CARE) == {"species": species}
+
+
+def test_a_described_parameter_of_a_lookup_tool_is_filled_as_a_thing_not_searched_with_keywords():
+    lookup = tool("lookup_tide_record", "Look up a harbour's tide record.", ["harbour"],
+                  harbour={"type": "string", "description": "The harbour of interest."})
+    assert only_args("Look up the tide record for Stromness harbour", lookup) == {"harbour": "Stromness"}
+
+
+def test_a_quote_may_hold_an_apostrophe():
+    sign = tool("paint_allotment_sign", "Paint a sign for an allotment plot.", ["wording"],
+                wording={"type": "string", "description": "The words painted on the sign."})
+    assert only_args("Paint an allotment sign saying 'Don't pick! It's Ana's plot.' in white", sign) == {
+        "wording": "Don't pick! It's Ana's plot."}
+
+
+def test_an_abbreviation_with_a_full_stop_does_not_start_another_task():
+    stamp = tool("stamp_value", "The value of a postage stamp.", ["stamp_name", "year"],
+                 stamp_name={"type": "string", "description": "The name of the stamp."},
+                 year={"type": "integer", "description": "The year it was issued."})
+    assert len(calls("Find the value of a Penny Black Co. stamp from 1840 in mint condition", stamp)) == 1
