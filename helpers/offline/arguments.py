@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from helpers.offline.binding import bind_numbers, number_lists, numeric
+from helpers.offline.binding import bind_numbers, number_lists, numeric, ranges
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.param_values import (
@@ -310,7 +310,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
         elif kind == "array":
             items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
             if numeric(items or {}):
-                lists = number_lists(question)
+                lists = number_lists(question) or ([] if name not in required else ranges(question))
                 if lists:
                     args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in lists[0]]
                 elif name in required:

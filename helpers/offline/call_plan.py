@@ -207,6 +207,9 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
         lead = " ".join(text[:start].split()[-3:])
     if len(run) >= 2:
         found.append(run)
+    # "between 1 and 1000" is a range, one value of each of two parameters, not a list of two.
+    found = [r for r in found if not (len(r) == 2 and re.search(r"\bbetween\s+(?:[a-z]\s*=\s*)?$", text[:r[0][0]],
+                                                                re.IGNORECASE))]
     # A list says "and" or "or" somewhere: "Paris, France" is one place, "Oslo and Paris" two.
     found = [r for r in found if any(re.search(r"\b(?:and|or|vs|versus)\b|&|" + _CJK_AND, text[a[1]:b[0]])
                                      for a, b in zip(r, r[1:], strict=False))]
@@ -218,7 +221,8 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
 
 
 _WORD = r"(?!(?:and|or|the|a|an|of|in|for|at|on|to|with|by|from|as|is|are|its|their|each|both)\b)[A-Za-z][\w-]*"
-_LIST_HEAD = re.compile(r"\b(?:of|for|in|from|about|on|with|between|like|under|at|to|into|over)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
+_LIST_HEAD = re.compile(r"\b(?:of|for|in|from|about|on|with|between|like|under|at|to|into|over)\s+"
+                        r"(?:the\s+|a\s+|an\s+|both\s+|either\s+)?", re.IGNORECASE)
 
 
 def word_lists(text: str) -> list[list[tuple[int, int]]]:
@@ -303,7 +307,7 @@ def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str,
         inside = [(a, b) for other in lists for a, b in other]
         if numeric:
             outside = [m for m in mentions(text) if not m.spelled and not m.frequency
-                       and not any(a <= m.start < b for a, b in inside)]
+                       and not any(a < m.end and m.start < b for a, b in inside)]  # a mention may start at a space
         else:
             listed = {text[a:b].strip("'\"").lower() for a, b in inside}
             outside = [e for e in _names(tool, text) if e.lower() not in listed]
@@ -397,6 +401,52 @@ def records(tool: Tool, text: str) -> list[str]:
     return [p.strip(" ,") for p in pieces if p.strip(" ,")]
 
 
+_GROUP = re.compile(r"[\[(]\s*(-?\d[\d.]*(?:\s*,\s*-?\d[\d.]*)+)\s*[\])]")
+_PAIR = re.compile(r"(?<![\w.,])(-?\d[\d.]*)\s+and\s+(-?\d[\d.]*)(?![\w.]|,\d)")
+
+
+def number_groups(text: str) -> list[tuple[int, int, int]]:
+    """Groups of numbers a text gives one by one: bracketed ("(45, 60) and (81, 27)", "[1, 2], [3, 4]") or pairs
+    joined by "and" and set apart by commas ("3 and 4, 5 and 12"); (start, end, size) each, at least two groups of
+    one size, else none.
+
+    Example:
+        >>> t = "Splice ropes of 3 and 4, 5 and 12"
+        >>> [t[a:b] for a, b, _ in number_groups(t)]
+        ['3 and 4', '5 and 12']
+    """
+    for pattern, size_of in ((_GROUP, lambda m: len(m.group(1).split(","))), (_PAIR, lambda m: 2)):
+        found = [(m.start(), m.end(), size_of(m)) for m in pattern.finditer(text)]
+        if pattern is _PAIR:  # pairs must follow each other, set apart by a comma: "3 and 4, 5 and 12"
+            chained = [g for i, g in enumerate(found) if any(
+                re.fullmatch(r"\s*,\s*(?:and\s+)?", text[min(g[1], o[1]):max(g[0], o[0])]) for o in found[:i] + found[i + 1:])]
+            found = chained
+        if len(found) >= 2 and len({size for _, _, size in found}) == 1:
+            return found
+    return []
+
+
+def _by_group(tool: Tool, text: str) -> list[str]:
+    """One text per group of numbers, when each group is what one call takes: a numeric array parameter's list, or
+    as many numbers as the tool's required numeric parameters ("the gcd of (45, 60) and (81, 27)": two calls)."""
+    groups = number_groups(text)
+    if not groups:
+        return [text]
+    props = (tool.parameters or {}).get("properties") or {}
+    required = (tool.parameters or {}).get("required") or []
+    arrays = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) == "array"
+              and isinstance(s.get("items"), dict) and s["items"].get("type") in ("integer", "number")]
+    scalars = [n for n in required if isinstance(props.get(n), dict) and param_type(props[n]) in ("integer", "number")]
+    size = groups[0][2]
+    if not (len(arrays) == 1 or (not arrays and len(scalars) == size)):
+        return [text]
+    first, last = groups[0][0], groups[-1][1]
+    inner = text[first:last]
+    if re.search(r"[.;!?]\s", inner):
+        return [text]  # groups in different sentences are the sentences' business
+    return [text[:first] + text[a:b] + text[last:] for a, b, _ in groups]
+
+
 def _substitute(text: str, chosen: list[tuple[list[tuple[int, int]], int]]) -> str:
     """The text with each list replaced by its chosen item."""
     edits = sorted(((spans[0][0], spans[-1][1], text[spans[i][0]:spans[i][1]]) for spans, i in chosen), reverse=True)
@@ -444,7 +494,7 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         groups[-1][1] = f"{groups[-1][1]} {pending}"
     calls: list[tuple[Tool, dict]] = []
     for tool, text, repeats in groups:
-        for record in records(tool, text):
+        for record in [piece for grouped in _by_group(tool, text) for piece in records(tool, grouped)]:
             fanned = _expand(tool, record)
             guesses: list[set[str]] = [set() for _ in fanned]
             filled = [fill_arguments(tool, t, None, _names(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
@@ -458,6 +508,12 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
     """The calls of one fan-out added in order, each taking what its own text leaves out (or only guesses) from
     the previous call of the same tool; a call made already is not made twice."""
     for call_text, args, guessed in zip(texts, filled, guesses, strict=True):
+        for name in guessed:
+            # A task that only points back ("the leaders involved during the war", "his discovery") takes the
+            # value the call before it gave a parameter of the same name, whatever the tool.
+            earlier = next((a[name] for _, a in reversed(calls) if name in a), None)
+            if earlier is not None:
+                args[name] = earlier
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
             required = (tool.parameters or {}).get("required") or []

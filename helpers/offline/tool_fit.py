@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from helpers.offline.binding import mentions, number_lists
+from helpers.offline.call_plan import clauses
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.text import STOP_WORDS, stem, words
@@ -71,6 +72,12 @@ def tool_fits(tool: Tool, question: str) -> bool:
     """
     if not gives_required_numbers(tool, question):
         return False
+    # A request of several tasks fits a tool when one of its tasks does: "..., and then get me the leaders".
+    parts = clauses(question)
+    return any(_fits_one(tool, part) for part in parts) if len(parts) > 1 else _fits_one(tool, question)
+
+
+def _fits_one(tool: Tool, question: str) -> bool:
     about = _stems(f"{tool.name} {tool.description}")
     asked = asked_for(question)
     if not asked:
