@@ -246,10 +246,10 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
             score += 2.5
     if mention.bound:  # a range's first number for the start, lower, minimum ...; its last for the end
         mine, other = (_START_WORDS, _END_WORDS) if mention.bound == "start" else (_END_WORDS, _START_WORDS)
-        whole = own | {stem(w) for w in words(description)}
-        if whole & mine:
+        said = own if own & (mine | other) else {stem(w) for w in words(description)}  # the name says most
+        if said & mine and not said & other:
             score += 3.5
-        elif whole & other:
+        elif said & other and not said & mine:
             score -= 3.0
     if mention.currency and (own | described) & _MONEY_WORDS:
         score += 1.5

@@ -313,3 +313,64 @@ def test_an_abbreviation_with_a_full_stop_does_not_start_another_task():
                  stamp_name={"type": "string", "description": "The name of the stamp."},
                  year={"type": "integer", "description": "The year it was issued."})
     assert len(calls("Find the value of a Penny Black Co. stamp from 1840 in mint condition", stamp)) == 1
+
+
+# --- ranges, groups of numbers, counts and units --------------------------------------------------------------
+
+SOAK = tool("seed_soak_plan", "Plan how long to soak seeds.", ["min_hours", "max_hours"],
+            min_hours={"type": "integer", "description": "The lower end of the soaking time."},
+            max_hours={"type": "integer", "description": "The upper end of the soaking time."})
+
+
+@pytest.mark.parametrize("question", ["Plan a seed soak plan between 8 and 12 hours",
+                                      "Seed soak plan: soak from 8 to 12 hours",
+                                      "Make a seed soak plan ranging from 8 hours to 12"])
+def test_a_range_binds_its_start_and_its_end(question):
+    assert only_args(question, SOAK) == {"min_hours": 8, "max_hours": 12}
+
+
+def test_a_required_interval_array_takes_the_range():
+    sample = tool("sample_transect", "Sample a river transect.", ["interval"],
+                  interval={"type": "array", "items": {"type": "number"}, "description": "Start and end, in metres."})
+    assert only_args("Sample the river transect from 20 to 45 metres", sample) == {"interval": [20, 45]}
+
+
+SPLICE = tool("splice_ropes", "Splice two ropes.", ["first_length", "second_length"], first_length=INT,
+              second_length=INT)
+
+
+@pytest.mark.parametrize("question", ["Splice ropes of 12 and 7, 9 and 4",
+                                      "Splice the rope pairs (12, 7) and (9, 4)",
+                                      "Splice two pairs of ropes: [12, 7], [9, 4]"])
+def test_groups_of_numbers_give_one_call_each(question):
+    assert [a for _, a in calls(question, SPLICE)] == [{"first_length": 12, "second_length": 7},
+                                                       {"first_length": 9, "second_length": 4}]
+
+
+def test_bracketed_lists_give_one_call_each_to_an_array_tool():
+    mean = tool("mean_rainfall", "Mean of rainfall readings.", ["readings"],
+                readings={"type": "array", "items": {"type": "number"}})
+    got = calls("Give the mean rainfall of each gauge: [3, 5, 8], [2, 2, 6] and [9, 1, 4]", mean)
+    assert [a["readings"] for _, a in got] == [[3, 5, 8], [2, 2, 6], [9, 1, 4]]
+
+
+def test_a_number_word_beside_digits_is_a_count_not_a_value():
+    assert [a for _, a in calls("Splice the two ropes: 12 and 7", SPLICE)] == [{"first_length": 12, "second_length": 7}]
+
+
+def test_a_unit_parameter_takes_a_unit_of_measure_not_a_thing_counted():
+    kiln = tool("kiln_volume", "Volume of pottery kilns.", ["width"], width=NUM,
+                unit={"type": "string", "description": "Unit of the width."})
+    assert only_args("Give the volume of four kilns 60 cm wide", kiln) == {"width": 60, "unit": "cm"}
+    assert "unit" not in only_args("Give the volume of four kilns of width 60", kiln)
+
+
+# --- several tasks that share a subject ---------------------------------------------------------------------------
+
+def test_a_task_that_points_back_takes_the_subject_of_the_task_before():
+    bio = tool("poet_birthplace", "The birthplace of a poet.", ["poet"],
+               poet={"type": "string", "description": "The name of the poet."})
+    works = tool("poet_best_known_work", "The best-known work of a poet.", ["poet"],
+                 poet={"type": "string", "description": "The name of the poet."})
+    assert calls("What is the birthplace of Sorley MacLean, and what was his best-known work?", bio, works) == [
+        ("poet_birthplace", {"poet": "Sorley MacLean"}), ("poet_best_known_work", {"poet": "Sorley MacLean"})]
