@@ -26,6 +26,7 @@ from helpers.offline.param_values import (
     cued,
     described_default,
     enum_value,
+    enum_values,
     expression_for,
     flag_in,
     is_unit_param,
@@ -315,6 +316,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                     args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in lists[0]]
                 elif name in required:
                     args[name] = [v for v in numbers.values()]
+            elif isinstance(items.get("enum"), list) and (members := enum_values(items["enum"], question)):
+                args[name] = members  # the listed members the request says: "avoiding highways and toll roads"
             elif name in required or (pool and cued(name, schema, question, pool[0])):
                 args[name] = list(pool)
                 pool = []

@@ -198,6 +198,26 @@ def enum_value(enum: list, question: str, taken: frozenset | set = frozenset()):
     return max(fresh, key=lambda f: (f[1], -f[2]))[0] if fresh else None
 
 
+def enum_values(enum: list, question: str) -> list:
+    """Every enum member the question says as a phrase (its words in a row, in any form), in the question's order:
+    what an array of enum members takes ("avoiding highways and toll roads" -> ["highways", "tolls"]).
+
+    Example:
+        >>> enum_values(["Guitar Lessons", "Violin Lessons", "Guitars"], "a guitar shop that offers violin lessons")
+        ['Guitars', 'Violin Lessons']
+    """
+    tokens = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", question.lower()) if w]
+    found = []
+    for member in enum:
+        if not isinstance(member, str) or not member.strip():
+            continue
+        own = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", member.lower()) if w]
+        at = next((i for i in range(len(tokens) - len(own) + 1) if tokens[i:i + len(own)] == own), None)
+        if own and at is not None:
+            found.append((at, member))
+    return [member for _, member in sorted(found, key=lambda f: f[0])]
+
+
 _FORMULA_PARAM = re.compile(r"\b(?:function|equation|expression|formula|polynomial|integrand)\b", re.IGNORECASE)
 _TERM = r"(?:\d+(?:\.\d+)?\s*\*?\s*)?(?<![A-Za-z])[a-z](?![A-Za-z])(?:\s*(?:\^|\*\*)\s*\d+)?|\d+(?:\.\d+)?"
 _FORMULA = re.compile(rf"(?:(?<![A-Za-z])[a-z](?:\([a-z]\))?\s*=\s*)?[-+]?\s*(?:{_TERM})(?:\s*[-+*/]\s*(?:{_TERM}))*")
@@ -309,6 +329,8 @@ _CUES = {"from": {"start", "origin", "source", "from", "departure", "sender", "b
          "to": {"end", "destination", "target", "to", "arrival", "recipient", "final"},
          "in": {"location", "city", "place", "where", "area", "region", "country"},
          "at": {"location", "place", "where", "venue", "time"},
+         "near": {"location", "city", "place", "where", "area", "region"},
+         "around": {"location", "city", "place", "where", "area", "region"},
          "by": {"author", "artist", "creator", "by"}}
 
 

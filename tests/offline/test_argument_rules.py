@@ -374,3 +374,13 @@ def test_a_task_that_points_back_takes_the_subject_of_the_task_before():
                  poet={"type": "string", "description": "The name of the poet."})
     assert calls("What is the birthplace of Sorley MacLean, and what was his best-known work?", bio, works) == [
         ("poet_birthplace", {"poet": "Sorley MacLean"}), ("poet_best_known_work", {"poet": "Sorley MacLean"})]
+
+
+def test_an_array_of_enum_members_takes_every_member_the_request_says_as_a_phrase():
+    route = tool("cycle_route", "Plan a cycle route.", ["start"], start={"type": "string"},
+                 avoid={"type": "array", "items": {"type": "string", "enum": ["hills", "cobbles", "main roads"]}},
+                 stops={"type": "array", "items": {"type": "string", "enum": ["Cafe Stop", "Bike Shop"]}})
+    args = only_args("Plan a cycle route from Lanark avoiding cobbles and main roads, past a bike shop", route)
+    assert args["avoid"] == ["cobbles", "main roads"] and args["stops"] == ["Bike Shop"]
+    # The negative: words of a member apart ("main ... roads") are not the member; nothing said, nothing sent.
+    assert "avoid" not in only_args("Plan a cycle route from Lanark on the main quiet roads", route)
