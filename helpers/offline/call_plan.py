@@ -50,6 +50,8 @@ _TASK_START = re.compile(
 _REQUEST_VERBS = frozenset("""find get calculate compute tell show give search book check convert play list retrieve
 fetch predict estimate determine identify provide look send create set make add remove delete update invest withdraw
 buy sell order schedule compare what how who where when which can could would please""".split())
+# A clause with these words is about the subject already named ("who are they playing"): more of the same call.
+_POINTS_BACK = re.compile(r"\b(?:they|them|their|it|its|he|him|his|she|her|this|these|those)\b", re.IGNORECASE)
 _SAME = re.compile(r"\b(?:same|again|repeat|another|similarly|likewise|as\s+well)\b", re.IGNORECASE)
 _GENERIC_NAME_WORDS = {stem(w) for w in "get set find calculate calc compute info information details detail data "
                        "by of for to the a list fetch retrieve search lookup check make create".split()}
@@ -476,7 +478,10 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
     pending = ""
     for piece in pieces:
         if piece.tool is None:
-            if groups and _SAME.search(piece.text) and _gives_values(groups[-1][0], piece.text):
+            # "..., then from Los Angeles to Miami": a clause that names no tool but gives the previous call's
+            # parameters new values (or says "the same") is that tool again, with what it changes.
+            if groups and _gives_values(groups[-1][0], piece.text) and (_SAME.search(piece.text) or (
+                    not _POINTS_BACK.search(piece.text) and _overlaps(groups[-1][0], groups[-1][1], piece.text))):
                 groups.append([groups[-1][0], piece.text, True])
             else:
                 pending = f"{pending} {piece.text}".strip()

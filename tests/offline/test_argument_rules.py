@@ -384,3 +384,18 @@ def test_an_array_of_enum_members_takes_every_member_the_request_says_as_a_phras
     assert args["avoid"] == ["cobbles", "main roads"] and args["stops"] == ["Bike Shop"]
     # The negative: words of a member apart ("main ... roads") are not the member; nothing said, nothing sent.
     assert "avoid" not in only_args("Plan a cycle route from Lanark on the main quiet roads", route)
+
+
+ROUTE = tool("ferry_route_time", "Sailing time of a ferry route.", ["origin", "destination"],
+             origin={"type": "string", "description": "Port of departure."},
+             destination={"type": "string", "description": "Port of arrival."})
+
+
+def test_a_clause_that_gives_the_same_parameters_new_values_is_another_call():
+    assert [a for _, a in calls("What is the ferry route time from Oban to Craignure, then from Craignure to Fionnphort?",
+                                ROUTE)] == [{"origin": "Oban", "destination": "Craignure"},
+                                            {"origin": "Craignure", "destination": "Fionnphort"}]
+
+
+def test_a_clause_that_points_back_at_its_subject_is_no_new_call():
+    assert len(calls("What is the ferry route time from Oban to Craignure, and is it busy in Summer?", ROUTE)) == 1
