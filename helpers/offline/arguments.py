@@ -175,6 +175,21 @@ _CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
 
 
+def unwrapped(question: str) -> str:
+    """The request without quotes around the whole of it: a request pasted in quotes is a request, not a quote.
+
+    Example:
+        >>> unwrapped('"Find the tide times for Oban."'), unwrapped("Say 'hi' to 'Ana'")
+        ('Find the tide times for Oban.', "Say 'hi' to 'Ana'")
+    """
+    text = question.strip()
+    for left, right in (('"', '"'), ("'", "'"), ("\u201c", "\u201d")):
+        if len(text) > 2 and text.startswith(left) and text.endswith(right) and left not in text[1:-1] \
+                and right not in text[1:-1]:
+            return text[1:-1].strip()
+    return question
+
+
 def entities(question: str, tool: Tool | None = None) -> list[str]:
     """Names in a question: quoted strings, then capitalised words and phrases that are not just a
     sentence-initial "What"/"Compare", or words from the tool's own name. Without capitals, the words
@@ -184,6 +199,7 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
         >>> entities("Compare the weather in Berlin and Madrid")
         ['Berlin', 'Madrid']
     """
+    question = unwrapped(question)
     tool_stems = set().union(*_tool_words(tool)) if tool else set()
     found: list[str] = []
     for groups in _QUOTED.findall(question):
@@ -249,6 +265,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
     `guessed`, when given, collects the parameters filled by the last resort (a phrase of the request, a default):
     a later call of a plan takes those from the call before it instead (call_plan.py).
     """
+    question = unwrapped(question)
     props = (tool.parameters or {}).get("properties") or {}
     required = set((tool.parameters or {}).get("required") or [])
     numbers = bind_numbers(props, required, question)

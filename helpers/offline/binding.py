@@ -283,6 +283,18 @@ def _converted(name: str, schema: dict, mention: Mention):
     return int(value) if float(value).is_integer() and schema.get("type") != "number" else value
 
 
+_MEASURES = {stem(w) for w in list(UNIT_WORDS.values()) + "second minute hour day night week month year decade century "
+             "inch foot yard mile metre meter litre liter gram kilogram pound ounce degree percent dollar euro".split()}
+
+
+def _counts_things(mention: Mention) -> bool:
+    """A number word before a plural that is no unit: "four individuals", "two circles" count things; "two hours"
+    is a measure."""
+    unit = mention.unit.lower()
+    return mention.spelled and len(unit) > 3 and unit.endswith("s") and stem(unit) not in _MEASURES \
+        and stem(unit[:-1]) not in _MEASURES
+
+
 def numeric(schema: dict) -> bool:
     kind = schema.get("type")
     if isinstance(kind, list):
@@ -311,13 +323,14 @@ def bind_numbers(properties: dict, required: list | set, text: str, used: set[in
     for score, index, name in pairs:
         if score < 1.0 or name in chosen or index in taken:
             continue
-        if digits and found[index].spelled and score < 3.0:
-            continue  # "two side lengths: 3 and 4": beside digits, a number word counts, unless its word names this
+        if found[index].spelled and score < 3.0 and (digits or _counts_things(found[index])):
+            continue  # "two side lengths: 3 and 4", "for four individuals": a number word counts, unless its word names this
         chosen[name] = found[index]
         taken.add(index)
     # A number word beside digits is mostly a count of what follows ("the two sides 4 and 5"): it is bound
     # only where a word points at it, never by its place.
-    left = [i for i, m in enumerate(found) if i not in taken and not m.frequency and not (m.spelled and digits)
+    left = [i for i, m in enumerate(found) if i not in taken and not m.frequency
+            and not (m.spelled and (digits or _counts_things(m)))
             and m.value not in {c.value for c in chosen.values()}]
     for name in [n for n in targets if n in required and n not in chosen]:
         # Parameters no word points at take the numbers left, in the order both are given.

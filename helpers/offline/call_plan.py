@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from helpers.offline.arguments import entities, fill_arguments, param_type, tool_relevance
+from helpers.offline.arguments import entities, fill_arguments, param_type, tool_relevance, unwrapped
 from helpers.offline.binding import fit, mentions
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
@@ -78,7 +78,7 @@ def clauses(question: str) -> list[str]:
         >>> clauses("Find the capital of Peru. Also, get the weather in Lima and then book a taxi")
         ['Find the capital of Peru', 'get the weather in Lima', 'book a taxi']
     """
-    text = question.strip()
+    text = unwrapped(question).strip()
     quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))*'(?!\w)",
                                             text)]
     parts, begin = [], 0
@@ -160,6 +160,17 @@ def _overlaps(tool: Tool, before: str, text: str) -> bool:
                if _from_text(v, before)}
     now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items() if _from_text(v, text)}
     return bool((earlier - guessed_before) & (now - guessed_now))
+
+
+def _adds_to(tool: Tool, before: str, text: str) -> bool:
+    """Whether a clause gives the previous call only parameters it has no value for yet (more of the same call)."""
+    guessed_before: set[str] = set()
+    guessed_now: set[str] = set()
+    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
+               if _from_text(v, before)} - guessed_before
+    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items()
+           if _from_text(v, text)} - guessed_now
+    return bool(now) and not now & earlier
 
 
 def _names(tool: Tool, text: str) -> list[str]:
@@ -483,6 +494,8 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
             if groups and _gives_values(groups[-1][0], piece.text) and (_SAME.search(piece.text) or (
                     not _POINTS_BACK.search(piece.text) and _overlaps(groups[-1][0], groups[-1][1], piece.text))):
                 groups.append([groups[-1][0], piece.text, True])
+            elif groups and not pending and _adds_to(groups[-1][0], groups[-1][1], piece.text):
+                groups[-1][1] = f"{groups[-1][1]}. {piece.text}"  # "..., and then round off the result to 3 places"
             else:
                 pending = f"{pending} {piece.text}".strip()
             continue

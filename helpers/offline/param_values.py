@@ -203,8 +203,8 @@ def enum_values(enum: list, question: str) -> list:
     what an array of enum members takes ("avoiding highways and toll roads" -> ["highways", "tolls"]).
 
     Example:
-        >>> enum_values(["Guitar Lessons", "Violin Lessons", "Guitars"], "a guitar shop that offers violin lessons")
-        ['Guitars', 'Violin Lessons']
+        >>> enum_values(["Pottery Classes", "Glaze Classes", "Kilns"], "a kiln shop that offers glaze classes")
+        ['Kilns', 'Glaze Classes']
     """
     tokens = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", question.lower()) if w]
     found = []

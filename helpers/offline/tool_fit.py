@@ -25,6 +25,7 @@ from helpers.offline.field_roles import name_words
 from helpers.offline.text import STOP_WORDS, stem, words
 
 ASKED_WORDS = 3  # how many of the request's first content words say what it asks for
+NAME_WORDS_ENOUGH = 2  # a request that says this many of the tool's own name words (not its verb) is about it
 
 # Words a request starts with before saying what it wants, and nouns that only count, list or name things:
 # general English, about any subject.
@@ -32,6 +33,7 @@ _REQUEST_WORDS = frozenset("""calculate compute find get give tell show determin
 predict provide list look search check what whats which who whom whose where when how is are was were can could
 would will should please me my i us we you your let lets do does did need want help know like about there here
 kindly using use perform run make generate create obtain""".split())
+_VERB_STEMS = {stem(w) for w in "calculate calc compute get find fetch retrieve search lookup check info data".split()}
 _COUNTING_NOUNS = frozenset("""number numbers name names list type types kind kinds details detail information info
 value values amount total result results data set way ways much many""".split())
 
@@ -79,6 +81,10 @@ def tool_fits(tool: Tool, question: str) -> bool:
 
 def _fits_one(tool: Tool, question: str) -> bool:
     about = _stems(f"{tool.name} {tool.description}")
+    own = {stem(w) for w in name_words(tool.name)} - {stem(w) for w in _REQUEST_WORDS} - _VERB_STEMS
+    said_words = {stem(w) for w in words(question)}
+    if len({w for w in own if len(w) > 2} & said_words) >= NAME_WORDS_ENOUGH:
+        return True  # "... what is its final speed?" names kinematics_calculate_final_speed wherever it stands
     asked = asked_for(question)
     if not asked:
         return True  # nothing said beyond the request's verb: leave it to the other rules

@@ -399,3 +399,24 @@ def test_a_clause_that_gives_the_same_parameters_new_values_is_another_call():
 
 def test_a_clause_that_points_back_at_its_subject_is_no_new_call():
     assert len(calls("What is the ferry route time from Oban to Craignure, and is it busy in Summer?", ROUTE)) == 1
+
+
+def test_a_request_in_quotes_is_read_as_a_request():
+    got = calls('"What is the ferry route time from Oban to Craignure? Then from Craignure to Fionnphort."', ROUTE)
+    assert [a for _, a in got] == [{"origin": "Oban", "destination": "Craignure"},
+                                   {"origin": "Craignure", "destination": "Fionnphort"}]
+
+
+def test_a_clause_that_adds_a_value_belongs_to_the_call_before_it():
+    glaze = tool("glaze_firing", "Plan a glaze firing.", ["peak_celsius"],
+                 peak_celsius={"type": "integer", "description": "Peak temperature in Celsius."},
+                 hold_minutes={"type": "integer", "description": "Hold at the peak, in minutes."})
+    assert calls("Plan a glaze firing to 1240 Celsius, and then hold for 15 minutes. After that, plan another glaze "
+                 "firing to 1180 Celsius", glaze) == [("glaze_firing", {"peak_celsius": 1240, "hold_minutes": 15}),
+                                                      ("glaze_firing", {"peak_celsius": 1180, "hold_minutes": 15})]
+
+
+def test_a_number_word_before_things_counted_is_not_a_value():
+    fire = tool("glaze_firing_cost", "Cost of a glaze firing.", ["pots"],
+                pots={"type": "integer", "description": "How many pots."}, kwh={"type": "number"})
+    assert "kwh" not in only_args("What is the glaze firing cost of 12 pots for three potters?", fire)
