@@ -32,7 +32,7 @@ NAME_WORDS_ENOUGH = 2  # a request that says this many of the tool's own name wo
 _REQUEST_WORDS = frozenset("""calculate compute find get give tell show determine identify retrieve fetch estimate
 predict provide list look search check what whats which who whom whose where when how is are was were can could
 would will should please me my i us we you your let lets do does did need want help know like about there here
-kindly using use perform run make generate create obtain""".split())
+kindly using use perform run make generate create obtain given based certain specific specified particular""".split())
 _VERB_STEMS = {stem(w) for w in "calculate calc compute get find fetch retrieve search lookup check info data".split()}
 _COUNTING_NOUNS = frozenset("""number numbers name names list type types kind kinds details detail information info
 value values amount total result results data set way ways much many""".split())
