@@ -268,7 +268,9 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
 def _converted(name: str, schema: dict, mention: Mention):
     value = mention.value
     description = str(schema.get("description") or "").lower()
-    if mention.percent and not re.search(r"percent|%", description):
+    as_percent = re.search(r"percent|%", description) and not re.search(
+        r"decimal|fraction|\d\s?%\s*(?:is|=|->|→|as|becomes)\s*0?\.\d", description)  # "Enter as a decimal, 5% is 0.05"
+    if mention.percent and not as_percent:
         value = round(value / 100, 10)  # "5%" for a rate the description doesn't call a percentage: 0.05
     if mention.clock == "pm" and value < 12 and "24" in description:
         value += 12

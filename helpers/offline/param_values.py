@@ -411,7 +411,7 @@ def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: s
         >>> phrase_for("site", {}, "Inspect the hive records kept in the north meadow", avoid, set())
         'north meadow'
     """
-    tokens = re.findall(r"[A-Za-z][\w'-]*|\d[\w.,/-]*|[^\w\s]", question)
+    tokens = re.findall(r"[A-Za-z](?:[\w-]|'(?=\w))*|\d[\w.,/-]*|[^\w\s]", question)  # "James'" ends at "s"
     runs: list[tuple[int, list[str]]] = []  # (index where the run starts, its words)
     current: list[str] = []
     start = 0
@@ -445,4 +445,4 @@ def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: s
 # Verbs and fillers a request is worded with, not what it is about: general English.
 _REQUEST_WORDS = frozenset("""find get give show tell provide retrieve fetch search look calculate compute determine
 identify list display check obtain help want need would could can please detail details detailed information info
-me who what which when where how many much whose know""".split())
+me who what which when where how many much whose know including include includes using""".split())

@@ -420,3 +420,11 @@ def test_a_number_word_before_things_counted_is_not_a_value():
     fire = tool("glaze_firing_cost", "Cost of a glaze firing.", ["pots"],
                 pots={"type": "integer", "description": "How many pots."}, kwh={"type": "number"})
     assert "kwh" not in only_args("What is the glaze firing cost of 12 pots for three potters?", fire)
+
+
+@pytest.mark.parametrize("description, value", [("The syrup strength as a decimal. E.g. 40% is 0.4.", 0.4),
+                                                ("The syrup strength, in percent.", 40)])
+def test_a_percentage_becomes_a_decimal_when_the_description_shows_it_so(description, value):
+    syrup = tool("set_syrup_strength", "Set the feeder syrup strength.", ["strength"],
+                 strength={"type": "number", "description": description})
+    assert only_args("Set the syrup strength to 40%", syrup) == {"strength": value}
