@@ -277,9 +277,21 @@ def _same_kind(a: str, b: str) -> bool:
     return bool(number.match(a)) == bool(number.match(b))
 
 
+_ORDINAL_PART = re.compile(r"(?:^|_)(?:first|second|third|fourth|1st|2nd|3rd|4th|other|another)(?=_|$)|\d+$|_?[ab]$")
+
+
 def _free_params(tool: Tool, kind_numeric: bool) -> int:
-    """How many scalar parameters could take one item of a list of this kind."""
+    """How many scalar parameters could take one item of a list of this kind. Names go one to a parameter only
+    among parameters alike but for a number or an ordinal (`team1`, `team2`; `first_city`, `second_city`): a
+    `country` and a `species` do not take "Bangladesh and India" between them."""
     props = (tool.parameters or {}).get("properties") or {}
+    if not kind_numeric:
+        alike: dict[str, int] = {}
+        for name, schema in props.items():
+            if isinstance(schema, dict) and param_type(schema) == "string" and not schema.get("enum"):
+                base = _ORDINAL_PART.sub("", name.lower()) or name.lower()
+                alike[base] = alike.get(base, 0) + 1
+        return max(alike.values(), default=0)
     count = 0
     for schema in props.values():
         kind = param_type(schema) if isinstance(schema, dict) else "string"

@@ -35,6 +35,10 @@ _LISTED = re.compile(r"\b(?:e\.?\s?g\.?|for example|for instance|such as|like|on
 _MONTHS = "|".join(MONTHS)
 _DATE = re.compile(rf"\b\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}\b|\b\d{{1,2}}[-/]\d{{1,2}}[-/]\d{{4}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:\s+\d{{4}})?"
                    rf"|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?", re.IGNORECASE)
+# A date said relative to today, kept as written: the offline model has no calendar.
+_RELATIVE_DATE = re.compile(r"\b(?:(?:next|last|past|this|coming)\s+(?:week(?:end)?|month|year|day|monday|tuesday|"
+                            r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|yesterday|tonight)\b",
+                            re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
@@ -97,8 +101,8 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
         found = _EMAIL.search(question)
         if found:
             return found.group(0)
-    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth", said):
-        found = _DATE.search(question)
+    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth|time\s+frame", said):
+        found = _DATE.search(question) or _RELATIVE_DATE.search(question)
         if found:
             return found.group(0)
     if schema.get("format") == "path" or _PATH_WORDS & set(re.split(r"[_\W]+", said)):
@@ -445,4 +449,5 @@ def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: s
 # Verbs and fillers a request is worded with, not what it is about: general English.
 _REQUEST_WORDS = frozenset("""find get give show tell provide retrieve fetch search look calculate compute determine
 identify list display check obtain help want need would could can please detail details detailed information info
-me who what which when where how many much whose know including include includes using""".split())
+me who what which when where how many much whose know including include includes using last next past current
+recent latest upcoming""".split())

@@ -428,3 +428,23 @@ def test_a_percentage_becomes_a_decimal_when_the_description_shows_it_so(descrip
     syrup = tool("set_syrup_strength", "Set the feeder syrup strength.", ["strength"],
                  strength={"type": "number", "description": description})
     assert only_args("Set the syrup strength to 40%", syrup) == {"strength": value}
+
+
+def test_names_fill_parameters_only_when_they_are_alike():
+    hives = tool("hive_count", "Count of beehives in a region.", ["region", "species"],
+                 region={"type": "string", "description": "The region."},
+                 species={"type": "string", "description": "The bee species."})
+    got = calls("Give the hive count of honey bees in Fife and Angus", hives)
+    assert [a["region"] for _, a in got] == ["Fife", "Angus"]
+    # The negative: two parameters alike but for a number take the two names in one call.
+    match = tool("curling_match", "Result of a curling match.", ["team1", "team2"], team1={"type": "string"},
+                 team2={"type": "string"})
+    assert calls("Give the curling match result of Dundee and Perth", match) == [
+        ("curling_match", {"team1": "Dundee", "team2": "Perth"})]
+
+
+@pytest.mark.parametrize("when", ["next weekend", "tomorrow", "this Friday"])
+def test_a_date_parameter_takes_a_relative_date_as_written(when):
+    fair = tool("craft_fair_stalls", "Stalls at a craft fair.", ["town", "date"], town={"type": "string"},
+                date={"type": "string", "description": "The date of the fair."})
+    assert only_args(f"List the craft fair stalls in Kelso for {when}", fair) == {"town": "Kelso", "date": when}
