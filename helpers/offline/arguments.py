@@ -155,7 +155,10 @@ def tool_relevance(tool: Tool, question: str) -> float:
     """
     name_words, desc_words = _tool_words(tool)
     q = {stem(w) for w in content_words(question)}
-    return NAME_WORD_WEIGHT * len(q & name_words) + DESCRIPTION_WORD_WEIGHT * len(q & desc_words)
+    # Word forms the crude stemmer leaves apart ("projected", "projection") meet on a long shared start.
+    named = {w for w in q if w in name_words or any(len(w) >= 5 and len(n) >= 5 and (n.startswith(w) or w.startswith(n))
+                                                    for n in name_words)}
+    return NAME_WORD_WEIGHT * len(named) + DESCRIPTION_WORD_WEIGHT * len(q & desc_words)
 
 
 # --- entities: the names in a question ---------------------------------------------------------------
