@@ -274,6 +274,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
     numbers = bind_numbers(props, required, question)
     pool = ([entity] if entity else []) + [e for e in others if e != entity]
     args: dict = {}
+    lists_given = 0
     for name, schema in props.items():
         if not isinstance(schema, dict):
             continue
@@ -333,7 +334,10 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             if numeric(items or {}):
                 lists = number_lists(question) or ([] if name not in required else ranges(question))
                 if lists:
-                    args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in lists[0]]
+                    # Several list parameters take several lists in order: "Group A [3, 4] and Group B [7, 8]".
+                    chosen = lists[lists_given] if lists_given < len(lists) else lists[0]
+                    lists_given += 1
+                    args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in chosen]
                 elif name in required:
                     args[name] = [v for v in numbers.values()]
             elif isinstance(items.get("enum"), list) and (members := enum_values(items["enum"], question)):

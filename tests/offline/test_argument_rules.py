@@ -448,3 +448,11 @@ def test_a_date_parameter_takes_a_relative_date_as_written(when):
     fair = tool("craft_fair_stalls", "Stalls at a craft fair.", ["town", "date"], town={"type": "string"},
                 date={"type": "string", "description": "The date of the fair."})
     assert only_args(f"List the craft fair stalls in Kelso for {when}", fair) == {"town": "Kelso", "date": when}
+
+
+def test_several_list_parameters_take_several_lists_in_order():
+    compare = tool("compare_hive_weights", "Compare two hives' weekly weights.", ["hive_a", "hive_b"],
+                   hive_a={"type": "array", "items": {"type": "number"}},
+                   hive_b={"type": "array", "items": {"type": "number"}})
+    assert only_args("Compare hive weights: the east hive [31, 33, 36] and the west hive [28, 29, 35]", compare) == {
+        "hive_a": [31, 33, 36], "hive_b": [28, 29, 35]}
