@@ -130,7 +130,7 @@ def gives_required_numbers(tool: Tool, question: str) -> bool:
 
 
 # A unit of time with no number before it is one of it: "the next month", "last year", "an hour".
-_ONE_UNIT = re.compile(r"\b(?:next|last|past|this|coming|a|an|per)\s+(?:second|minute|hour|day|night|week|fortnight|"
+_ONE_UNIT = re.compile(r"\b(?:next|last|past|this|coming|a|an|per|every|each)\s+(?:second|minute|hour|day|night|week|fortnight|"
                        r"month|quarter|year|decade|century)\b", re.IGNORECASE)
 
 
