@@ -259,16 +259,19 @@ def flag_in(name: str, schema: dict, question: str) -> bool | None:
         >>> flag_in("include_history", {}, "Show the case with its history"), flag_in("dark_mode", {}, "Hi")
         (True, None)
     """
-    own = [stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]
-    own = [w.lower() for w in own if w.lower() not in _FLAG_FILLER]
+    named = [stem(w).lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]
+    # "include_history" is about "history"; a flag named only by a filler ("detailed") is about that word.
+    own = [w for w in named if w not in _FLAG_FILLER] or named
     if not own:
         return None
     tokens = [stem(w) for w in words(question)]
+    negations = {"without", "no", "not", "exclude", "dont", "never", "skip"}
     for i, token in enumerate(tokens):
         if token == own[0] and tokens[i:i + len(own)] == own or (len(own) == 1 and token == own[0]):
-            if {"without", "no", "not", "exclude", "dont", "never", "skip"} & set(tokens[max(0, i - 3):i]):
-                return False
-            return True
+            return not negations & set(tokens[max(0, i - 3):i])
+    if len(own) == 2 and set(own) <= set(tokens):  # "with toll roads avoided" for avoid_tolls
+        first = min(tokens.index(w) for w in own)
+        return not negations & set(tokens[max(0, first - 3):first])
     return None
 
 

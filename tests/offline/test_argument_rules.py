@@ -456,3 +456,12 @@ def test_several_list_parameters_take_several_lists_in_order():
                    hive_b={"type": "array", "items": {"type": "number"}})
     assert only_args("Compare hive weights: the east hive [31, 33, 36] and the west hive [28, 29, 35]", compare) == {
         "hive_a": [31, 33, 36], "hive_b": [28, 29, 35]}
+
+
+def test_a_flag_named_by_one_plain_word_or_two_words_in_any_order():
+    survey = tool("meadow_survey", "Survey a wildflower meadow.", ["meadow"], meadow={"type": "string"},
+                  detailed={"type": "boolean"}, avoid_paths={"type": "boolean"})
+    args = only_args("Run a detailed meadow survey of 'Long Acre' with the paths avoided", survey)
+    assert args["detailed"] is True and args["avoid_paths"] is True
+    args = only_args("Run a meadow survey of 'Long Acre'", survey)
+    assert "detailed" not in args and "avoid_paths" not in args
