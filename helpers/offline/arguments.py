@@ -300,7 +300,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             pool = [e for e in pool if e != beside[0]]
         elif kind == "string":
             if pool and (name in required or cued(name, schema, question, pool[0])):
-                args[name] = pool.pop(0)
+                open_place = any(_PLACE_PARAM.search(n) and n not in args and n != name for n in props)
+                args[name] = _place_aware(name, question, pool, open_place)
+                pool.remove(args[name])
                 if args[name] not in question:  # a word after "in"/"for", capitalised: the whole phrase, as written
                     avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
                     phrase = phrase_for(name, schema, question, avoid, set())
@@ -346,6 +348,22 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = list(pool)
                 pool = []
     return args
+
+
+_PLACE_PARAM = re.compile(r"location|city|place|area|region|country|state|address|town", re.IGNORECASE)
+_AT_PLACE = re.compile(r"\b(?:in|near|around)\s+$", re.IGNORECASE)
+
+
+def _place_aware(name: str, question: str, pool: list[str], open_place: bool) -> str:
+    """The name a place parameter takes from the pool: the first name set right after "in", "near" or "around"
+    ("the best sushi restaurant in Boston"), else the first name. Another parameter takes the first name, leaving
+    the placed ones to a place parameter still open ("a tea room in Pitlochry serving Darjeeling")."""
+    placed = [e for e in pool if (at := question.find(e)) > 0 and _AT_PLACE.search(question[:at])]
+    if _PLACE_PARAM.search(name):
+        return placed[0] if placed else pool[0]
+    if open_place:
+        return next((e for e in pool if e not in placed), pool[0])
+    return pool[0]
 
 
 def next_entity_call(conv: Conversation, tool: Tool, must_call: bool = False) -> tuple[str, str] | None:

@@ -465,3 +465,12 @@ def test_a_flag_named_by_one_plain_word_or_two_words_in_any_order():
     assert args["detailed"] is True and args["avoid_paths"] is True
     args = only_args("Run a meadow survey of 'Long Acre'", survey)
     assert "detailed" not in args and "avoid_paths" not in args
+
+
+def test_a_place_parameter_takes_the_name_set_after_in_or_near():
+    tea = tool("tea_room_finder", "Find a tea room.", ["speciality", "town"],
+               speciality={"type": "string", "description": "The tea served."},
+               town={"type": "string", "description": "The town."})
+    assert only_args("Find a tea room serving Darjeeling near Pitlochry", tea) == {
+        "speciality": "Darjeeling", "town": "Pitlochry"}
+    assert only_args("Find a tea room in Pitlochry serving Darjeeling", tea)["town"] == "Pitlochry"
