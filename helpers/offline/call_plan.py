@@ -326,7 +326,9 @@ def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str,
     Lists of the same length go together item by item only when the text says "respectively"; otherwise each
     list is expanded on its own, so "Lakers and Bulls in seasons 2018 and 2020" is four calls (every pairing),
     as a request that coordinates two lists with no word pairing them asks."""
-    lists = [spans for spans in lists_in(text) if not _takes_as_array(tool, text, spans)]
+    plain = word_lists(text)
+    lists = [spans for spans in lists_in(text) if not _takes_as_array(tool, text, spans)
+             and not (spans in plain and _text_array(tool))]  # "tomatoes and lettuce" for `items`: one list
     for spans in lists:
         numeric = bool(re.match(r"[-−]?\$?\d", text[spans[0][0]:spans[0][1]]))
         inside = [(a, b) for other in lists for a, b in other]
@@ -343,7 +345,7 @@ def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str,
             continue
         paired = bool(_RESPECTIVELY.search(text))
         partners = [other for other in lists if other is not spans and len(other) == len(spans)] if paired else []
-        plain = word_lists(text)  # plain words are pinned to their call (_pin_items); names are read as names
+        # plain words are pinned to their call (_pin_items); names are read as names
         texts = []
         for i in range(len(spans)):
             chosen = [(spans, i)] + [(other, i) for other in partners]
@@ -354,6 +356,23 @@ def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str,
         expanded = [(t, items + more) for one, items in texts for t, more in _expand(tool, one, depth + 1)]
         return expanded if len(expanded) <= MAX_EXPANSION else texts
     return [(text, ())]
+
+
+def _text_array(tool: Tool) -> str | None:
+    """The tool's one parameter that takes a list of free text, if it has exactly one."""
+    props = (tool.parameters or {}).get("properties") or {}
+    found = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) == "array"
+             and isinstance(s.get("items"), dict) and s["items"].get("type", "string") == "string"
+             and not s["items"].get("enum")]
+    return found[0] if len(found) == 1 else None
+
+
+def _listed_words(tool: Tool, text: str, args: dict) -> None:
+    """A list of plain words the call keeps whole goes to the tool's one free-text list parameter."""
+    name = _text_array(tool)
+    lists = word_lists(text)
+    if name and lists:
+        args[name] = [text[a:b] for a, b in lists[0]]
 
 
 def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]], guesses: list[set[str]]) -> None:
@@ -529,6 +548,8 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
             guesses: list[set[str]] = [set() for _ in fanned]
             filled = [fill_arguments(tool, t, None, _names(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
             _pin_items(tool, filled, [items for _, items in fanned], guesses)
+            for (call_text, _), args in zip(fanned, filled, strict=True):
+                _listed_words(tool, call_text, args)
             _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats, guesses)
     return calls
 

@@ -474,3 +474,11 @@ def test_a_place_parameter_takes_the_name_set_after_in_or_near():
     assert only_args("Find a tea room serving Darjeeling near Pitlochry", tea) == {
         "speciality": "Darjeeling", "town": "Pitlochry"}
     assert only_args("Find a tea room in Pitlochry serving Darjeeling", tea)["town"] == "Pitlochry"
+
+
+def test_a_list_of_plain_words_goes_whole_to_a_list_parameter():
+    stall = tool("market_stall_prices", "Prices at a farmers' market stall.", ["market", "produce"],
+                 market={"type": "string", "description": "The market."},
+                 produce={"type": "array", "items": {"type": "string"}, "description": "What to price."})
+    assert calls("Check the market stall prices of leeks, kale and parsnips at Stockbridge Market", stall) == [
+        ("market_stall_prices", {"market": "Stockbridge Market", "produce": ["leeks", "kale", "parsnips"]})]
