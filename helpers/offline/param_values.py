@@ -17,6 +17,9 @@ schema, question)` looks in the question for just that part:
   fractions ("12/03/2026", "3/4", "km/h", "and/or") are not paths.
 None when the question holds no such part; arguments.py then falls back to the names in the question.
 
+A little over 400 lines: every reading of one parameter's part of the request is here, so that their order and
+their overlaps are read in one place (the flag, enum, unit and phrase readings at the end included).
+
 What it leaves out on purpose: meaning. "the door to the yard" does not give "back", and "next Friday"
 stays a phrase, not a date: the offline model has no calendar and no clock; "my photos folder" is not a path,
 and a bare relative path of two plain words ("docs/notes") is not told apart from "km/h".

@@ -247,7 +247,7 @@ def test_no_call_when_no_tool_fits_and_a_plain_answer_says_so(question):
 
 
 def test_a_japanese_request_with_two_cities_makes_both_calls_in_one_response():
-    # と joins two names as "and" does (call_plan._CJK_AND); a tide table, a domain no lesson uses.
+    # と joins two names as "and" does (lists._CJK_AND); a tide table, a domain no lesson uses.
     from helpers.offline import neutral_client
 
     tool = {"type": "function", "name": "get_tides", "description": "港の潮位を取得する",
