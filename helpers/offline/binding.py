@@ -84,6 +84,7 @@ class Mention:
     spelled: bool = False  # written in words ("two sides", "zero")
     after: tuple[str, ...] = ()  # the stems of the words just after it and its unit ("200 mm aperture", "3 l of water")
     bound: str = ""  # "start" or "end": the number opens or closes a range ("between 1 and 1000", "from 25 to 100")
+    named: str = ""  # the stem of the word a "base and height as 6cm and 10cm" pairing gives this number
 
 
 def _words_before(text: str, start: int, since: int = 0) -> tuple[str, ...]:
@@ -142,9 +143,12 @@ def mentions(text: str) -> list[Mention]:
                                  _words_before(text, match.start()), frequency=True))
     found.sort(key=lambda m: m.start)
     starts, ends = _range_bounds(text)
+    pairs = _paired_names(text)
     out: list[Mention] = []
     since = 0
     for m in found:
+        if m.start in pairs:
+            m = replace(m, named=pairs[m.start])
         if m.start in starts or m.start in ends:
             m = replace(m, bound="start" if m.start in starts else "end")
         unit_at = text.find(m.unit, m.end) if m.unit else -1
@@ -173,6 +177,23 @@ def _range_bounds(text: str) -> tuple[set[int], set[int]]:
         starts.add(match.start(1))
         ends.add(match.start(2))
     return starts, ends
+
+
+_PAIRED = re.compile(rf"\b([A-Za-z]+)\s+and\s+([A-Za-z]+)\b[^.;]{{0,40}}?\b(?:as|are|is|were|of|=|:)\s+({_NUM})"
+                     rf"(?:\s?[A-Za-zµ°/^²³]+)?\s*(?:,\s*)?and\s+({_NUM})", re.IGNORECASE)
+
+
+def _paired_names(text: str) -> dict[int, str]:
+    """Numbers a pairing names in order: "its base and height as 6cm and 10cm" gives 6 "base" and 10 "height"."""
+    found: dict[int, str] = {}
+    for match in _PAIRED.finditer(text):
+        first, second = match.group(1).lower(), match.group(2).lower()
+        if first in STOP_WORDS or second in STOP_WORDS:
+            continue
+        for group, word in ((3, first), (4, second)):
+            found[match.start(group)] = stem(word)
+            found[match.start(group) - 1] = stem(word)  # a mention may start at the space before it
+    return found
 
 
 def ranges(text: str) -> list[list[float]]:
@@ -244,6 +265,8 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
     for word in mention.after:
         if _meets(word, own):
             score += 2.5
+    if mention.named:
+        score += 5.0 if _meets(mention.named, own) else -2.0  # "base and height as 6cm and 10cm"
     if mention.bound:  # a range's first number for the start, lower, minimum ...; its last for the end
         mine, other = (_START_WORDS, _END_WORDS) if mention.bound == "start" else (_END_WORDS, _START_WORDS)
         said = own if own & (mine | other) else {stem(w) for w in words(description)}  # the name says most

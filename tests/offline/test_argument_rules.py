@@ -482,3 +482,9 @@ def test_a_list_of_plain_words_goes_whole_to_a_list_parameter():
                  produce={"type": "array", "items": {"type": "string"}, "description": "What to price."})
     assert calls("Check the market stall prices of leeks, kale and parsnips at Stockbridge Market", stall) == [
         ("market_stall_prices", {"market": "Stockbridge Market", "produce": ["leeks", "kale", "parsnips"]})]
+
+
+def test_names_then_numbers_pair_in_order():
+    bed = tool("raised_bed_soil", "Soil for a raised bed.", ["length", "width"], length=NUM, width=NUM)
+    assert only_args("Soil for a raised bed with its width and length given as 1.2 m and 3 m", bed) == {
+        "length": 3, "width": 1.2}
