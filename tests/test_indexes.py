@@ -143,6 +143,7 @@ COVERED_BY = {
     "offline/arguments.py": ["offline/test_offline_path_arguments.py", "offline/test_offline_behaviours.py"],
     "offline/binding.py": ["offline/test_argument_rules.py"],
     "offline/call_plan.py": ["offline/test_argument_rules.py", "doctests"],
+    "offline/lists.py": ["offline/test_argument_rules.py", "doctests"],
     "offline/cjk.py": ["offline/test_seeds.py", "doctests"],
     "offline/constants.py": ["test_import_graph.py"],  # the import-graph test checks it imports nothing heavy
     "offline/conversation.py": ["offline/test_offline_behaviours.py", "offline/test_offline_denials.py"],

@@ -19,17 +19,19 @@ from __future__ import annotations
 
 import re
 
-from helpers.offline.binding import bind_numbers, number_lists, numeric
+from helpers.offline.binding import bind_numbers, number_lists, numeric, ranges
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.param_values import (
     cued,
     described_default,
     enum_value,
+    enum_values,
     expression_for,
     flag_in,
     is_unit_param,
     noun_value,
+    phrase_for,
     unit_in,
     value_for,
 )
@@ -76,8 +78,8 @@ _ENTITY_PARAM = re.compile(r"name|id$|city|user|email|country|location|date|plac
 
 def is_search_like(tool: Tool) -> bool:
     """A tool with exactly one (required) string parameter that takes a query: the parameter is named or
-    described like one ("query", "keywords"), or the tool reads like a search and the parameter is not
-    a name of something ("city", "username").
+    described like one ("query", "keywords"), or the tool reads like a search and the parameter is neither
+    a name of something ("city", "username") nor described as some one thing.
 
     Example:
         >>> is_search_like(Tool("search", "Search the recipes", {"properties": {"query": {"type": "string"}},
@@ -93,7 +95,11 @@ def is_search_like(tool: Tool) -> bool:
     description = str(params.get(name, {}).get("description", ""))
     if _QUERY_PARAM.search(name) or _QUERY_PARAM.search(description):
         return True
-    return bool(_SEARCHY.search(f"{tool.name} {tool.description}")) and not _ENTITY_PARAM.search(name)
+    # A tool that reads like a lookup takes what the request is about in a parameter that says nothing of itself
+    # ("plant", no description); a parameter described as one thing ("The human gene of interest", "Title of the
+    # movie") asks for that thing, which fill_arguments reads from the request, not for a keyword query.
+    return bool(_SEARCHY.search(f"{tool.name} {tool.description}")) and not _ENTITY_PARAM.search(name) \
+        and not description.strip()
 
 
 # A tool named like this is where an answer is delivered ("final_result", "submit_answer", "respond"),
@@ -149,7 +155,10 @@ def tool_relevance(tool: Tool, question: str) -> float:
     """
     name_words, desc_words = _tool_words(tool)
     q = {stem(w) for w in content_words(question)}
-    return NAME_WORD_WEIGHT * len(q & name_words) + DESCRIPTION_WORD_WEIGHT * len(q & desc_words)
+    # Word forms the crude stemmer leaves apart ("projected", "projection") meet on a long shared start.
+    named = {w for w in q if w in name_words or any(len(w) >= 5 and len(n) >= 5 and (n.startswith(w) or w.startswith(n))
+                                                    for n in name_words)}
+    return NAME_WORD_WEIGHT * len(named) + DESCRIPTION_WORD_WEIGHT * len(q & desc_words)
 
 
 # --- entities: the names in a question ---------------------------------------------------------------
@@ -161,10 +170,27 @@ could would should do does did will shall may might i what's whats and or but al
 provide analyze analyse retrieve estimate predict identify locate train generate determine obtain display
 return run build plan record open close start stop update delete remove order buy sell reserve schedule
 """))
-_QUOTED = re.compile(r"\"([^\"]{1,80})\"|(?<!\w)'([^']{1,80})'(?!\w)|\u201c([^\u201d]{1,80})\u201d")
+# A quote in single quotes may hold an apostrophe between letters ('It's fresh'): the quote ends at a ' no letter
+# follows. Up to 300 characters: a review or a message to analyse is quoted whole.
+_QUOTED = re.compile(r"\"([^\"]{1,300})\"|(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){1,300})'(?!\w)|\u201c([^\u201d]{1,300})\u201d")
 _CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[A-Z][\w.-]*)*"
                           r"(?:\s\d{1,2}(?=[,.;:!?]|\s+and\b|$))?")  # a name may end in a number: "Maroon 5"
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+
+
+def unwrapped(question: str) -> str:
+    """The request without quotes around the whole of it: a request pasted in quotes is a request, not a quote.
+
+    Example:
+        >>> unwrapped('"Find the tide times for Oban."'), unwrapped("Say 'hi' to 'Ana'")
+        ('Find the tide times for Oban.', "Say 'hi' to 'Ana'")
+    """
+    text = question.strip()
+    for left, right in (('"', '"'), ("'", "'"), ("\u201c", "\u201d")):
+        if len(text) > 2 and text.startswith(left) and text.endswith(right) and left not in text[1:-1] \
+                and right not in text[1:-1]:
+            return text[1:-1].strip()
+    return question
 
 
 def entities(question: str, tool: Tool | None = None) -> list[str]:
@@ -176,6 +202,7 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
         >>> entities("Compare the weather in Berlin and Madrid")
         ['Berlin', 'Madrid']
     """
+    question = unwrapped(question)
     tool_stems = set().union(*_tool_words(tool)) if tool else set()
     found: list[str] = []
     for groups in _QUOTED.findall(question):
@@ -224,7 +251,8 @@ def entities_for(tool: Tool, question: str) -> list[str]:
     return entities(question, tool)
 
 
-def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[str]) -> dict:
+def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[str],
+                   guessed: set[str] | None = None) -> dict:
     """Arguments for one call: numbers bound by their neighbouring words (binding.py), enum and listed values
     the question mentions, the entity in the first free string parameter, lists for array parameters, flags
     the question names. An optional parameter the question gives nothing for is left out.
@@ -236,12 +264,17 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
         ...                 "required": ["city"]})
         >>> fill_arguments(weather, "Weather in Berlin, imperial please?", "Berlin", [])
         {'city': 'Berlin', 'units': 'imperial'}
+
+    `guessed`, when given, collects the parameters filled by the last resort (a phrase of the request, a default):
+    a later call of a plan takes those from the call before it instead (call_plan.py).
     """
+    question = unwrapped(question)
     props = (tool.parameters or {}).get("properties") or {}
     required = set((tool.parameters or {}).get("required") or [])
     numbers = bind_numbers(props, required, question)
     pool = ([entity] if entity else []) + [e for e in others if e != entity]
     args: dict = {}
+    lists_given = 0
     for name, schema in props.items():
         if not isinstance(schema, dict):
             continue
@@ -267,14 +300,26 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             pool = [e for e in pool if e != beside[0]]
         elif kind == "string":
             if pool and (name in required or cued(name, schema, question, pool[0])):
-                args[name] = pool.pop(0)
+                open_place = any(_PLACE_PARAM.search(n) and n not in args and n != name for n in props)
+                args[name] = _place_aware(name, question, pool, open_place)
+                pool.remove(args[name])
+                if args[name] not in question:  # a word after "in"/"for", capitalised: the whole phrase, as written
+                    avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
+                    phrase = phrase_for(name, schema, question, avoid, set())
+                    if phrase and args[name].lower() in phrase.lower():
+                        args[name] = phrase
             elif (qualified := value_for(name, schema, question)) is not None and (
                     name in required or not re.search(r"\d", qualified)):
                 if name in required or cued(name, schema, question, qualified):
                     args[name] = qualified  # "unlock the back door" -> door: "back"
             elif name in required:
-                fallback = " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
+                avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
+                taken = {v for v in args.values() if isinstance(v, str)}
+                phrase = phrase_for(name, schema, question, avoid, taken)
+                fallback = phrase or " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
                 args[name] = schema.get("default") or fallback
+                if guessed is not None:
+                    guessed.add(name)
         elif kind in ("number", "integer"):
             if name in numbers:
                 args[name] = numbers[name]
@@ -289,15 +334,36 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
         elif kind == "array":
             items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
             if numeric(items or {}):
-                lists = number_lists(question)
+                lists = number_lists(question) or ([] if name not in required else ranges(question))
                 if lists:
-                    args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in lists[0]]
+                    # Several list parameters take several lists in order: "Group A [3, 4] and Group B [7, 8]".
+                    chosen = lists[lists_given] if lists_given < len(lists) else lists[0]
+                    lists_given += 1
+                    args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in chosen]
                 elif name in required:
                     args[name] = [v for v in numbers.values()]
+            elif isinstance(items.get("enum"), list) and (members := enum_values(items["enum"], question)):
+                args[name] = members  # the listed members the request says: "avoiding highways and toll roads"
             elif name in required or (pool and cued(name, schema, question, pool[0])):
                 args[name] = list(pool)
                 pool = []
     return args
+
+
+_PLACE_PARAM = re.compile(r"location|city|place|area|region|country|state|address|town", re.IGNORECASE)
+_AT_PLACE = re.compile(r"\b(?:in|near|around)\s+$", re.IGNORECASE)
+
+
+def _place_aware(name: str, question: str, pool: list[str], open_place: bool) -> str:
+    """The name a place parameter takes from the pool: the first name set right after "in", "near" or "around"
+    ("the best sushi restaurant in Boston"), else the first name. Another parameter takes the first name, leaving
+    the placed ones to a place parameter still open ("a tea room in Pitlochry serving Darjeeling")."""
+    placed = [e for e in pool if (at := question.find(e)) > 0 and _AT_PLACE.search(question[:at])]
+    if _PLACE_PARAM.search(name):
+        return placed[0] if placed else pool[0]
+    if open_place:
+        return next((e for e in pool if e not in placed), pool[0])
+    return pool[0]
 
 
 def next_entity_call(conv: Conversation, tool: Tool, must_call: bool = False) -> tuple[str, str] | None:

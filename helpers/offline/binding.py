@@ -62,7 +62,8 @@ _GENERIC = {stem(w) for w in "the a an of to for in on is be value number given 
 _NUMBER = re.compile(r"(?<![\w.^/])(?P<sign>[-−]\s?)?(?P<cur>[$€£¥])?\s?"
                      r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<exp>[eE][-+]?\d+)?"
                      r"(?P<unit>[a-zA-Zµμ°Ω/^*\d]*)(?P<pct>\s?%)?")
-_ASSIGNED = re.compile(r"([A-Za-z_][\w]*)\s*(?:=|:)\s*$")
+# "b = -3" names its parameter; "feeder: 2 litres" or "sugar: 250" is a label, a cue among the words before it.
+_ASSIGNED = re.compile(r"([A-Za-z_][\w]*)\s*=\s*$")
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]|\(([^()]*,[^()]*)\)")
 
 
@@ -82,6 +83,8 @@ class Mention:
     clock: str = ""  # "am" / "pm"
     spelled: bool = False  # written in words ("two sides", "zero")
     after: tuple[str, ...] = ()  # the stems of the words just after it and its unit ("200 mm aperture", "3 l of water")
+    bound: str = ""  # "start" or "end": the number opens or closes a range ("between 1 and 1000", "from 25 to 100")
+    named: str = ""  # the stem of the word a "base and height as 6cm and 10cm" pairing gives this number
 
 
 def _words_before(text: str, start: int, since: int = 0) -> tuple[str, ...]:
@@ -103,8 +106,8 @@ def mentions(text: str) -> list[Mention]:
     for match in _NUMBER.finditer(text):
         if re.search(r"[A-Za-z]$", text[:match.start()]) or match.group("unit").startswith("^"):
             continue  # part of a word ("mp3") or of an expression ("x^2")
-        if re.match(r"[a-z]\^|[a-z]\*\*", match.group("unit") or "") or re.match(r"\s*[a-z]\s*\^", text[match.end():]):
-            continue  # a coefficient of an expression ("3x^2"): the expression rule takes it
+        if re.match(r"[a-z]\^|[a-z]\*\*", match.group("unit") or "") or re.match(r"[a-z]\s*\^", text[match.end():]):
+            continue  # a coefficient of an expression ("3x^2"): the expression rule takes it ("10 m^3" is a volume)
         value = float(match.group("num").replace(",", "") + (match.group("exp") or ""))
         if match.group("sign"):
             value = -value
@@ -139,9 +142,15 @@ def mentions(text: str) -> list[Mention]:
             found.append(Mention(float(FREQUENCIES[word]), match.start(), match.end(),
                                  _words_before(text, match.start()), frequency=True))
     found.sort(key=lambda m: m.start)
+    starts, ends = _range_bounds(text)
+    pairs = _paired_names(text)
     out: list[Mention] = []
     since = 0
     for m in found:
+        if m.start in pairs:
+            m = replace(m, named=pairs[m.start])
+        if m.start in starts or m.start in ends:
+            m = replace(m, bound="start" if m.start in starts else "end")
         unit_at = text.find(m.unit, m.end) if m.unit else -1
         unit_end = unit_at + len(m.unit) if 0 <= unit_at - m.end <= 2 else m.end
         tail = re.match(r"\s*(?:of\s+)?([A-Za-z]+)", text[unit_end:])
@@ -149,6 +158,55 @@ def mentions(text: str) -> list[Mention]:
         out.append(replace(m, before=_words_before(text, m.start, since), after=after))
         since = max(m.end, unit_end)
     return out
+
+
+_NUM = r"[-−]?[$€£¥]?\d[\d,.]*"
+_RANGE = re.compile(rf"\b(?:between|from|range\s+of)\s+(?:[a-z]\s*=\s*)?({_NUM})(?:\s*[^\W\d]+\.?){{0,3}}?\s*"
+                    rf"(?:and|to|through|until|-|–)\s+(?:[a-z]\s*=\s*)?({_NUM})", re.IGNORECASE)
+_START_WORDS = {stem(w) for w in "start starting lower low min minimum begin beginning initial lowerbound".split()}
+_END_WORDS = {stem(w) for w in "end ending upper high max maximum stop final upperbound".split()}
+
+
+def _range_bounds(text: str) -> tuple[set[int], set[int]]:
+    """Where the numbers that open and close a range stand: "between 1 and 1000", "from x=1 to x=5", "from 25
+    degrees Celsius to 100"."""
+    starts, ends = set(), set()
+    for match in _RANGE.finditer(text):
+        starts.add(match.start(1) - (1 if match.group(1)[0] in "$€£¥" else 0))
+        ends.add(match.start(2) - (1 if match.group(2)[0] in "$€£¥" else 0))
+        starts.add(match.start(1))
+        ends.add(match.start(2))
+    return starts, ends
+
+
+_PAIRED = re.compile(rf"\b([A-Za-z]+)\s+and\s+([A-Za-z]+)\b[^.;]{{0,40}}?\b(?:as|are|is|were|of|=|:)\s+({_NUM})"
+                     rf"(?:\s?[A-Za-zµ°/^²³]+)?\s*(?:,\s*)?and\s+({_NUM})", re.IGNORECASE)
+
+
+def _paired_names(text: str) -> dict[int, str]:
+    """Numbers a pairing names in order: "its base and height as 6cm and 10cm" gives 6 "base" and 10 "height"."""
+    found: dict[int, str] = {}
+    for match in _PAIRED.finditer(text):
+        first, second = match.group(1).lower(), match.group(2).lower()
+        if first in STOP_WORDS or second in STOP_WORDS:
+            continue
+        for group, word in ((3, first), (4, second)):
+            found[match.start(group)] = stem(word)
+            found[match.start(group) - 1] = stem(word)  # a mention may start at the space before it
+    return found
+
+
+def ranges(text: str) -> list[list[float]]:
+    """The ranges a text writes, as [start, end] pairs: what an interval or a bounds array takes.
+
+    Example:
+        >>> ranges("the area under the curve from x=1 to x=3"), ranges("cups of 2 and 3")
+        ([[1.0, 3.0]], [])
+    """
+    found = mentions(text)
+    starts = [m for m in found if m.bound == "start"]
+    ends = [m for m in found if m.bound == "end"]
+    return [[a.value, b.value] for a, b in zip(starts, ends, strict=False)]
 
 
 def _unit_stems(unit: str) -> set[str]:
@@ -184,7 +242,11 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
     described = {stem(w) for w in words(description)} - _GENERIC - {stem(w) for w in STOP_WORDS}
     score = 0.0
     if mention.assigned:
-        return 12.0 if mention.assigned.lower() == name.lower() else -5.0
+        if mention.assigned.lower() == name.lower():
+            return 12.0
+        if len(name) == 1 or len(mention.assigned) > 1:
+            return -5.0  # "b = -3" is not a; "n_max = 5" is not limit
+        # "from x = -2 to x = 3": the variable's name, not a parameter's; the other words decide
     before = list(mention.before)
     for distance, word in enumerate(reversed(before)):
         weight = 1.0 / (1 + distance)  # the nearest word says most: "velocity after accelerating at 2"
@@ -203,6 +265,15 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
     for word in mention.after:
         if _meets(word, own):
             score += 2.5
+    if mention.named:
+        score += 5.0 if _meets(mention.named, own) else -2.0  # "base and height as 6cm and 10cm"
+    if mention.bound:  # a range's first number for the start, lower, minimum ...; its last for the end
+        mine, other = (_START_WORDS, _END_WORDS) if mention.bound == "start" else (_END_WORDS, _START_WORDS)
+        said = own if own & (mine | other) else {stem(w) for w in words(description)}  # the name says most
+        if said & mine and not said & other:
+            score += 3.5
+        elif said & other and not said & mine:
+            score -= 3.0
     if mention.currency and (own | described) & _MONEY_WORDS:
         score += 1.5
     if mention.percent and (own | described) & _RATE_WORDS:
@@ -220,7 +291,9 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
 def _converted(name: str, schema: dict, mention: Mention):
     value = mention.value
     description = str(schema.get("description") or "").lower()
-    if mention.percent and not re.search(r"percent|%", description):
+    as_percent = re.search(r"percent|%", description) and not re.search(
+        r"decimal|fraction|\d\s?%\s*(?:is|=|->|→|as|becomes)\s*0?\.\d", description)  # "Enter as a decimal, 5% is 0.05"
+    if mention.percent and not as_percent:
         value = round(value / 100, 10)  # "5%" for a rate the description doesn't call a percentage: 0.05
     if mention.clock == "pm" and value < 12 and "24" in description:
         value += 12
@@ -233,6 +306,18 @@ def _converted(name: str, schema: dict, mention: Mention):
     if schema.get("type") == "integer" and float(value).is_integer():
         return int(value)
     return int(value) if float(value).is_integer() and schema.get("type") != "number" else value
+
+
+_MEASURES = {stem(w) for w in list(UNIT_WORDS.values()) + "second minute hour day night week month year decade century "
+             "inch foot yard mile metre meter litre liter gram kilogram pound ounce degree percent dollar euro".split()}
+
+
+def _counts_things(mention: Mention) -> bool:
+    """A number word before a plural that is no unit: "four individuals", "two circles" count things; "two hours"
+    is a measure."""
+    unit = mention.unit.lower()
+    return mention.spelled and len(unit) > 3 and unit.endswith("s") and stem(unit) not in _MEASURES \
+        and stem(unit[:-1]) not in _MEASURES
 
 
 def numeric(schema: dict) -> bool:
@@ -259,15 +344,18 @@ def bind_numbers(properties: dict, required: list | set, text: str, used: set[in
                     for i, m in enumerate(found)), key=lambda p: (-p[0], p[1]))
     chosen: dict[str, Mention] = {}
     taken: set[int] = set()
+    digits = any(not m.spelled and not m.frequency for m in found)
     for score, index, name in pairs:
         if score < 1.0 or name in chosen or index in taken:
             continue
+        if found[index].spelled and score < 3.0 and (digits or _counts_things(found[index])):
+            continue  # "two side lengths: 3 and 4", "for four individuals": a number word counts, unless its word names this
         chosen[name] = found[index]
         taken.add(index)
-    digits = any(not m.spelled and not m.frequency for m in found)
     # A number word beside digits is mostly a count of what follows ("the two sides 4 and 5"): it is bound
     # only where a word points at it, never by its place.
-    left = [i for i, m in enumerate(found) if i not in taken and not m.frequency and not (m.spelled and digits)
+    left = [i for i, m in enumerate(found) if i not in taken and not m.frequency
+            and not (m.spelled and (digits or _counts_things(m)))
             and m.value not in {c.value for c in chosen.values()}]
     for name in [n for n in targets if n in required and n not in chosen]:
         # Parameters no word points at take the numbers left, in the order both are given.

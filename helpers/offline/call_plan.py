@@ -17,6 +17,9 @@ question)` reads the request into the calls it asks for, in order:
    same tool ("then repeat with 10 seconds").
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
+The lists themselves are found by lists.py. A little over 400 lines: the steps (clauses, groups of numbers,
+records, lists, the calls added in order) read each other's results and are read together when a plan looks wrong.
+
 What it leaves out on purpose: meaning. Which clause is a task is read from words and punctuation; a request
 that coordinates tasks without any of them ("the capital of Australia, the population of Canada") is cut only
 where two different tools are named.
@@ -27,18 +30,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from helpers.offline.arguments import entities, fill_arguments, param_type, tool_relevance
+from helpers.offline.arguments import entities, fill_arguments, param_type, tool_relevance, unwrapped
 from helpers.offline.binding import fit, mentions
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
-from helpers.offline.text import MONTHS, STOP_WORDS, stem
+from helpers.offline.lists import lists_in, number_groups, word_lists
+from helpers.offline.text import stem
 
 MIN_RELEVANCE = 1.0
 STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it  # a clause points at a tool when at least one of its words is in the tool's name or description
 
 # Words that start another task in the same request: general English for "and next".
 _TASK_START = re.compile(
-    r"(?:[.;!?]\s+|\n+)"
+    r"(?:\.\s+(?![a-z])|[;!?]\s+|\n+)"  # a full stop before a lower-case word ends an abbreviation ("Bros. game")
     r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|"
     r"furthermore|finally|lastly|also)\b,?\s*"
     r"|,?\s+then\s+"
@@ -46,19 +50,11 @@ _TASK_START = re.compile(
     r"check|convert|play|list|retrieve|fetch|predict|estimate|determine|identify|provide|look|send|create|set|"
     r"make|add|remove|delete|update|invest|withdraw|buy|sell|order|schedule)\b)",
     re.IGNORECASE)
-# Verbs a request starts with: general English, so a capitalised first word is not taken for a name.
-_REQUEST_VERBS = frozenset("""find get calculate compute tell show give search book check convert play list retrieve
-fetch predict estimate determine identify provide look send create set make add remove delete update invest withdraw
-buy sell order schedule compare what how who where when which can could would please""".split())
+# A clause with these words is about the subject already named ("who are they playing"): more of the same call.
+_POINTS_BACK = re.compile(r"\b(?:they|them|their|it|its|he|him|his|she|her|this|these|those)\b", re.IGNORECASE)
 _SAME = re.compile(r"\b(?:same|again|repeat|another|similarly|likewise|as\s+well)\b", re.IGNORECASE)
 _GENERIC_NAME_WORDS = {stem(w) for w in "get set find calculate calc compute info information details detail data "
                        "by of for to the a list fetch retrieve search lookup check make create".split()}
-# Chinese and Japanese say "and" with a character of its own (和, 与, 及, 跟, 或; と, や) or the enumeration comma 、.
-_CJK_AND = "和|与|及|跟|或|と|や|、"
-_SEPARATOR = re.compile(r"\s*(?:,\s*(?:and|or|&)?|\band\b|\bor\b|&|\bvs\.?|\bversus\b|" + _CJK_AND + r")\s*",
-                        re.IGNORECASE)
-_ITEM = re.compile(r"\"[^\"]{1,60}\"|'[^']{1,60}'|\u201c[^\u201d]{1,60}\u201d|[-−]?\$?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?(?:\s?(?!(?:and|or|per|in|on|at|for|with|to|of|from|the|by)\b)[A-Za-zµ°/^²³]+)?"
-                   r"|[A-Z][\w.'-]*(?:\s+(?:of|de|la|del|von|van|da|the)?\s*[A-Z0-9][\w.'-]*)*")
 
 
 @dataclass(frozen=True)
@@ -76,8 +72,9 @@ def clauses(question: str) -> list[str]:
         >>> clauses("Find the capital of Peru. Also, get the weather in Lima and then book a taxi")
         ['Find the capital of Peru', 'get the weather in Lima', 'book a taxi']
     """
-    text = question.strip()
-    quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'[^']*'(?!\w)", text)]
+    text = unwrapped(question).strip()
+    quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))*'(?!\w)",
+                                            text)]
     parts, begin = [], 0
     for match in _TASK_START.finditer(text):
         if any(a <= match.start() < b for a, b in quoted):
@@ -151,71 +148,44 @@ def _from_text(value, text: str) -> bool:
 
 def _overlaps(tool: Tool, before: str, text: str) -> bool:
     """Whether a clause gives again a parameter the previous clause for the same tool gave (a new call)."""
-    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before)).items() if _from_text(v, before)}
-    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text)).items() if _from_text(v, text)}
-    return bool(earlier & now)
+    guessed_before: set[str] = set()
+    guessed_now: set[str] = set()
+    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
+               if _from_text(v, before)}
+    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items() if _from_text(v, text)}
+    return bool((earlier - guessed_before) & (now - guessed_now))
+
+
+def _adds_to(tool: Tool, before: str, text: str) -> bool:
+    """Whether a clause gives the previous call only parameters it has no value for yet (more of the same call)."""
+    guessed_before: set[str] = set()
+    guessed_now: set[str] = set()
+    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
+               if _from_text(v, before)} - guessed_before
+    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items()
+           if _from_text(v, text)} - guessed_now
+    return bool(now) and not now & earlier
 
 
 def _names(tool: Tool, text: str) -> list[str]:
     return entities(text, tool)
 
 
-def lists_in(text: str) -> list[list[tuple[int, int]]]:
-    """The coordinated lists of a text: spans of two or more names, quoted strings or numbers joined by
-    commas, "and" or "or" (a phrase repeated before each item, "the factorial of", is allowed).
-
-    Example:
-        >>> t = "Play Taylor Swift and Maroon 5 for 20 minutes and 15 minutes respectively"
-        >>> [[t[a:b] for a, b in spans] for spans in lists_in(t)]
-        [['Taylor Swift', 'Maroon 5'], ['20 minutes', '15 minutes']]
-    """
-    months = "|".join(MONTHS)
-    items = []
-    for m in _ITEM.finditer(text):
-        start, value = m.start(), m.group(0)
-        at_start = start == 0 or re.search(r"[.!?:]\s*$", text[:start]) is not None
-        first = value.split()[0]
-        if at_start and (first.lower() in STOP_WORDS or first.lower() in _REQUEST_VERBS):
-            rest = value[len(first):].lstrip()
-            if not rest:
-                continue
-            start = m.end() - len(rest)  # "Play Taylor Swift": the name without the request's verb
-        items.append((start, m.end()))
-    items = [(a, b) for a, b in items
-             if not re.search(rf"\b(?:{months})\.?\s*\d*,?\s*$", text[:m.start()], re.IGNORECASE)  # a date
-             and not re.search(r"[\[(][^\])]*$", text[:m.start()])]  # inside brackets: one value (coordinates)
-    found: list[list[tuple[int, int]]] = []
-    run: list[tuple[int, int]] = []
-    lead = ""
-    for start, end in items:
-        if run:
-            gap = text[run[-1][1]:start]
-            trimmed = gap.rstrip()
-            if lead and trimmed.endswith(lead):
-                trimmed = trimmed[: -len(lead)] + " "  # "5, the factorial of 7": the phrase said again
-            joined = (_SEPARATOR.fullmatch(gap) or _SEPARATOR.fullmatch(trimmed)) and not (re.fullmatch(r",", gap) and "." in text[start:end])
-            if joined and _same_kind(text[run[0][0]:run[0][1]], text[start:end]):
-                run.append((start, end))
-                continue
-            if len(run) >= 2:
-                found.append(run)
-        run = [(start, end)]
-        lead = " ".join(text[:start].split()[-3:])
-    if len(run) >= 2:
-        found.append(run)
-    # A list says "and" or "or" somewhere: "Paris, France" is one place, "Oslo and Paris" two.
-    return [r for r in found if any(re.search(r"\b(?:and|or|vs|versus)\b|&|" + _CJK_AND, text[a[1]:b[0]])
-                                    for a, b in zip(r, r[1:], strict=False))]
-
-
-def _same_kind(a: str, b: str) -> bool:
-    number = re.compile(r"[-−]?\$?\d")
-    return bool(number.match(a)) == bool(number.match(b))
+_ORDINAL_PART = re.compile(r"(?:^|_)(?:first|second|third|fourth|1st|2nd|3rd|4th|other|another)(?=_|$)|\d+$|_?[ab]$")
 
 
 def _free_params(tool: Tool, kind_numeric: bool) -> int:
-    """How many scalar parameters could take one item of a list of this kind."""
+    """How many scalar parameters could take one item of a list of this kind. Names go one to a parameter only
+    among parameters alike but for a number or an ordinal (`team1`, `team2`; `first_city`, `second_city`): a
+    `country` and a `species` do not take "Bangladesh and India" between them."""
     props = (tool.parameters or {}).get("properties") or {}
+    if not kind_numeric:
+        alike: dict[str, int] = {}
+        for name, schema in props.items():
+            if isinstance(schema, dict) and param_type(schema) == "string" and not schema.get("enum"):
+                base = _ORDINAL_PART.sub("", name.lower()) or name.lower()
+                alike[base] = alike.get(base, 0) + 1
+        return max(alike.values(), default=0)
     count = 0
     for schema in props.values():
         kind = param_type(schema) if isinstance(schema, dict) else "string"
@@ -239,29 +209,86 @@ def _takes_as_array(tool: Tool, text: str, spans: list[tuple[int, int]]) -> bool
     return False
 
 
-def _expand(tool: Tool, text: str) -> list[str]:
-    """One text per call: a list longer than the parameters free to take it, item by item (see the module)."""
-    lists = [spans for spans in lists_in(text) if not _takes_as_array(tool, text, spans)]
+_RESPECTIVELY = re.compile(r"\b(?:respectively|in\s+that\s+order|in\s+turn)\b", re.IGNORECASE)
+MAX_EXPANSION = 12  # calls one clause may fan out into: a cross product stops growing here
+
+
+def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str, ...]]]:
+    """One text per call, with the list items chosen for it: a list longer than the parameters free to take it,
+    item by item (see the module).
+
+    Lists of the same length go together item by item only when the text says "respectively"; otherwise each
+    list is expanded on its own, so "Lakers and Bulls in seasons 2018 and 2020" is four calls (every pairing),
+    as a request that coordinates two lists with no word pairing them asks."""
+    plain = word_lists(text)
+    lists = [spans for spans in lists_in(text) if not _takes_as_array(tool, text, spans)
+             and not (spans in plain and _text_array(tool))]  # "tomatoes and lettuce" for `items`: one list
     for spans in lists:
         numeric = bool(re.match(r"[-−]?\$?\d", text[spans[0][0]:spans[0][1]]))
         inside = [(a, b) for other in lists for a, b in other]
         if numeric:
             outside = [m for m in mentions(text) if not m.spelled and not m.frequency
-                       and not any(a <= m.start < b for a, b in inside)]
+                       and not any(a < m.end and m.start < b for a, b in inside)]  # a mention may start at a space
         else:
-            outside = [e for e in _names(tool, text) if not any(text[a:b].strip("'\"") == e for a, b in inside)]
+            listed = {text[a:b].strip("'\"").lower() for a, b in inside}
+            outside = [e for e in _names(tool, text) if e.lower() not in listed]
         free = _free_params(tool, numeric) - len(outside)
         if not numeric and _free_params(tool, False) == 0:
             free = _free_params(tool, True)
         if len(spans) <= free:
             continue
-        partners = [other for other in lists if other is not spans and len(other) == len(spans)]
+        paired = bool(_RESPECTIVELY.search(text))
+        partners = [other for other in lists if other is not spans and len(other) == len(spans)] if paired else []
+        # plain words are pinned to their call (_pin_items); names are read as names
         texts = []
         for i in range(len(spans)):
             chosen = [(spans, i)] + [(other, i) for other in partners]
-            texts.append(_substitute(text, chosen))
-        return texts
-    return [text]
+            items = tuple(text[group[i][0]:group[i][1]] for group, i in chosen if group in plain)
+            texts.append((_substitute(text, chosen), items))
+        if paired or depth >= 2:
+            return texts
+        expanded = [(t, items + more) for one, items in texts for t, more in _expand(tool, one, depth + 1)]
+        return expanded if len(expanded) <= MAX_EXPANSION else texts
+    return [(text, ())]
+
+
+def _text_array(tool: Tool) -> str | None:
+    """The tool's one parameter that takes a list of free text, if it has exactly one."""
+    props = (tool.parameters or {}).get("properties") or {}
+    found = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) == "array"
+             and isinstance(s.get("items"), dict) and s["items"].get("type", "string") == "string"
+             and not s["items"].get("enum")]
+    return found[0] if len(found) == 1 else None
+
+
+def _listed_words(tool: Tool, text: str, args: dict) -> None:
+    """A list of plain words the call keeps whole goes to the tool's one free-text list parameter."""
+    name = _text_array(tool)
+    lists = word_lists(text)
+    if name and lists:
+        args[name] = [text[a:b] for a, b in lists[0]]
+
+
+def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]], guesses: list[set[str]]) -> None:
+    """Each list item in its call: an item no argument holds goes to the text parameter whose value is the same in
+    every call of the fan-out (the one the other rules read from the shared words), else to the first free one."""
+    props = (tool.parameters or {}).get("properties") or {}
+    texts = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) == "string" and not s.get("enum")]
+    if len(calls) < 2 or not texts:
+        return
+    shared = [n for n in texts if all(n in c for c in calls) and len({str(c[n]) for c in calls}) == 1]
+    for args, chosen, guessed in zip(calls, items, guesses, strict=True):
+        for item in chosen:
+            if re.match(r"[-−]?\$?\d", item) or any(item.lower() in str(v).lower() for n, v in args.items()
+                                                      if n not in texts):
+                continue  # an enum or a flag took it
+            # The parameter that read the item, or part of it, or words around it, holds the item as written.
+            held = next((n for n in texts if args.get(n) and (str(args[n]).lower() in item.lower()
+                                                               or item.lower() in str(args[n]).lower())), None)
+            target = held or next((n for n in shared), None) or next((n for n in texts if n not in args), None)
+            if target is not None:
+                args[target] = item
+                guessed.discard(target)  # the item is this call's own value, not a guess
 
 
 def _slots(tool: Tool, text: str) -> list[tuple[int, str]]:
@@ -312,6 +339,27 @@ def records(tool: Tool, text: str) -> list[str]:
     return [p.strip(" ,") for p in pieces if p.strip(" ,")]
 
 
+def _by_group(tool: Tool, text: str) -> list[str]:
+    """One text per group of numbers, when each group is what one call takes: a numeric array parameter's list, or
+    as many numbers as the tool's required numeric parameters ("the gcd of (45, 60) and (81, 27)": two calls)."""
+    groups = number_groups(text)
+    if not groups:
+        return [text]
+    props = (tool.parameters or {}).get("properties") or {}
+    required = (tool.parameters or {}).get("required") or []
+    arrays = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) == "array"
+              and isinstance(s.get("items"), dict) and s["items"].get("type") in ("integer", "number")]
+    scalars = [n for n in required if isinstance(props.get(n), dict) and param_type(props[n]) in ("integer", "number")]
+    size = groups[0][2]
+    if not (len(arrays) == 1 or (not arrays and len(scalars) == size)):
+        return [text]
+    first, last = groups[0][0], groups[-1][1]
+    inner = text[first:last]
+    if re.search(r"[.;!?]\s", inner):
+        return [text]  # groups in different sentences are the sentences' business
+    return [text[:first] + text[a:b] + text[last:] for a, b, _ in groups]
+
+
 def _substitute(text: str, chosen: list[tuple[list[tuple[int, int]], int]]) -> str:
     """The text with each list replaced by its chosen item."""
     edits = sorted(((spans[0][0], spans[-1][1], text[spans[i][0]:spans[i][1]]) for spans, i in chosen), reverse=True)
@@ -341,8 +389,13 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
     pending = ""
     for piece in pieces:
         if piece.tool is None:
-            if groups and _SAME.search(piece.text) and _gives_values(groups[-1][0], piece.text):
+            # "..., then from Los Angeles to Miami": a clause that names no tool but gives the previous call's
+            # parameters new values (or says "the same") is that tool again, with what it changes.
+            if groups and _gives_values(groups[-1][0], piece.text) and (_SAME.search(piece.text) or (
+                    not _POINTS_BACK.search(piece.text) and _overlaps(groups[-1][0], groups[-1][1], piece.text))):
                 groups.append([groups[-1][0], piece.text, True])
+            elif groups and not pending and _adds_to(groups[-1][0], groups[-1][1], piece.text):
+                groups[-1][1] = f"{groups[-1][1]}. {piece.text}"  # "..., and then round off the result to 3 places"
             else:
                 pending = f"{pending} {piece.text}".strip()
             continue
@@ -359,16 +412,35 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         groups[-1][1] = f"{groups[-1][1]} {pending}"
     calls: list[tuple[Tool, dict]] = []
     for tool, text, repeats in groups:
-        for call_text in [t for record in records(tool, text) for t in _expand(tool, record)]:
-            args = fill_arguments(tool, call_text, None, _names(tool, call_text))
-            previous = next((a for t, a in reversed(calls) if t is tool), None)
-            if previous is not None:
-                required = (tool.parameters or {}).get("required") or []
-                for name in required:
-                    if name in previous and (name not in args or not _from_text(args[name], call_text)):
-                        args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
-                if repeats:
-                    args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}
-            if (tool, args) not in calls:
-                calls.append((tool, args))
+        for record in [piece for grouped in _by_group(tool, text) for piece in records(tool, grouped)]:
+            fanned = _expand(tool, record)
+            guesses: list[set[str]] = [set() for _ in fanned]
+            filled = [fill_arguments(tool, t, None, _names(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
+            _pin_items(tool, filled, [items for _, items in fanned], guesses)
+            for (call_text, _), args in zip(fanned, filled, strict=True):
+                _listed_words(tool, call_text, args)
+            _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats, guesses)
     return calls
+
+
+def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], filled: list[dict],
+               repeats: bool, guesses: list[set[str]]) -> None:
+    """The calls of one fan-out added in order, each taking what its own text leaves out (or only guesses) from
+    the previous call of the same tool; a call made already is not made twice."""
+    for call_text, args, guessed in zip(texts, filled, guesses, strict=True):
+        for name in guessed:
+            # A task that only points back ("the leaders involved during the war", "his discovery") takes the
+            # value the call before it gave a parameter of the same name, whatever the tool.
+            earlier = next((a[name] for _, a in reversed(calls) if name in a), None)
+            if earlier is not None:
+                args[name] = earlier
+        previous = next((a for t, a in reversed(calls) if t is tool), None)
+        if previous is not None:
+            required = (tool.parameters or {}).get("required") or []
+            for name in required:
+                if name in previous and (name not in args or name in guessed or not _from_text(args[name], call_text)):
+                    args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
+            if repeats:
+                args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}
+        if (tool, args) not in calls:
+            calls.append((tool, args))

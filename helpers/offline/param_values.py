@@ -17,6 +17,9 @@ schema, question)` looks in the question for just that part:
   fractions ("12/03/2026", "3/4", "km/h", "and/or") are not paths.
 None when the question holds no such part; arguments.py then falls back to the names in the question.
 
+A little over 400 lines: every reading of one parameter's part of the request is here, so that their order and
+their overlaps are read in one place (the flag, enum, unit and phrase readings at the end included).
+
 What it leaves out on purpose: meaning. "the door to the yard" does not give "back", and "next Friday"
 stays a phrase, not a date: the offline model has no calendar and no clock; "my photos folder" is not a path,
 and a bare relative path of two plain words ("docs/notes") is not told apart from "km/h".
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from helpers.offline.binding import mentions
+from helpers.offline.binding import UNIT_WORDS, mentions
 from helpers.offline.instructions.numbers import NUMBER_WORDS
 from helpers.offline.text import MONTHS, STOP_WORDS, content_words, stem, words
 
@@ -35,6 +38,10 @@ _LISTED = re.compile(r"\b(?:e\.?\s?g\.?|for example|for instance|such as|like|on
 _MONTHS = "|".join(MONTHS)
 _DATE = re.compile(rf"\b\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}\b|\b\d{{1,2}}[-/]\d{{1,2}}[-/]\d{{4}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:\s+\d{{4}})?"
                    rf"|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?", re.IGNORECASE)
+# A date said relative to today, kept as written: the offline model has no calendar.
+_RELATIVE_DATE = re.compile(r"\b(?:(?:next|last|past|this|coming)\s+(?:week(?:end)?|month|year|day|monday|tuesday|"
+                            r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|yesterday|tonight)\b",
+                            re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
@@ -97,8 +104,8 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
         found = _EMAIL.search(question)
         if found:
             return found.group(0)
-    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth", said):
-        found = _DATE.search(question)
+    if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth|time\s+frame", said):
+        found = _DATE.search(question) or _RELATIVE_DATE.search(question)
         if found:
             return found.group(0)
     if schema.get("format") == "path" or _PATH_WORDS & set(re.split(r"[_\W]+", said)):
@@ -198,6 +205,26 @@ def enum_value(enum: list, question: str, taken: frozenset | set = frozenset()):
     return max(fresh, key=lambda f: (f[1], -f[2]))[0] if fresh else None
 
 
+def enum_values(enum: list, question: str) -> list:
+    """Every enum member the question says as a phrase (its words in a row, in any form), in the question's order:
+    what an array of enum members takes ("avoiding highways and toll roads" -> ["highways", "tolls"]).
+
+    Example:
+        >>> enum_values(["Pottery Classes", "Glaze Classes", "Kilns"], "a kiln shop that offers glaze classes")
+        ['Kilns', 'Glaze Classes']
+    """
+    tokens = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", question.lower()) if w]
+    found = []
+    for member in enum:
+        if not isinstance(member, str) or not member.strip():
+            continue
+        own = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", member.lower()) if w]
+        at = next((i for i in range(len(tokens) - len(own) + 1) if tokens[i:i + len(own)] == own), None)
+        if own and at is not None:
+            found.append((at, member))
+    return [member for _, member in sorted(found, key=lambda f: f[0])]
+
+
 _FORMULA_PARAM = re.compile(r"\b(?:function|equation|expression|formula|polynomial|integrand)\b", re.IGNORECASE)
 _TERM = r"(?:\d+(?:\.\d+)?\s*\*?\s*)?(?<![A-Za-z])[a-z](?![A-Za-z])(?:\s*(?:\^|\*\*)\s*\d+)?|\d+(?:\.\d+)?"
 _FORMULA = re.compile(rf"(?:(?<![A-Za-z])[a-z](?:\([a-z]\))?\s*=\s*)?[-+]?\s*(?:{_TERM})(?:\s*[-+*/]\s*(?:{_TERM}))*")
@@ -235,16 +262,19 @@ def flag_in(name: str, schema: dict, question: str) -> bool | None:
         >>> flag_in("include_history", {}, "Show the case with its history"), flag_in("dark_mode", {}, "Hi")
         (True, None)
     """
-    own = [stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]
-    own = [w.lower() for w in own if w.lower() not in _FLAG_FILLER]
+    named = [stem(w).lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]
+    # "include_history" is about "history"; a flag named only by a filler ("detailed") is about that word.
+    own = [w for w in named if w not in _FLAG_FILLER] or named
     if not own:
         return None
     tokens = [stem(w) for w in words(question)]
+    negations = {"without", "no", "not", "exclude", "dont", "never", "skip"}
     for i, token in enumerate(tokens):
         if token == own[0] and tokens[i:i + len(own)] == own or (len(own) == 1 and token == own[0]):
-            if {"without", "no", "not", "exclude", "dont", "never", "skip"} & set(tokens[max(0, i - 3):i]):
-                return False
-            return True
+            return not negations & set(tokens[max(0, i - 3):i])
+    if len(own) == 2 and set(own) <= set(tokens):  # "with toll roads avoided" for avoid_tolls
+        first = min(tokens.index(w) for w in own)
+        return not negations & set(tokens[max(0, first - 3):first])
     return None
 
 
@@ -278,9 +308,30 @@ def unit_in(question: str, numbers: dict | None = None) -> str | None:
         'inches'
     """
     for mention in mentions(question):
-        if mention.unit and re.fullmatch(r"[A-Za-z]+", mention.unit) and mention.unit.lower() not in ("am", "pm"):
+        if mention.spelled or not mention.unit or not re.fullmatch(r"[A-Za-z]+", mention.unit):
+            continue  # "four circles", "two right-angled triangles": a count of things, not a measure
+        if is_unit_word(mention.unit):
             return mention.unit
     return None
+
+
+# Units of measure by name: the short forms binding.py reads, their names, and the everyday ones beside them.
+_UNIT_NAMES = {stem(w) for w in (set(UNIT_WORDS) | set(UNIT_WORDS.values()) | set("""inch inches foot mile yard acre
+hectare degree degrees celsius fahrenheit kelvin unit units ounce oz ton tonne gallon pint quart cup teaspoon
+tablespoon day week month year hour minute second byte kb mb gb tb pixel px dpi meters metres kilometers kilometres
+centimeters millimeters grams kilograms pounds liters litres miles inches yards feet watts volts amperes hertz
+joules newtons pascals calories kcal kwh""".split()))}
+
+
+def is_unit_word(word: str) -> bool:
+    """Whether a word names a unit of measure ("inches", "kg", "metres"), not a thing counted ("circles").
+
+    Example:
+        >>> is_unit_word("inches"), is_unit_word("km"), is_unit_word("circles")
+        (True, True, False)
+    """
+    low = word.lower()
+    return stem(low) in _UNIT_NAMES or low in UNIT_WORDS or (len(low) > 1 and low[0] in "kcmµμun" and low[1:] in UNIT_WORDS)
 
 
 # Prepositions and the parameter words they point at: general English for where a value stands.
@@ -288,6 +339,8 @@ _CUES = {"from": {"start", "origin", "source", "from", "departure", "sender", "b
          "to": {"end", "destination", "target", "to", "arrival", "recipient", "final"},
          "in": {"location", "city", "place", "where", "area", "region", "country"},
          "at": {"location", "place", "where", "venue", "time"},
+         "near": {"location", "city", "place", "where", "area", "region"},
+         "around": {"location", "city", "place", "where", "area", "region"},
          "by": {"author", "artist", "creator", "by"}}
 
 
@@ -348,3 +401,59 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
                 before = word
         return after, before
     return None, None
+
+
+# --- the phrase a text parameter asks for, when no name, quote or listed value gives it ------------------
+
+_LEADS = frozenset("of in for about on at like with from to into under between named called titled".split())
+def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: set[str]) -> str | None:
+    """The phrase of the request a required text parameter asks for when no name, quote or listed value gives it:
+    the words right after the parameter's own noun ("the crime of theft" -> "theft"), else the last run of words
+    a preposition leads ("proteins in the plasma membrane" -> "plasma membrane"), else the last run of words.
+    A run is made of words that are neither stop words, nor request verbs, nor words of the tool's own name and
+    description (`avoid`, stems): those say what the tool does, not what this call is about. None when no run is
+    left (`taken` holds values other parameters have).
+
+    Example:
+        >>> avoid = {stem(w) for w in "bee hive inspect record".split()}
+        >>> phrase_for("disease", {}, "Inspect the hive record for the disease of chalkbrood", avoid, set())
+        'chalkbrood'
+        >>> phrase_for("site", {}, "Inspect the hive records kept in the north meadow", avoid, set())
+        'north meadow'
+    """
+    tokens = re.findall(r"[A-Za-z](?:[\w-]|'(?=\w))*|\d[\w.,/-]*|[^\w\s]", question)  # "James'" ends at "s"
+    runs: list[tuple[int, list[str]]] = []  # (index where the run starts, its words)
+    current: list[str] = []
+    start = 0
+    for i, token in enumerate(tokens + ["."]):
+        low = token.lower()
+        word_ok = (token[0].isalnum() and low not in STOP_WORDS and low not in _REQUEST_WORDS
+                   and stem(low) not in avoid and not re.fullmatch(r"[\d.,/-]+", token))
+        if word_ok:
+            if not current:
+                start = i
+            current.append(token)
+        else:
+            if current:
+                runs.append((start, current))
+            current = []
+    runs = [(i, r) for i, r in runs if " ".join(r).lower() not in {t.lower() for t in taken}]
+    if not runs:
+        return None
+    own = {stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w} - {stem(w) for w in _NOUN_FILLER}
+    for i, run in runs:
+        j = i - 1
+        while j >= 0 and tokens[j].lower() in STOP_WORDS | _LEADS and tokens[j].lower() not in ("and", "or"):
+            j -= 1
+        if j >= 0 and stem(tokens[j].lower()) in own and j < i - 1:
+            return " ".join(run)  # "the crime of theft": the words after the parameter's noun
+    led = [r for i, r in runs if i > 0 and (tokens[i - 1].lower() in _LEADS or (
+        i > 1 and tokens[i - 1].lower() in ("the", "a", "an") and tokens[i - 2].lower() in _LEADS))]
+    return " ".join((led or [r for _, r in runs])[-1])
+
+
+# Verbs and fillers a request is worded with, not what it is about: general English.
+_REQUEST_WORDS = frozenset("""find get give show tell provide retrieve fetch search look calculate compute determine
+identify list display check obtain help want need would could can please detail details detailed information info
+me who what which when where how many much whose know including include includes using last next past current
+recent latest upcoming""".split())

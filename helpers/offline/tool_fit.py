@@ -16,18 +16,24 @@ tool's words ("speed" for a "velocity" tool) fits only if the description uses t
 
 from __future__ import annotations
 
+import re
+
+from helpers.offline.binding import mentions, number_lists
+from helpers.offline.call_plan import clauses
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.text import STOP_WORDS, stem, words
 
 ASKED_WORDS = 3  # how many of the request's first content words say what it asks for
+NAME_WORDS_ENOUGH = 2  # a request that says this many of the tool's own name words (not its verb) is about it
 
 # Words a request starts with before saying what it wants, and nouns that only count, list or name things:
 # general English, about any subject.
 _REQUEST_WORDS = frozenset("""calculate compute find get give tell show determine identify retrieve fetch estimate
 predict provide list look search check what whats which who whom whose where when how is are was were can could
 would will should please me my i us we you your let lets do does did need want help know like about there here
-kindly using use perform run make generate create obtain""".split())
+kindly using use perform run make generate create obtain given based certain specific specified particular""".split())
+_VERB_STEMS = {stem(w) for w in "calculate calc compute get find fetch retrieve search lookup check info data".split()}
 _COUNTING_NOUNS = frozenset("""number numbers name names list type types kind kinds details detail information info
 value values amount total result results data set way ways much many""".split())
 
@@ -66,7 +72,19 @@ def tool_fits(tool: Tool, question: str) -> bool:
         >>> tool_fits(bmi, "Calculate the area of a triangle, base 4"), tool_fits(bmi, "What is my BMI index?")
         (False, True)
     """
+    if not gives_required_numbers(tool, question):
+        return False
+    # A request of several tasks fits a tool when one of its tasks does: "..., and then get me the leaders".
+    parts = clauses(question)
+    return any(_fits_one(tool, part) for part in parts) if len(parts) > 1 else _fits_one(tool, question)
+
+
+def _fits_one(tool: Tool, question: str) -> bool:
     about = _stems(f"{tool.name} {tool.description}")
+    own = {stem(w) for w in name_words(tool.name)} - {stem(w) for w in _REQUEST_WORDS} - _VERB_STEMS
+    said_words = {stem(w) for w in words(question)}
+    if len({w for w in own if len(w) > 2} & said_words) >= NAME_WORDS_ENOUGH:
+        return True  # "... what is its final speed?" names kinematics_calculate_final_speed wherever it stands
     asked = asked_for(question)
     if not asked:
         return True  # nothing said beyond the request's verb: leave it to the other rules
@@ -77,6 +95,43 @@ def tool_fits(tool: Tool, question: str) -> bool:
     if own and own <= said:
         return True  # the request names the tool: "..., open a ticket" for open_ticket
     return any(_canonical_value(v) <= said for v in _listed(tool))  # it names a value the tool lists: "North"
+
+
+def gives_required_numbers(tool: Tool, question: str) -> bool:
+    """Whether the request holds as many numbers as the tool has required numeric parameters with no default (a
+    list of numbers counts for a numeric array). A request that leaves them out ("What's the time now?" against a
+    tool that needs a distance and a speed) is not one the tool can do: a real model asks, or answers without it.
+
+    Example:
+        >>> feeder = Tool("mix_feed", "Mix hive feed.", {"type": "object", "required": ["litres", "grams"],
+        ...               "properties": {"litres": {"type": "number"}, "grams": {"type": "integer"}}})
+        >>> gives_required_numbers(feeder, "Mix 3 litres with 250 grams"), gives_required_numbers(feeder, "Mix feed")
+        (True, False)
+    """
+    props = (tool.parameters or {}).get("properties") or {}
+    required = (tool.parameters or {}).get("required") or []
+    scalars = arrays = 0
+    for name in required:
+        schema = props.get(name)
+        if not isinstance(schema, dict) or "default" in schema or schema.get("enum"):
+            continue
+        kind = schema.get("type")
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        if kind in ("integer", "number"):
+            scalars += 1
+        elif kind == "array" and items.get("type") in ("integer", "number"):
+            arrays += 1
+    if not scalars and not arrays:
+        return True
+    found = len(mentions(question)) + len(_ONE_UNIT.findall(question))  # "quarterly" is 4, "next month" is 1
+    if arrays and not number_lists(question) and found < 2:
+        return False
+    return found >= scalars
+
+
+# A unit of time with no number before it is one of it: "the next month", "last year", "an hour".
+_ONE_UNIT = re.compile(r"\b(?:next|last|past|this|coming|a|an|per|every|each)\s+(?:second|minute|hour|day|night|week|fortnight|"
+                       r"month|quarter|year|decade|century)\b", re.IGNORECASE)
 
 
 def _listed(tool: Tool) -> list:
