@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from helpers.approval import ApprovalRun, PendingCall  # lesson 13
+from helpers.approval import ApprovalRun, PendingCall, hints_of  # lesson 13
 from helpers.cost import CostMeter, format_usd, request_tokens  # lesson 06
 from helpers.evaluate import cites  # lesson 12
 from helpers.history import drop_stale_outputs, keep_last_turns, user_turns  # lessons 06 and 15
@@ -72,10 +72,10 @@ def policy_from_annotations(tool) -> str:
         >>> [policy_from_annotations(t) for t in (read, add, Tool(name="drop", input_schema={}))]
         ['allow', 'ask', 'deny']
     """
-    notes = annotations_of(tool)
-    if notes.get("readOnlyHint") is True:
+    hints = hints_of(annotations_of(tool))  # lesson 13's reading: MCP's defaults for what the server left out
+    if hints["readOnlyHint"]:
         return ALLOW
-    return ASK if notes.get("destructiveHint") is False else DENY
+    return DENY if hints["destructiveHint"] else ASK
 
 
 def vouch_read_only(tools: list, names) -> list:

@@ -27,6 +27,10 @@ What it does:
 Left out on purpose: resources, prompts, sampling, elicitation and notifications (the loop needs tools only);
 images and other non-text content (replaced by a short note); re-listing tools when a server's list changes;
 the approval policy itself (lesson 13's, helpers.approval, reads what annotations_of returns).
+
+Why one module of about 470 lines: the schemas, the result text, the connection's thread and the registry are
+one bridge that lesson 16 reads as one piece; split, the registry's error handling would sit apart from the
+connection whose failures it turns into outputs.
 """
 
 from __future__ import annotations
