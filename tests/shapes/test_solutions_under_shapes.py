@@ -46,8 +46,10 @@ CASES = [pytest.param(shape, str(path.relative_to(ROOT)), marks=pytest.mark.xdis
 @contextmanager
 def one_run_of(stem: str):
     """Runs of one stem one after another, whichever worker has them: on 2026-12-02 the xdist_group marks above
-    were seen not to keep lesson 13's runs on one worker (its two notebooks then raced on data/lesson13/), so a
-    lock file per stem makes sure of it. fcntl is POSIX, as the weekly job's runner is."""
+    were seen not to keep lesson 13's runs on one worker (its two notebooks then raced on data/lesson13/), and
+    with pytest 9.2 and pytest-xdist 3.8 `--dist loadgroup` did not group even four marked cases of a bare test
+    file. The marks stay for the day it does again (a worker then never waits on this lock); the lock file per
+    stem makes sure of it meanwhile. fcntl is POSIX, as the weekly job's runner is."""
     import fcntl
 
     folder = ROOT / "data" / "shape-locks"
