@@ -185,8 +185,8 @@ test-ui: install $(UI_STAMP)
 
 # Every lesson, solution, homework and homework solution under each shape of a real model that tests/shapes/
 # simulates on the offline model (a proxy on 127.0.0.1 that the kernels reach through OPENAI_BASE_URL). On every
-# core, each lesson's runs (lesson and solution, every shape) on one worker: the two write the same files under
-# data/. SHAPES_ARGS="-k reasoning" picks some.
+# core, each lesson's runs (lesson and solution, every shape) one after another, by a lock file per lesson: the two
+# write the same files under data/. SHAPES_ARGS="-k reasoning" picks some.
 test-shapes: install
 	$(OFFLINE) $(BIN)/pytest tests/shapes/test_solutions_under_shapes.py -q -p no:cacheprovider -n auto --dist loadgroup \
 		$(SHAPES_ARGS)
