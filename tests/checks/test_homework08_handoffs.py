@@ -4,6 +4,8 @@ answer away."""
 
 import json
 
+import hints
+
 from helpers.agents import hand_over
 from helpers.checks.homework.hw08_handoffs import check_handoff_loop
 from helpers.tools import run_tool
@@ -70,11 +72,7 @@ def with_course_hand_over(client, model, question, triage):
 
 
 def assert_fails(result, *words):
-    assert result.status == "fail", result
-    for leak in LEAKS:
-        assert leak not in result.hint, (leak, result.hint)
-    for word in words:
-        assert word in result.hint, (word, result.hint)
+    hints.assert_fails(result, leaks=LEAKS, says=words)  # tests/hints.py, with this task's words that give it away
 
 
 def test_right_loops_pass():

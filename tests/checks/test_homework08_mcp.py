@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+import hints
+
 from helpers.checks.homework.hw08_mcp import ToolPickingModel, check_servers_with_approval
 from helpers.loop import agent_loop
 from helpers.mcp_tools import MCPConnection, MCPTools, annotations_of
@@ -17,12 +19,8 @@ from helpers.mcp_tools import MCPConnection, MCPTools, annotations_of
 LEAKS = ("readOnlyHint", "read_only_hint", "annotations_of", "prefix", "MCPTools")
 
 
-def assert_fails(result, *expected_words):
-    assert result.status == "fail", result
-    for word in LEAKS:
-        assert word not in result.hint, (word, result.hint)
-    for word in expected_words:
-        assert word in result.hint, (word, result.hint)
+def assert_fails(result, *words):
+    hints.assert_fails(result, leaks=LEAKS, says=words)  # tests/hints.py, with this task's words that give it away
 
 
 def reads_only(tool) -> bool:
