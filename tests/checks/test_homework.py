@@ -510,6 +510,26 @@ def test_count_iterations(offline):
         assert_fails(result)
         assert "count model responses" in result.hint, wrong.__name__
 
+    def counts_call_groups(messages):  # right on the offline model's runs; counts text beside a call apart
+        count, previous = 0, None
+        for item in messages:
+            kind = "call" if item.get("type") == "function_call" else item.get("role")
+            count += kind in ("call", "assistant") and kind != previous
+            previous = kind
+        return count
+
+    result = hw.check_count_iterations(counts_call_groups, client, model)
+    assert_fails(result)
+    assert "reasoning item" in result.hint
+
+    def right_by_boundaries(messages):  # written differently: a response starts after the user or a tool output
+        starts = [i for i, item in enumerate(messages[1:], 1)
+                  if item.get("type") != "function_call_output" and item.get("role") != "user"
+                  and (messages[i - 1].get("type") == "function_call_output" or messages[i - 1].get("role") == "user")]
+        return len(starts)
+
+    assert hw.check_count_iterations(right_by_boundaries, client, model).passed
+
 
 # --- 03 · Prompts and guardrails -----------------------------------------------------------------------
 
@@ -1151,3 +1171,55 @@ def test_multi_search_check_passes_the_source_lessons_wording(offline):
     source = ("You're a course teaching assistant. First perform search, analyze the results and then perform "
               "more searches. At the end, ask if there are other areas the user wants to explore.")
     assert hw.check_multi_search_instructions(source, client, model).passed
+
+
+# --- Verdicts never depend on the student's model ---------------------------------------------------------
+
+def _weak_model():
+    """A student's model that never calls a tool and answers every request with an empty text: right code must
+    still PASS, since each check's verdict comes from scripted doubles and the offline model."""
+    from helpers.checks.doubles import always_says, wire_double
+
+    return wire_double(always_says("")), "weak-model"
+
+
+def test_right_code_passes_whatever_the_students_model_does():
+    client, model = _weak_model()
+
+    def rag(client, model, question):
+        context = "\n".join(d["answer"] for d in search(question))
+        return client.responses.create(model=model, input=f"{question}\n{context}").output_text
+
+    def budgeted(client, model, question, tools, schemas, max_tokens, max_iterations=50):
+        messages, used = [{"role": "user", "content": question}], 0
+        for _ in range(max_iterations):
+            if used >= max_tokens:
+                return "", "token_budget", used
+            response = client.responses.create(model=model, input=messages, tools=schemas)
+            used += response.usage.total_tokens
+            messages.extend(response.output)
+            calls = [item for item in response.output if item.type == "function_call"]
+            if not calls:
+                return response.output_text, "answered", used
+            messages.extend(make_call(call, tools) for call in calls)
+        return "", "iteration_limit", used
+
+    def follow_up(client, model, result, question):
+        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
+                          messages=result.messages, verbose=False)
+
+    def count_iterations(messages):
+        count, previous = 0, False
+        for item in messages:
+            model_item = item.get("type") in ("function_call", "reasoning") or item.get("role") == "assistant"
+            count += model_item and not previous
+            previous = model_item
+        return count
+
+    for name, result in [("1.5", hw.check_rag(rag, client, model)),
+                         ("2.4", hw.check_my_agent_loop(_loop, client, model)),
+                         ("2.5", hw.check_count_iterations(count_iterations, client, model)),
+                         ("4.3", hw.check_run_with_budget(budgeted, client, model)),
+                         ("5.1", hw.check_my_chat_loop(_chat_loop, client, model)),
+                         ("5.3", hw.check_follow_up(follow_up, client, model))]:
+        assert result.passed, (name, result)

@@ -124,8 +124,36 @@ def endless_on_real_models(client, model, question, tools, tool_schemas):
         client.responses.create(model=model, input=messages, tools=tool_schemas)
 
 
+def keeps_only_calls(client, model, question, tools, tool_schemas):
+    """Keeps the function calls and their outputs but drops the rest of each response (its reasoning items)."""
+    messages = [{"role": "user", "content": question}]
+    while True:
+        response = client.responses.create(model=model, input=messages, tools=tool_schemas)
+        calls = [item for item in response.output if item.type == "function_call"]
+        messages.extend(calls)
+        for call in calls:
+            messages.append(make_call(call, tools))
+        if not calls:
+            return response.output_text
+
+
+def stops_on_text(client, model, question, tools, tool_schemas):
+    """Takes any text as the answer, even text written beside a function call."""
+    messages = [{"role": "user", "content": question}]
+    while True:
+        response = client.responses.create(model=model, input=messages, tools=tool_schemas)
+        messages.extend(response.output)
+        if response.output_text:
+            return response.output_text
+        for item in response.output:
+            if item.type == "function_call":
+                messages.append(make_call(item, tools))
+
+
 # (a loop students really write wrong, words its hint must contain)
 MISTAKES = [
+    pytest.param(keeps_only_calls, ["reasoning item"], id="keeping only the calls of each response"),
+    pytest.param(stops_on_text, ["whatever else it holds"], id="stopping on text beside a call"),
     pytest.param(never_stops, ["again"], id="a loop that never stops"),
     pytest.param(one_round, ["stopped after the first response"], id="stopping after the first call"),
     pytest.param(forgets_output, ["stateless"], id="dropping the model's output from the history"),
@@ -141,3 +169,30 @@ MISTAKES = [
 @pytest.mark.parametrize(("run_agent", "says"), MISTAKES)
 def test_a_wrong_loop_fails_with_a_hint_that_does_not_show_the_answer(run_agent, says):
     hints.assert_fails(check(run_agent), leaks=SECRETS, says=says)
+
+
+def right_written_differently(client, model, question, tools, tool_schemas):
+    """A right loop in another style: a for loop with a bound, the outputs gathered first, then appended."""
+    history = [{"role": "user", "content": question}]
+    for _ in range(50):
+        response = client.responses.create(model=model, input=history, tools=tool_schemas)
+        history += list(response.output)
+        outputs = [make_call(item, tools) for item in response.output if item.type == "function_call"]
+        if not outputs:
+            return response.output_text
+        history += outputs
+    return ""
+
+
+def test_a_right_loop_written_differently_passes():
+    assert check(right_written_differently).status == "pass"
+
+
+@pytest.mark.parametrize("reply", ["", "I can't help with that."])
+def test_the_verdict_does_not_depend_on_the_students_model(reply):
+    """A model that never calls a tool and answers with an empty or unhelpful text: right code still passes, as
+    the verdict comes from the scripted and offline models."""
+    from helpers.checks.doubles import always_says, wire_double
+
+    result = check_run_agent(right, wire_double(always_says(reply)), "weak-model")
+    assert result.status == "pass", result

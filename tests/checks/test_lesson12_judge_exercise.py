@@ -162,3 +162,12 @@ def test_a_wrong_judge_fails_with_a_hint_that_does_not_give_the_prompt(judge, sa
 
 def test_a_missing_client_is_a_clear_failure():
     assert_fails(check_judge(judge_answer, None, MODEL), "client")
+
+
+def test_the_verdict_does_not_depend_on_the_students_model():
+    """A student's model that answers the judge prompt in free text: the right judge still passes, since the
+    verdict comes from the offline model; the student's model only gets a line beside the PASS."""
+    from helpers.checks.doubles import always_says, wire_double
+
+    result = check_judge(judge_answer, wire_double(always_says("Looks fine to me.")), "weak-model")
+    assert result.status == "pass", result

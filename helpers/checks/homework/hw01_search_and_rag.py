@@ -1,7 +1,8 @@
 """Homework 01 · Search and RAG: the checks of tasks 1.1-1.5 (lessons 01 and 02).
 
 Plain Python over the FAQ data, a search index with a section filter, a RAG prompt that keeps the model to the
-entries it gives, and the one model call of a fixed pipeline (watched through SpyClient).
+entries it gives, and the one model call of a fixed pipeline (watched through SpyClient, on the offline model: the verdict never
+depends on the student's model, whose answer is reported beside it).
 Left out on purpose: judging the answer's wording, and reading a prompt by meaning: `asks_for_grounding` reads
 the common plain-English ways of saying "answer only from these entries", not every possible one.
 """
@@ -12,7 +13,7 @@ import re
 from collections import Counter
 
 from helpers.checks.core import CheckFailed, fail_if, run_student_code, task_check
-from helpers.checks.doubles import SpyClient, request_text
+from helpers.checks.doubles import SpyClient, judge_client, on_your_model, request_text
 from helpers.tools import preview
 
 
@@ -198,11 +199,15 @@ def check_rag(rag, client, model):
         [NOT DONE YET] Task 1.5 · One-call RAG: define the function in the cell above, then run this cell
         again.
     """
+    from helpers.offline import OFFLINE_MODEL
     from helpers.search import search
 
     question = "How do I install Ollama?"
-    spy = SpyClient(client)
-    answer = run_student_code(rag, spy, model, question)
+    # The verdict comes from the offline model, whatever model the student uses: what is judged is the request
+    # their code builds, and a model that answers with an empty text (a reasoning model out of tokens) would
+    # otherwise fail right code. Their own model's answer is reported beside the PASS.
+    spy = SpyClient(judge_client())
+    answer = run_student_code(rag, spy, OFFLINE_MODEL, question)
     fail_if(not spy.calls, "rag() made no model call through the client it was given; use "
             "client.responses.create(model=model, input=...) with the `client` argument.")
     fail_if(len(spy.calls) > 1, f"rag() made {len(spy.calls)} model calls; a fixed RAG pipeline makes "
@@ -214,4 +219,9 @@ def check_rag(rag, client, model):
     fail_if(question not in sent, "the request doesn't contain the question; build the prompt from it.")
     fail_if(top["answer"].strip()[:60] not in sent, "the request doesn't contain the best search result "
             "for the question: search with the question first, then put the results into the prompt.")
-    return "one call, with the question and the search results in it."
+    def what_your_model_did(client, model) -> str:
+        seen = run_student_code(rag, client, model, question)
+        return f"it answered: {preview(str(seen), 100)!r}."
+
+    return "one call, with the question and the search results in it." + on_your_model(client, model,
+                                                                                          what_your_model_did)

@@ -17,6 +17,7 @@ from helpers.checks.doubles import (
     SCRIPTED_ANSWER,
     ScriptedClient,
     SpyClient,
+    judge_client,
     on_your_model,
     request_items,
     scripted_response,
@@ -244,10 +245,15 @@ def check_my_agent_loop(my_agent_loop, client, model):
     fail_if(iterations != 2, f"you reported {iterations} iteration(s) for a run with 2 model calls; count "
             "one iteration per model call.")
 
-    # 2. The real thing: the model the student uses, on the typo question of lesson 04.
-    spy = SpyClient(client)
-    answer, iterations = run_student_code(my_agent_loop, spy, model, "How do I run Olama locally?", {"search": search},
-                              [SEARCH_TOOL])
+    # 2. A whole run on the typo question of lesson 04, on the offline model: the verdict never depends on the
+    # student's model (one that never stops, or answers with an empty text, would fail right code). What their
+    # own model did with the same loop is reported beside the PASS.
+    from helpers.offline import OFFLINE_MODEL
+
+    question = "How do I run Olama locally?"
+    spy = SpyClient(judge_client())
+    answer, iterations = run_student_code(my_agent_loop, spy, OFFLINE_MODEL, question, {"search": search},
+                                          [SEARCH_TOOL])
     fail_if(iterations != len(spy.calls), f"you reported {iterations} iteration(s) but the model was called "
             f"{len(spy.calls)} time(s); count model calls.")
     last = spy.calls[-1][1] if spy.calls else None
@@ -256,7 +262,13 @@ def check_my_agent_loop(my_agent_loop, client, model):
             "function calls.")
     fail_if(not isinstance(answer, str) or not answer.strip(), "the answer is empty; return the last "
             "response's output_text.")
-    return f"ran every call, and answered the Olama question in {iterations} iteration(s)."
+
+    def what_your_model_did(client, model) -> str:
+        _, seen = run_student_code(my_agent_loop, client, model, question, {"search": search}, [SEARCH_TOOL])
+        return f"your loop answered in {seen} iteration(s)."
+
+    return (f"ran every call, and answered the Olama question in {iterations} iteration(s)."
+            + on_your_model(client, model, what_your_model_did))
 
 
 @task_check("02-the-loop", "2.5")
@@ -283,10 +295,37 @@ def check_count_iterations(count_iterations, client, model):
     fail_if(not isinstance(got, int), f"return a whole number, not a {type(got).__name__}.")
     fail_if(got != 2, f"you counted {got} for a run with 2 iterations (one response with two function "
             "calls, then the answer): count model responses, not function calls or messages.")
+    # Real models put reasoning items first and text beside their calls: 3 responses here, 9 items.
+    shaped = [{"role": "user", "content": "Docker?"},
+              {"type": "reasoning", "id": "rs_1", "summary": []},
+              {"role": "assistant", "type": "message", "content": [{"type": "output_text", "text": "Searching."}]},
+              {"type": "function_call", "call_id": "a", "name": "search", "arguments": "{}"},
+              {"type": "function_call_output", "call_id": "a", "output": "[]"},
+              {"type": "reasoning", "id": "rs_2", "summary": []},
+              {"type": "function_call", "call_id": "b", "name": "search", "arguments": "{}"},
+              {"type": "function_call_output", "call_id": "b", "output": "[]"},
+              {"role": "assistant", "type": "message", "content": [{"type": "output_text", "text": "Yes."}]}]
+    got = run_student_code(count_iterations, shaped)
+    fail_if(got != 3, f"you counted {got} for a run with 3 model responses, where a response may begin with a "
+            "reasoning item and hold text beside its function call, as real models' do: count model responses, "
+            "not items.")
+    # Whole runs, on the offline model: the loop's own count is the truth whatever the model did, and the
+    # verdict then never depends on the student's model or its provider's errors.
+    from helpers.offline import OFFLINE_MODEL
+
     for question in ["Can I still join the course?", "How do I run Olama locally?"]:
-        result = agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
+        result = agent_loop(judge_client(), OFFLINE_MODEL, question, {"search": search}, schemas=[SEARCH_TOOL],
+                            verbose=False)
         got = run_student_code(count_iterations, result.messages)
         fail_if(got != result.iterations, f"for {question!r} you counted {got}, but the loop made a "
                 "different number of model calls. A new iteration starts with each model output that "
                 "follows a user message or a tool output.")
-    return "matches the loop's own count."
+
+    def what_your_model_did(client, model) -> str:
+        result = agent_loop(client, model, "Can I still join the course?", {"search": search},
+                            schemas=[SEARCH_TOOL], verbose=False)
+        got = run_student_code(count_iterations, result.messages)
+        agrees = "agrees with" if got == result.iterations else "differs from"
+        return f"you counted {got} iteration(s) of a run on it, which {agrees} the loop's {result.iterations}."
+
+    return "matches the loop's own count." + on_your_model(client, model, what_your_model_did)

@@ -9,7 +9,7 @@ Left out on purpose: live price lists (the prices are passed in).
 from __future__ import annotations
 
 from helpers.checks.core import CheckFailed, fail_if, read_field, run_student_code, task_check
-from helpers.checks.doubles import SpyClient, offline_double
+from helpers.checks.doubles import SpyClient, offline_double, on_your_model
 
 
 def _price(i, c, o, p):
@@ -119,12 +119,23 @@ def check_run_with_budget(run_with_budget, client, model):
             "compare the total with max_tokens before each call.")
     fail_if(not isinstance(answer, str), "return the text gathered so far as the answer (a string, maybe "
             "empty).")
-    got = run_student_code(run_with_budget, SpyClient(client), model, "Can I still join the course?", tools, schemas, 1_000_000)
+    # The answering run is on the offline model too: a student's model that never answers in time would fail
+    # right code. What their own model did is reported beside the PASS.
+    question = "Can I still join the course?"
+    got = run_student_code(run_with_budget, SpyClient(offline_double()), OFFLINE_MODEL, question, tools, schemas,
+                           1_000_000)
     fail_if(not isinstance(got, tuple) or len(got) != 3, "return three things: (answer, stop_reason, "
             "tokens_used), also when the model answers.")
     fail_if(got[1] != "answered" or not got[0], "with a huge budget and a normal question the run should "
             f"end 'answered' with the model's text, not {got[1]!r}.")
-    return f"stopped after {len(calls)} calls with a model that never stops, and answered a normal question."
+
+    def what_your_model_did(client, model) -> str:
+        _, seen_reason, seen_used = run_student_code(run_with_budget, client, model, question, tools, schemas,
+                                                     1_000_000)
+        return f"the run ended {seen_reason!r} after {seen_used} tokens."
+
+    return (f"stopped after {len(calls)} calls with a model that never stops, and answered a normal question."
+            + on_your_model(client, model, what_your_model_did))
 
 
 @task_check("04-cost-and-safety", "4.4")

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, run_student_code, task_check
+from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, read_field, run_student_code, task_check
 from helpers.checks.doubles import (
     SCRIPTED_ANSWER,
     SpyClient,
     judge_client,
+    on_your_model,
     plain_data,
     request_text,
     scripted_chat_completion,
@@ -60,9 +61,12 @@ def check_my_chat_loop(my_chat_loop, client, model):
     fail_if(iterations != 2, f"you reported {iterations} iteration(s) for a run with 2 model calls; count "
             "model calls.")
 
-    spy = SpyClient(client)
-    answer, iterations = run_student_code(my_chat_loop, spy, model, "How do I run Olama locally?", {"search": search},
-                              [chat_search])
+    # A whole run on the offline model: the verdict never depends on the student's model (one that never stops
+    # or answers with empty content would fail right code); what their model did is reported beside the PASS.
+    question = "How do I run Olama locally?"
+    spy = SpyClient(judge_client())
+    answer, iterations = run_student_code(my_chat_loop, spy, OFFLINE_MODEL, question, {"search": search},
+                                          [chat_search])
     fail_if(iterations != len(spy.calls), f"you reported {iterations} iteration(s) but the model was called "
             f"{len(spy.calls)} time(s).")
     last = spy.calls[-1][1] if spy.calls else None
@@ -70,7 +74,13 @@ def check_my_chat_loop(my_chat_loop, client, model):
             "wanted a tool; stop only on a message without tool_calls.")
     fail_if(not isinstance(answer, str) or not answer.strip(), "the answer is empty; return the last "
             "message's content.")
-    return f"ran every call, and answered the Olama question in {iterations} iteration(s)."
+
+    def what_your_model_did(client, model) -> str:
+        _, seen = run_student_code(my_chat_loop, client, model, question, {"search": search}, [chat_search])
+        return f"your loop answered in {seen} iteration(s)."
+
+    return (f"ran every call, and answered the Olama question in {iterations} iteration(s)."
+            + on_your_model(client, model, what_your_model_did))
 
 
 @task_check("05-chat-and-tools", "5.2")
@@ -127,16 +137,17 @@ def check_follow_up(follow_up, client, model):
     from helpers.loop import agent_loop
     from helpers.search import SEARCH_TOOL, search
 
+    # The verdict comes from the offline model, whatever model the student uses: a model that stops early on
+    # the second turn would fail right code. What theirs did is reported beside the PASS, unless their provider
+    # has no Responses API, which this task calls.
     lacking = without_responses_api(client)
-    where = ""
-    if lacking:  # the student's code is still checked, on the offline model, which has the Responses API
-        client, model = judge_client(), OFFLINE_MODEL
-        where = f" (checked on the offline model: {lacking} has no Responses API, which this task calls)"
+    where = f" (checked on the offline model: {lacking} has no Responses API, which this task calls)" if lacking else ""
     first = "Can I still join the course after it has started?"
-    result = agent_loop(client, model, first, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
+    result = agent_loop(judge_client(), OFFLINE_MODEL, first, {"search": search}, schemas=[SEARCH_TOOL],
+                        verbose=False)
     kept = len(result.messages)
-    spy = SpyClient(client)
-    second = run_student_code(follow_up, spy, model, result, "And will I get a certificate?")
+    spy = SpyClient(judge_client())
+    second = run_student_code(follow_up, spy, OFFLINE_MODEL, result, "And will I get a certificate?")
     fail_if(not hasattr(second, "messages") or not hasattr(second, "stop_reason"),
             "return the LoopResult of the second run, not only its answer.")
     fail_if(not spy.calls, "follow_up made no model call with the client it was given.")
@@ -148,4 +159,10 @@ def check_follow_up(follow_up, client, model):
             "should add to the history.")
     fail_if(second.stop_reason != "answered", f"the second turn stopped with {second.stop_reason!r} instead "
             "of answering.")
-    return "the second turn carried the whole first conversation." + where
+    def what_your_model_did(client, model) -> str:
+        earlier = agent_loop(client, model, first, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
+        later = run_student_code(follow_up, client, model, earlier, "And will I get a certificate?")
+        return f"the second turn ended {read_field(later, 'stop_reason')!r}."
+
+    return ("the second turn carried the whole first conversation."
+            + (where or on_your_model(client, model, what_your_model_did)))

@@ -2,22 +2,29 @@
 
 The student writes `run_agent(client, model, question, tools, tool_schemas) -> str`: call the model with the
 tools, keep its output in the history, answer every function call with `make_call`, and stop on the first
-response without one, returning its text. The check runs it twice. First on a scripted model (a
-ScriptedClient) that asks for two searches in one response and then answers: the one situation that shows
-whether every call runs, and one that no model produces on demand. Then on the student's own model through a
-SpyClient, on the lesson's "Olama" question: whatever the trajectory, each request must carry the previous
-response's function calls and an output for each, and the run must end on a response without calls.
+response without one, returning its text. The check runs it three times, and its verdict never depends on the
+student's model. First on a scripted model (a ScriptedClient) that asks for two searches in one response and
+then answers: the one situation that shows whether every call runs, and one that no model produces on demand.
+Then on a scripted model shaped as reasoning models answer (a reasoning item first, text beside a call, one call
+per response), whose reasoning items must come back with the calls. Then on the offline model through a
+SpyClient, on the lesson's "Olama" question: each request must carry the previous response's function calls and
+an output for each, and the run must end on a response without calls. What the student's own model did with
+the same code is said beside the PASS (`on_your_model`), never as a FAIL.
 Left out on purpose: a number of iterations or searches (that is the model's business), the instructions (the
 lesson's loop takes none), and what the loop prints.
 """
 
 from __future__ import annotations
 
+import json
+
 from helpers.checks.core import CheckFailed, fail_if, read_field, run_student_code, task_check
 from helpers.checks.doubles import (
     SCRIPTED_ANSWER,
     ScriptedClient,
     SpyClient,
+    judge_client,
+    on_your_model,
     request_items,
     scripted_response,
 )
@@ -69,6 +76,22 @@ def _check_history(calls: list, what: str) -> None:
                 "model again.")
 
 
+def _shaped(n: int, call: tuple | None = None, text: str | None = None):
+    """A scripted response as reasoning models send them: a reasoning item first, then text and/or one call."""
+    from openai.types.responses import Response
+
+    output = [{"type": "reasoning", "id": f"rs_{n}", "summary": []}]
+    if text is not None:
+        output.append({"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": text, "annotations": []}]})
+    if call is not None:
+        output.append({"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": call[0],
+                       "arguments": json.dumps(call[1]), "status": "completed"})
+    return Response.model_validate({"id": f"resp_{n}", "created_at": 0, "model": "scripted", "object": "response",
+                                    "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+                                    "output": output})
+
+
 @task_check("04-agentic-loop", "E04", title="Write the agent loop")
 def check_run_agent(run_agent, client, model):
     """Check `run_agent(client, model, question, tools, tool_schemas) -> str` on a scripted model, then on yours.
@@ -108,16 +131,47 @@ def check_run_agent(run_agent, client, model):
     fail_if(answer != SCRIPTED_ANSWER, "the text you returned is not the final response's text; return the text "
             "of the response that asked for no tool.")
 
-    # 2. The student's own model, on the lesson's typo question: any trajectory, the same rules.
-    spy = SpyClient(_Capped(client))
-    answer = run_student_code(run_agent, spy, model, "How do I run Olama locally?", {"search": search},
-                              [SEARCH_TOOL], what="run_agent on your model")
+    # 2. A model shaped as reasoning models answer: reasoning first, text beside a call, one call per response.
+    shaped = ScriptedClient([_shaped(1, ("search", {"query": "docker"}), text="Let me look that up."),
+                             _shaped(2, ("search", {"query": "docker install"})),
+                             _shaped(3, text=SCRIPTED_ANSWER)])
+    ran.clear()
+    answer = run_student_code(run_agent, shaped, "scripted", "How do I install Docker?", {"search": fake_search},
+                              [SEARCH_TOOL], what="run_agent on a scripted reasoning model")
+    fail_if(len(shaped.calls) < 3, f"your loop stopped after {len(shaped.calls)} response(s), but the model asked "
+            "for a tool in each of the first two (the first also held text beside its call). Stop only on a "
+            "response without function calls, whatever else it holds.")
+    _check_history(shaped.calls, "on a model that answers in several steps")
+    for (_, response), (request, _) in zip(shaped.calls, shaped.calls[1:], strict=False):
+        kept = {read_field(item, "id") for item in request_items(request)}
+        fail_if(read_field(response.output[0], "id") not in kept, "a reasoning model's next request lacks the "
+                "reasoning item of its previous response: keep the response's whole output in the history, "
+                "not only its function calls (real reasoning models refuse a call sent back without it).")
+    fail_if(answer != SCRIPTED_ANSWER, "on a model that answers in several steps, what you returned is not the "
+            "final response's text.")
+
+    # 3. A whole run on the offline model, on the lesson's typo question: the verdict never depends on the
+    # student's model (one that never stops or answers with an empty text would fail right code).
+    from helpers.offline import OFFLINE_MODEL
+
+    question = "How do I run Olama locally?"
+    spy = SpyClient(_Capped(judge_client()))
+    answer = run_student_code(run_agent, spy, OFFLINE_MODEL, question, {"search": search}, [SEARCH_TOOL],
+                              what="run_agent on the offline model")
     fail_if(not spy.calls, "your loop never called the model.")
-    _check_history(spy.calls, f"on your model ({model})")
+    _check_history(spy.calls, "on the offline model")
     last = spy.calls[-1][1]
     fail_if(_function_calls(last.output), "your loop returned while the model still wanted a tool; stop only on "
             "a response without function calls.")
-    fail_if(not isinstance(answer, str) or answer != last.output_text, "on your model, what you returned is not "
-            "the text of the last response.")
+    fail_if(not isinstance(answer, str) or answer != last.output_text, "what you returned is not the text of the "
+            "last response.")
     fail_if(not answer.strip(), "the answer is empty; return the text of the response that asked for no tool.")
-    return f"every call answered by call_id; the Olama question answered in {len(spy.calls)} model call(s)."
+
+    def what_your_model_did(client, model) -> str:
+        seen = SpyClient(_Capped(client))
+        run_student_code(run_agent, seen, model, question, {"search": search}, [SEARCH_TOOL],
+                         what="run_agent on your model")
+        return f"your loop answered in {len(seen.calls)} model call(s)."
+
+    return (f"every call answered by call_id; the Olama question answered in {len(spy.calls)} model call(s)."
+            + on_your_model(client, model, what_your_model_did))

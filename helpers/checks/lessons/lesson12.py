@@ -14,8 +14,9 @@ Left out on purpose: the search itself (the lesson builds the lists) and other m
 The student also writes `judge_answer(client, model, question, entry, answer)`: one Responses API call with no
 tools that shows a judge model the question, the FAQ entry's text and the answer, asks for JSON whose `verdict`
 is PASS or FAIL, and returns the parsed dict, or `{"error": ...}` when the reply holds no such verdict. The
-check runs it on two answers through the student's own client, wrapped in a SpyClient: one call each, no tools,
-all three texts in the request, and a PASS or FAIL read from the reply. Then on a scripted model whose replies
+check runs it on two answers through the offline model (`judge_client`, so the verdict is the same whatever model
+the student uses), wrapped in a SpyClient: one call each, no tools, all three texts in the request, and a PASS or
+FAIL read from the reply; what the student's own model replied is said beside the PASS. Then on a scripted model whose replies
 are not the verdict asked for (free text that mentions PASS, JSON with another label), which the judge must
 report, not guess. Any way to ask for the shape counts: structured output (`text.format`) or JSON with named
 keys in the instructions; the offline model honours both, and a real model meets either. Left out on purpose:
@@ -28,7 +29,15 @@ from __future__ import annotations
 import json
 
 from helpers.checks.core import CheckFailed, NotDoneYet, fail_if, read_field, run_student_code, task_check
-from helpers.checks.doubles import SpyClient, always_says, request_text, wire_double
+from helpers.checks.doubles import (
+    SpyClient,
+    always_says,
+    judge_client,
+    on_your_model,
+    request_text,
+    wire_double,
+)
+from helpers.tools import preview
 
 # One list per question: a hit in first place, one in third, a miss, two right entries (the first in second
 # place), and a question whose search returned nothing.
@@ -183,15 +192,26 @@ def check_judge(judge_answer, client, model):
         raise NotDoneYet("define the function in the cell above, then run this cell again.")
     fail_if(client is None, "check_judge needs the lesson's client to run your judge on: "
             "check_judge(judge_answer, client, model).")
-    spy = SpyClient(client)
+    from helpers.offline import OFFLINE_MODEL
+
+    # The judge prompt is the student's work, so a model reads it; the verdict comes from the offline model
+    # (deterministic, and it follows a JSON-shape instruction by general rules), not from the student's model.
+    spy = SpyClient(judge_client())
     for question, entry, answer in JUDGE_CASES:
         before = len(spy.calls)
-        verdict = _judged(run_student_code(judge_answer, spy, model, question, entry, answer, what="judge_answer"),
-                          "an answer")
+        verdict = _judged(run_student_code(judge_answer, spy, OFFLINE_MODEL, question, entry, answer,
+                                           what="judge_answer"), "an answer")
         _check_request(spy, before, question, entry, answer)
         fail_if(verdict not in LABELS, "judge_answer returned no PASS or FAIL under the key verdict: the reply did "
                 "not parse into the verdict you asked for. Ask the model for JSON in a fixed shape, naming the key "
                 "and its two labels, and read the verdict from it.")
     _check_reports_bad_replies(judge_answer)
+
+    def what_your_model_did(client, model) -> str:
+        question, entry, answer = JUDGE_CASES[0]
+        seen = run_student_code(judge_answer, client, model, question, entry, answer, what="judge_answer")
+        return f"your judge returned {preview(str(seen), 100)}."
+
     return (f"one call with no tools per answer, the question, entry and answer in it, and a verdict parsed on "
-            f"{len(JUDGE_CASES)} answers; replies that hold no verdict are reported.")
+            f"{len(JUDGE_CASES)} answers; replies that hold no verdict are reported." + on_your_model(
+                client, model, what_your_model_did))
