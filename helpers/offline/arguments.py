@@ -21,22 +21,15 @@ import re
 
 from helpers.offline.binding import bind_numbers, number_lists, numeric, ranges
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
+from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
-from helpers.offline.param_values import (
-    cued,
-    described_default,
-    enum_value,
-    enum_values,
-    expression_for,
-    flag_in,
-    is_unit_param,
-    noun_value,
-    phrase_for,
-    unit_in,
-    value_for,
-)
+from helpers.offline.flags import described_default, flag_in
+from helpers.offline.formulas import expression_for
+from helpers.offline.noun_phrases import cued, noun_value, phrase_for
+from helpers.offline.param_values import value_for
 from helpers.offline.statements import statement_for
 from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
+from helpers.offline.unit_params import is_unit_param, unit_in
 
 NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more than one in its description
 DESCRIPTION_WORD_WEIGHT = 1.0

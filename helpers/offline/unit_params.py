@@ -1,0 +1,60 @@
+"""Parameters that take a unit of measure, and the unit a request writes.
+
+- `is_unit_param(name)`: "unit", "units", "length_unit";
+- `unit_in(question, numbers)`: the unit written after the request's first number that has one ("4 inches");
+- `is_unit_word(word)`: a word that names a unit, not a thing counted.
+
+What it leaves out on purpose: conversions between unit systems, and units no table here names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers.offline.binding import UNIT_WORDS, mentions
+from helpers.offline.text import stem
+
+
+def is_unit_param(name: str) -> bool:
+    """A parameter that takes a unit of measure ("unit", "units", "length_unit").
+
+    Example:
+        >>> is_unit_param("length_unit"), is_unit_param("community")
+        (True, False)
+    """
+    return any(w in ("unit", "units") for w in re.split(r"[_\W]+", name.lower()))
+
+
+def unit_in(question: str, numbers: dict | None = None) -> str | None:
+    """The unit written after the question's first number that has one ("4 inches" -> "inches").
+
+    Example:
+        >>> unit_in("a radius of 4 inches")
+        'inches'
+    """
+    for mention in mentions(question):
+        if mention.spelled or not mention.unit or not re.fullmatch(r"[A-Za-z]+", mention.unit):
+            continue  # "four circles", "two right-angled triangles": a count of things, not a measure
+        if is_unit_word(mention.unit):
+            return mention.unit
+    return None
+
+
+# Units of measure by name: the short forms binding.py reads, their names, and the everyday ones beside them.
+_UNIT_NAMES = {stem(w) for w in (set(UNIT_WORDS) | set(UNIT_WORDS.values()) | set("""inch inches foot mile yard acre
+hectare degree degrees celsius fahrenheit kelvin unit units ounce oz ton tonne gallon pint quart cup teaspoon
+tablespoon day week month year hour minute second byte kb mb gb tb pixel px dpi meters metres kilometers kilometres
+centimeters millimeters grams kilograms pounds liters litres miles inches yards feet watts volts amperes hertz
+joules newtons pascals calories kcal kwh""".split()))}
+
+
+def is_unit_word(word: str) -> bool:
+    """Whether a word names a unit of measure ("inches", "kg", "metres"), not a thing counted ("circles").
+
+    Example:
+        >>> is_unit_word("inches"), is_unit_word("km"), is_unit_word("circles")
+        (True, True, False)
+    """
+    low = word.lower()
+    return stem(low) in _UNIT_NAMES or low in UNIT_WORDS or (len(low) > 1 and low[0] in "kcmµμun" and low[1:] in UNIT_WORDS)
+
