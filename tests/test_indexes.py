@@ -160,6 +160,7 @@ COVERED_BY = {
     "offline/instructions/topic.py": ["offline/test_offline_instructions.py"],
     "offline/knowledge.py": ["offline/test_offline_behaviours.py", "offline/test_offline_coursefree.py"],
     "offline/param_values.py": ["offline/test_offline_path_arguments.py", "offline/test_offline_behaviours.py"],
+    "offline/dates.py": ["offline/test_value_rules.py", "doctests"],
     "offline/enum_match.py": ["offline/test_argument_rules.py", "doctests"],
     "offline/formulas.py": ["offline/test_argument_rules.py", "doctests"],
     "offline/flags.py": ["offline/test_argument_rules.py", "doctests"],

@@ -26,7 +26,7 @@ from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.flags import described_default, flag_in
 from helpers.offline.formulas import expression_for
 from helpers.offline.noun_phrases import cued, noun_value, phrase_for
-from helpers.offline.param_values import value_for
+from helpers.offline.param_values import emails_in, value_for, wants_email
 from helpers.offline.statements import statement_for
 from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
 from helpers.offline.unit_params import is_unit_param, unit_in
@@ -283,7 +283,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             args[name] = said  # a fact or note to keep: the user's statement itself (statements.py)
         elif kind == "string" and (said := expression_for(name, schema, question)) is not None:
             args[name] = said  # a formula the parameter asks for, written as Python writes it
-        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None:
+        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None and (
+                name in required or asked not in args.values()):  # an optional `cc` does not repeat the `to` address
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]
         elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers)) is not None:
@@ -291,6 +292,11 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
         elif kind == "string" and (beside := noun_value(name, schema, question))[0] is not None:
             args[name] = beside[0]  # "docket number 123456", "the crime of theft"
             pool = [e for e in pool if e != beside[0]]
+        elif kind == "string" and name not in required and wants_email(name, schema):
+            # An optional address takes an address no other parameter took ("copy bo@..."); a name is not an address.
+            fresh = [e for e in emails_in(question) if e not in args.values()]
+            if fresh:
+                args[name] = fresh[0]
         elif kind == "string":
             if pool and (name in required or cued(name, schema, question, pool[0])):
                 open_place = any(_PLACE_PARAM.search(n) and n not in args and n != name for n in props)

@@ -59,11 +59,14 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
         >>> noun_value("docket", {}, "The case docket numbered 2022/AL2562"), noun_value("slope_type", {}, "a hill slope")
         (('2022/AL2562', 'case'), (None, 'hill'))
     """
-    core = [stem(w) for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w and w.lower() not in _NOUN_FILLER]
-    core = [w.lower() for w in core]
+    parts = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]
+    # A name made only of filler ("data") is its own noun: "on the provided data my_data".
+    core = [stem(w).lower() for w in parts if w.lower() not in _NOUN_FILLER] or (
+        [stem(parts[0]).lower()] if len(parts) == 1 else [])
     if not core:
         return None, None
-    tokens = list(re.finditer(r"'[^']+'|\"[^\"]+\"|[\w./@-]+", question))
+    # A quote in single quotes may hold an apostrophe between letters ('Let's meet at ten').
+    tokens = list(re.finditer(r"(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))+'(?!\w)|\"[^\"]+\"|[\w./@-]+", question))
     stems = [stem(t.group(0).lower().strip("'\"")) for t in tokens]
     for i in range(len(tokens) - len(core) + 1):
         if stems[i:i + len(core)] != core:
@@ -76,8 +79,9 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
             token = tokens[j].group(0)
             if token[0] in "'\"":
                 after = token.strip("'\"")
-            elif re.search(r"\d", token) and re.search(r"[A-Za-z]", token) or re.fullmatch(r"[\d/-]{3,}", token):
-                after = token.rstrip(".,")  # a code: "XYZ123", "2022/AL2562", "123456"
+            elif re.search(r"\d", token) and re.search(r"[A-Za-z]", token) or re.fullmatch(r"[\d/-]{3,}", token) \
+                    or re.fullmatch(r"[A-Za-z]+_\w+", token.rstrip(".,")):
+                after = token.rstrip(".,")  # a code: "XYZ123", "2022/AL2562", "123456", "hive_log_2"
         if i > 0:
             word = tokens[i - 1].group(0)
             if word.isalpha() and word.lower() not in STOP_WORDS and content_words(word):

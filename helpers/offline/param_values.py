@@ -30,25 +30,30 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.dates import date_for
 from helpers.offline.instructions.numbers import NUMBER_WORDS
-from helpers.offline.text import MONTHS, STOP_WORDS, content_words, stem, words
+from helpers.offline.text import STOP_WORDS, content_words, stem, words
 
 _LISTED = re.compile(r"\b(?:e\.?\s?g\.?|for example|for instance|such as|like|one of|either|options?|values?|"
                      r"choose from)\s*[:,]?\s*(?P<items>[^.;)\n]+)", re.IGNORECASE)
-_MONTHS = "|".join(MONTHS)
-_DATE = re.compile(rf"\b\d{{4}}[-/]\d{{1,2}}[-/]\d{{1,2}}\b|\b\d{{1,2}}[-/]\d{{1,2}}[-/]\d{{4}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:\s+\d{{4}})?"
-                   rf"|\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?", re.IGNORECASE)
 # A date said relative to today, kept as written: the offline model has no calendar.
 _RELATIVE_DATE = re.compile(r"\b(?:(?:next|last|past|this|coming)\s+(?:week(?:end)?|month|year|day|monday|tuesday|"
                             r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|yesterday|tonight)\b",
                             re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# A parameter that takes an address: named for one ("to", "cc", "recipient", "email"), or described as one. "The
+# subject of the email" is about an email, not an address.
+_ADDRESS_PARAM = re.compile(r"e-?mail|recipient|^(?:to|cc|bcc|from|sender)$", re.IGNORECASE)
+_ADDRESS_DESCRIPTION = re.compile(r"\be-?mail\s+address|\baddress\s+of\s+the\s+recipient|\brecipient", re.IGNORECASE)
+# An identifier: a token with a digit, or a snake_case name, after the word "ID" (or "identifier", "number", "no.").
+_ID_WORD = r"(?:id|ID|Id|identifier|number|no\.|#)"
+_CODE = r"(?P<code>[A-Za-z][\w-]*\d[\w/-]*|\d[\w/-]*|[A-Za-z]+_\w+)"
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
 _PATH_WORDS = {"path", "paths", "file", "filename", "filepath", "folder", "dir", "directory", "repo_path"}
 _POSIX_PATH = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.-]*)*")
 _AROUND = "\"'`()[]<>,;!?\u201c\u201d\u2018\u2019"
-_WINDOWS_PATH = re.compile(r"[A-Za-z]:\\[\w.\\-]*")
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/][\w.\\/-]*")  # "C:\\temp\\x.txt", "C:/data/x.csv"
 
 
 def listed_values(schema: dict) -> list[str]:
@@ -100,23 +105,72 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
         if {stem(w) for w in words(value)} and {stem(w) for w in words(value)} <= asked:
             return value
     said = f"{name} {description}".lower()
-    if schema.get("format") == "email" or re.search(r"\be-?mail|\brecipient|^to$", said):
+    if wants_email(name, schema):
         found = _EMAIL.search(question)
         if found:
             return found.group(0)
     if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth|time\s+frame", said):
-        found = _DATE.search(question) or _RELATIVE_DATE.search(question)
+        written = date_for(description, question)  # in the form the description asks for, when it asks for one
+        if written:
+            return written
+        found = _RELATIVE_DATE.search(question)
         if found:
             return found.group(0)
+    if (code := identifier_in(name, description, question)) is not None:
+        return code
     if schema.get("format") == "path" or _PATH_WORDS & set(re.split(r"[_\W]+", said)):
         found_path = path_in(question)
         if found_path:
             return found_path
-    if re.search(r"\btime\b", said):
+    if re.search(r"\btime\b(?!\s*zone)", said):  # a time zone is a place, not a time
         found = _TIME.search(question)
         if found:
             return found.group(0)
     return _qualifier(name, question) if qualifier else None
+
+
+def emails_in(text: str) -> list[str]:
+    """Every email address of a text, in order.
+
+    Example:
+        >>> emails_in("to ana@choir.example, copy bo@choir.example.")
+        ['ana@choir.example', 'bo@choir.example']
+    """
+    return [found.rstrip(".") for found in _EMAIL.findall(text)]
+
+
+def wants_email(name: str, schema: dict) -> bool:
+    """Whether a parameter takes an email address: `format: email`, a name such as "to", "cc" or "recipient_email",
+    or a description that says "email address".
+
+    Example:
+        >>> wants_email("cc", {}), wants_email("subject", {"description": "The subject of the email."})
+        (True, False)
+    """
+    description = str(schema.get("description") or "")
+    return schema.get("format") == "email" or bool(_ADDRESS_PARAM.search(name) or _ADDRESS_DESCRIPTION.search(description))
+
+
+def identifier_in(name: str, description: str, question: str) -> str | None:
+    """The code an identifier parameter takes: the token after "ID" (or "identifier", "number", "no.") in the
+    request, one with a digit or a snake_case name, for a parameter named or described as an identifier
+    ("order_id", "snp_id", "The patient identifier."). The word before "ID" that names the parameter wins when the
+    request holds several ("user id 7, order id 12" -> 12 for `order_id`).
+
+    Example:
+        >>> identifier_in("tag_id", "", "Read the tag with ID rf-20931 now"), identifier_in("tag_id", "", "Read tag 5")
+        ('rf-20931', None)
+    """
+    words_of_name = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]
+    if not words_of_name or not (words_of_name[-1].lower() in ("id", "identifier")
+                                 or re.search(r"\bidentifier\b|\bID\b", description)):
+        return None
+    found = list(re.finditer(rf"(?:\b(?P<before>\w+)\s+)?\b{_ID_WORD}\s*(?:of|is|:|=|\s)\s*{_CODE}", question))
+    if not found:
+        return None
+    own = {stem(w.lower()) for w in words_of_name[:-1]}
+    named = [m for m in found if m.group("before") and stem(m.group("before").lower()) in own]
+    return (named or found)[0].group("code").rstrip(".,")
 
 
 def path_in(text: str) -> str | None:

@@ -1,0 +1,126 @@
+"""The offline model's value rules (issue 26: the right value in each argument), on domains no lesson and no BFCL
+case uses: a seed library, a choir, a pottery studio, a lighthouse, a bicycle workshop, an observatory.
+
+Each rule is shown firing and, where it has one, not firing (its negative).
+"""
+
+import json
+
+import pytest
+
+from helpers.offline.conversation import Conversation, Tool
+from helpers.offline.dates import date_for, date_in, wanted_form
+from helpers.offline.engine import decide
+from helpers.offline.param_values import identifier_in, path_in
+
+
+def tool(name, description, required=(), **properties):
+    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
+
+
+def only_args(question, *tools):
+    decision = decide(Conversation(question=question, tools=list(tools)))
+    (call,) = decision.calls
+    return json.loads(call[1])
+
+
+TEXT = {"type": "string"}
+
+
+# --- dates in the form the description asks for ---------------------------------------------------------
+
+@pytest.mark.parametrize(("description", "question", "expected"), [
+    ("The firing date in yyyy-mm-dd format.", "Book the kiln firing on March 4, 2027", "2027-03-04"),
+    ("Date of the firing (month-day-year).", "Book the kiln firing on 2026/11/09", "11-09-2026"),
+    ("The date, e.g. '2024-01-31'.", "Book the kiln firing for the 9th of October 2025", "2025-10-09"),
+    ("Date as DD/MM/YYYY.", "Book the kiln firing on Dec.3, 2026", "03/12/2026"),
+    ("The date in yyyy-mm-dd format.", "Book the kiln firing tomorrow, Feb02 2027", "2027-02-02"),
+])
+def test_a_date_is_written_in_the_form_the_description_asks_for(description, question, expected):
+    kiln = tool("book_kiln", "Book a firing slot in the pottery studio's kiln.", ["date"],
+                date={"type": "string", "description": description})
+    assert only_args(question, kiln) == {"date": expected}
+
+
+@pytest.mark.parametrize(("description", "question", "expected"), [
+    ("The firing date in yyyy-mm-dd format.", "Book the kiln firing on 4 March", "4 March"),  # no year: none made up
+    ("The firing date.", "Book the kiln firing on March 4, 2027", "March 4, 2027"),  # no form asked: as written
+    ("The firing date in yyyy-mm-dd format.", "Book the kiln firing for next week", "next week"),  # no calendar
+])
+def test_a_date_stays_as_written_when_a_part_or_the_form_is_missing(description, question, expected):
+    kiln = tool("book_kiln", "Book a firing slot in the pottery studio's kiln.", ["date"],
+                date={"type": "string", "description": description})
+    assert only_args(question, kiln) == {"date": expected}
+
+
+def test_dates_are_read_in_their_usual_written_forms_and_the_verb_may_is_no_month():
+    assert (date_in("logged 2031-7-14").month, date_in("logged 25/12/2030").day) == (7, 25)
+    assert date_in("the lamp was lit 14th of July 1903").year == 1903
+    assert date_in("you may 2 lamps light") is None
+    assert wanted_form("Any text") is None
+
+
+def test_the_date_reader_is_used_directly():
+    assert date_for("in MM-DD-YYYY", "the keeper's log of 1903-07-14") == "07-14-1903"
+    assert date_for("in MM-DD-YYYY", "no date here") is None
+
+
+# --- a time zone is a place, not a time -------------------------------------------------------------------
+
+def test_a_time_zone_parameter_takes_a_place_not_the_time():
+    convert = tool("convert_clock", "Convert a time between time zones.", ["time", "from_timezone", "to_timezone"],
+                   time={"type": "string", "description": "The time to convert."},
+                   from_timezone={"type": "string", "description": "The time zone to convert from."},
+                   to_timezone={"type": "string", "description": "The time zone to convert to."})
+    args = only_args("Convert 7am from Lisbon time zone to Oslo time zone", convert)
+    assert args == {"time": "7am", "from_timezone": "Lisbon", "to_timezone": "Oslo"}
+
+
+# --- emails, quoted texts by their noun, no address twice -------------------------------------------------
+
+MESSAGE = tool("send_message", "Send an email message to a choir member.", ["to", "subject", "body"],
+               to={"type": "string", "description": "The email address to send to."},
+               subject={"type": "string", "description": "The subject of the email."},
+               body={"type": "string", "description": "The body of the email."},
+               cc={"type": "string", "description": "The email address to copy. Empty if not given."})
+
+
+def test_the_address_goes_to_the_address_and_each_quote_to_the_noun_before_it():
+    args = only_args("Email Ana Ruiz at ana@choir.example with the subject 'Rehearsal' and body 'Bring your scores, "
+                     "we're starting at six'", MESSAGE)
+    assert args == {"to": "ana@choir.example", "subject": "Rehearsal",
+                    "body": "Bring your scores, we're starting at six"}
+
+
+def test_an_optional_address_takes_only_an_address_no_other_parameter_took():
+    args = only_args("Email ana@choir.example with the subject 'Robes' and body 'Collect them Friday', cc "
+                     "bo@choir.example", MESSAGE)
+    assert args["to"] == "ana@choir.example" and args["cc"] == "bo@choir.example"
+
+
+# --- identifiers after "ID", snake_case names after their noun, paths ---------------------------------------
+
+def test_an_identifier_parameter_takes_the_code_after_id():
+    packet = tool("seed_packet_info", "Details of a packet in the seed library.", ["packet_id"],
+                  packet_id={"type": "string", "description": "The packet identifier."})
+    assert only_args("What is in the seed packet with ID sp-4471?", packet) == {"packet_id": "sp-4471"}
+    assert only_args("Show the seed packet with id 90812 please", packet) == {"packet_id": "90812"}
+
+
+def test_the_identifier_whose_noun_stands_before_id_wins():
+    assert identifier_in("order_id", "", "For user id 7, cancel order id 12") == "12"
+    assert identifier_in("order_id", "", "Cancel the order for the blue bicycle") is None
+    assert identifier_in("colour", "The frame colour.", "bike ID 55") is None  # not an identifier parameter
+
+
+def test_a_snake_case_name_after_the_parameter_noun_is_its_value():
+    load = tool("load_table", "Load a table of the observatory's archive.", ["table"],
+                table={"type": "string", "description": "The table to load."})
+    assert only_args("Load the table night_sky_counts from the archive", load) == {"table": "night_sky_counts"}
+    fit = tool("fit_curve", "Fit a light curve.", ["data"], data={"type": "string", "description": "Input data."})
+    assert only_args("Fit a light curve to the provided data star_frames", fit) == {"data": "star_frames"}
+
+
+def test_a_drive_path_with_forward_slashes_is_a_path():
+    assert path_in("Open C:/logs/lamp_hours.csv for the lighthouse") == "C:/logs/lamp_hours.csv"
+    assert path_in("Open the lamp log") is None
