@@ -287,7 +287,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 name in required or asked not in args.values()):  # an optional `cc` does not repeat the `to` address
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]
-        elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers)) is not None:
+        elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers, _numeric_words(props))) is not None:
             args[name] = unit  # the unit the request writes after its numbers: "4 inches"
         elif kind == "string" and (beside := noun_value(name, schema, question))[0] is not None:
             args[name] = beside[0]  # "docket number 123456", "the crime of theft"
@@ -347,6 +347,11 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = list(pool)
                 pool = []
     return args
+
+
+def _numeric_words(props: dict) -> str:
+    """The names and descriptions of a tool's numeric parameters: the units they fix for their numbers."""
+    return " ".join(f"{n}: {s.get('description') or ''}" for n, s in props.items() if isinstance(s, dict) and numeric(s))
 
 
 _PLACE_PARAM = re.compile(r"location|city|place|area|region|country|state|address|town", re.IGNORECASE)

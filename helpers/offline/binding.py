@@ -256,7 +256,17 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
             score += 1.0 * weight
         if word in _ORDINALS and name.endswith(_ORDINALS[word]):
             score += 3.0 * weight
-    if mention.unit and not mention.frequency:
+    counted = mention.spelled and mention.unit and stem(mention.unit.lower()) not in _MEASURES and \
+        stem(mention.unit.lower()[:-1]) not in _MEASURES
+    if counted:
+        # A number word before a noun counts those things ("two charges of 5C and 7C", "its three sides are 5, 4
+        # and 3", "four chords"): the value of a count of them, never of one of the things counted, and no unit.
+        units = _unit_stems(mention.unit)
+        if units & (own | described) and (own | {stem(w) for w in words(description)}) & _COUNT_WORDS:
+            score += 4.0
+        elif units & own:
+            return score - 3.0
+    elif mention.unit and not mention.frequency:
         units = _unit_stems(mention.unit)
         if units & own:
             score += 4.0  # the unit written on a number says most: "250 grams" for sugar_grams
@@ -308,6 +318,7 @@ def _converted(name: str, schema: dict, mention: Mention):
     return int(value) if float(value).is_integer() and schema.get("type") != "number" else value
 
 
+_COUNT_WORDS = {stem(w) for w in "number num count total how many".split()}
 _MEASURES = {stem(w) for w in list(UNIT_WORDS.values()) + "second minute hour day night week month year decade century "
              "inch foot yard mile metre meter litre liter gram kilogram pound ounce degree percent dollar euro".split()}
 
@@ -327,6 +338,14 @@ def numeric(schema: dict) -> bool:
     return kind in ("integer", "number")
 
 
+_DEFAULTED_RANK = 2.0
+
+
+def _defaulted(name: str, schema: dict, required) -> bool:
+    """An optional parameter whose schema or description gives a default."""
+    return name not in required and ("default" in schema or "default" in str(schema.get("description") or "").lower())
+
+
 def bind_numbers(properties: dict, required: list | set, text: str, used: set[int] | None = None) -> dict:
     """Each numeric parameter's number (see the module); parameters with none are left out. `used`: the
     starts of numbers already taken by other parameters (updated).
@@ -340,8 +359,14 @@ def bind_numbers(properties: dict, required: list | set, text: str, used: set[in
     used = set() if used is None else used
     found = [m for m in mentions(text) if m.start not in used]
     targets = {name: schema for name, schema in properties.items() if isinstance(schema, dict) and numeric(schema)}
+    # Best fit first; between equal fits, the earlier number, then a required parameter before an optional one.
+    # An optional parameter with a default ranks a little lower: a request that changes a default names it, so a
+    # number its description only brushes against goes to the required one ("5 mol of glucose": `mols`, not
+    # `joules_per_mol`, "default value for glucose is 2800 kJ/mol").
     pairs = sorted(((fit(name, schema, m), i, name) for name, schema in targets.items()
-                    for i, m in enumerate(found)), key=lambda p: (-p[0], p[1]))
+                    for i, m in enumerate(found)),
+                   key=lambda p: (-p[0] + (_DEFAULTED_RANK if _defaulted(p[2], targets[p[2]], required) else 0.0),
+                                  p[1], p[2] not in required))
     chosen: dict[str, Mention] = {}
     taken: set[int] = set()
     digits = any(not m.spelled and not m.frequency for m in found)

@@ -25,19 +25,43 @@ def is_unit_param(name: str) -> bool:
     return any(w in ("unit", "units") for w in re.split(r"[_\W]+", name.lower()))
 
 
-def unit_in(question: str, numbers: dict | None = None) -> str | None:
-    """The unit written after the question's first number that has one ("4 inches" -> "inches").
+def unit_in(question: str, numbers: dict | None = None, fixed: str = "") -> str | None:
+    """The unit a unit parameter takes: the one the request asks its answer in ("the speed in km/h", "the distance
+    in miles": "in" or "into" and a unit no number stands before), else the unit written after the question's first
+    number that has one ("4 inches" -> "inches"). `fixed`: the names and descriptions of the numeric parameters; a
+    unit they name already ("a weight of 85 kg" for a weight "in kilograms") is that number's own unit, not what
+    the unit parameter asks for, and is passed over.
 
     Example:
-        >>> unit_in("a radius of 4 inches")
-        'inches'
+        >>> unit_in("a radius of 4 inches"), unit_in("a weight of 85 kg", fixed="weight: in kilograms")
+        ('inches', None)
+        >>> unit_in("the pace of a 12 km ride in km/h", fixed="distance: in kilometres")
+        'km/h'
     """
+    for match in _TARGET.finditer(question):
+        if re.search(r"\d\s*$", question[:match.start()]):
+            continue  # "12 in" is a number's unit
+        unit = match.group("unit")
+        if all(is_unit_word(part) for part in unit.split("/")):
+            return unit
+    said = {stem(w) for w in re.findall(r"[a-zµμ]+", fixed.lower())}
     for mention in mentions(question):
         if mention.spelled or not mention.unit or not re.fullmatch(r"[A-Za-z]+", mention.unit):
             continue  # "four circles", "two right-angled triangles": a count of things, not a measure
-        if is_unit_word(mention.unit):
+        if is_unit_word(mention.unit) and not _unit_stems(mention.unit) & said:
             return mention.unit
     return None
+
+
+_TARGET = re.compile(r"\b(?:in|into)\s+(?P<unit>[A-Za-zµμ]+(?:/[A-Za-zµμ]+)?)\b(?![/.]?\w)")
+
+
+def _unit_stems(unit: str) -> set[str]:
+    low = unit.lower()
+    found = {stem(low), stem(UNIT_WORDS.get(low, low))}
+    if len(low) > 1 and low[0] in "kcmµμun" and low[1:] in UNIT_WORDS and low not in UNIT_WORDS:
+        found.add(stem(UNIT_WORDS[low[1:]]))
+    return found - {""}
 
 
 # Units of measure by name: the short forms binding.py reads, their names, and the everyday ones beside them.

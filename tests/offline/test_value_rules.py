@@ -124,3 +124,52 @@ def test_a_snake_case_name_after_the_parameter_noun_is_its_value():
 def test_a_drive_path_with_forward_slashes_is_a_path():
     assert path_in("Open C:/logs/lamp_hours.csv for the lighthouse") == "C:/logs/lamp_hours.csv"
     assert path_in("Open the lamp log") is None
+
+
+# --- the unit a unit parameter asks for -------------------------------------------------------------------
+
+PACE = tool("ride_pace", "The average pace of a bicycle ride.", ["distance", "duration"],
+            distance={"type": "integer", "description": "Distance ridden, in kilometres."},
+            duration={"type": "integer", "description": "Time taken, in hours."},
+            unit={"type": "string", "description": "Optional. The unit of the pace. Default is km/h."})
+
+
+def test_a_unit_parameter_takes_the_unit_the_answer_is_asked_in():
+    assert only_args("What was my pace in mph for a ride of 40 kilometres in 2 hours?", PACE) == {
+        "distance": 40, "duration": 2, "unit": "mph"}
+
+
+def test_a_unit_the_numbers_own_parameters_fix_is_not_the_unit_parameters():
+    assert only_args("What was my pace for a ride of 40 kilometres in 2 hours?", PACE) == {"distance": 40, "duration": 2}
+
+
+def test_a_unit_no_numeric_parameter_fixes_is_still_taken():
+    frame = tool("frame_size", "The frame size for a rider.", ["height"],
+                 height={"type": "integer", "description": "The rider's height."},
+                 unit={"type": "string", "description": "The unit of the height."})
+    assert only_args("Which frame size fits a rider 70 inches tall?", frame) == {"height": 70, "unit": "inches"}
+
+
+# --- a number word counts the things after it ---------------------------------------------------------------
+
+def test_a_number_word_before_the_parameters_own_noun_is_a_count_not_a_value():
+    spokes = tool("spoke_tension", "Tension of two spokes.", ["spoke1", "spoke2"],
+                  spoke1={"type": "integer", "description": "Tension of the first spoke in newtons."},
+                  spoke2={"type": "integer", "description": "Tension of the second spoke in newtons."})
+    assert only_args("Compare the tension of two spokes of 900 N and 1100 N", spokes) == {"spoke1": 900, "spoke2": 1100}
+
+
+def test_a_number_word_fills_a_count_of_those_things():
+    lenses = tool("plan_lenses", "Plan an eyepiece set for the observatory.", ["focal_length", "lenses"],
+                  focal_length={"type": "integer", "description": "Focal length in mm."},
+                  lenses={"type": "integer", "description": "Number of lenses in the set."})
+    assert only_args("Plan an eyepiece set of four lenses at 25 mm", lenses) == {"focal_length": 25, "lenses": 4}
+
+
+def test_a_number_goes_to_the_required_parameter_before_an_optional_one_with_a_default():
+    dose = tool("feed_dose", "Seed feed dose.", ["grams"],
+                grams={"type": "integer", "description": "Feed in grams."},
+                grams_per_tray={"type": "integer", "description": "Feed energy of one tray, default is 40 grams."})
+    assert only_args("What feed energy gives 300 grams?", dose) == {"grams": 300}
+    assert only_args("What feed energy gives 300 grams with 60 grams per tray?", dose) == {"grams": 300,
+                                                                                          "grams_per_tray": 60}
