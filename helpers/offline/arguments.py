@@ -162,6 +162,7 @@ help explain describe calculate convert translate fetch get what which who where
 could would should do does did will shall may might i what's whats and or but also then compute
 provide analyze analyse retrieve estimate predict identify locate train generate determine obtain display
 return run build plan record open close start stop update delete remove order buy sell reserve schedule
+include including
 """))
 # A quote in single quotes may hold an apostrophe between letters ('It's fresh'): the quote ends at a ' no letter
 # follows. Up to 300 characters: a review or a message to analyse is quoted whole.
@@ -212,6 +213,14 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
             phrase = " ".join(phrase.split()[1:])
             if not phrase:
                 continue
+        # A request verb at either end of a phrase starts the next sentence, whose stop was lost ("by Liverpool
+        # F.C. Include its statistics", "the neutron Give me the details"): it is no part of the name.
+        parts = phrase.split()
+        while parts and parts[-1].lower() in _SENTENCE_START_VERBS and len(parts) > 1:
+            parts.pop()
+        if len(parts) == 1 and parts[0].lower() in _SENTENCE_START_VERBS:
+            continue
+        phrase = re.sub(r"(?<=[a-z]{2})\.$", "", " ".join(parts))  # "Leith." ends a sentence; "F.C." keeps its dot
         if phrase.lower() in STOP_WORDS or stem(phrase.lower()) in tool_stems or phrase == "I":
             continue
         if phrase not in found:

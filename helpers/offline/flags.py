@@ -15,7 +15,7 @@ import re
 from helpers.offline.text import stem, words
 
 _FLAG_FILLER = {stem(w) for w in "include includes is has have show with get use enable return flag should whether "
-                "want need do add fetch details detail info information".split()}
+                "want need do add fetch details detail info information status state".split()}
 
 
 def flag_in(name: str, schema: dict, question: str) -> bool | None:
@@ -32,11 +32,14 @@ def flag_in(name: str, schema: dict, question: str) -> bool | None:
     own = [w for w in named if w not in _FLAG_FILLER] or named
     if not own:
         return None
-    tokens = [stem(w) for w in words(question)]
+    said = words(question)
+    tokens = [stem(w) for w in said]
     negations = {"without", "no", "not", "exclude", "dont", "never", "skip"}
     for i, token in enumerate(tokens):
         if token == own[0] and tokens[i:i + len(own)] == own or (len(own) == 1 and token == own[0]):
             return not negations & set(tokens[max(0, i - 3):i])
+        if len(own) == 1 and "-" in said[i] and stem(said[i].replace("-", "")) == own[0]:
+            return not negations & set(tokens[max(0, i - 3):i])  # "multi-player" for `multiplayer`
     if len(own) == 2 and set(own) <= set(tokens):  # "with toll roads avoided" for avoid_tolls
         first = min(tokens.index(w) for w in own)
         return not negations & set(tokens[max(0, first - 3):first])

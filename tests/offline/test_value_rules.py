@@ -173,3 +173,31 @@ def test_a_number_goes_to_the_required_parameter_before_an_optional_one_with_a_d
     assert only_args("What feed energy gives 300 grams?", dose) == {"grams": 300}
     assert only_args("What feed energy gives 300 grams with 60 grams per tray?", dose) == {"grams": 300,
                                                                                           "grams_per_tray": 60}
+
+
+# --- flags: a state word names the flag, a hyphenated word its joined name --------------------------------------
+
+def test_a_flag_named_for_a_state_is_set_by_the_state_word():
+    repair = tool("repair_ticket", "Look up a bicycle repair ticket.", ["ticket_id", "finished_status"],
+                  ticket_id={"type": "integer", "description": "The ticket number."},
+                  finished_status={"type": "boolean", "description": "Whether to check it is finished."})
+    assert only_args("Look up repair ticket 5521 and check if it's finished", repair) == {
+        "ticket_id": 5521, "finished_status": True}
+    assert only_args("Look up repair ticket 5521, not finished", repair)["finished_status"] is False
+
+
+def test_a_hyphenated_word_sets_the_flag_named_by_its_joined_form():
+    tours = tool("find_tours", "Find observatory tours.", ["year"], year={"type": "integer", "description": "Year."},
+                 nighttime={"type": "boolean", "description": "Only tours after dark."})
+    assert only_args("Find night-time observatory tours in 2027", tours) == {"year": 2027, "nighttime": True}
+    assert only_args("Find observatory tours in 2027", tours) == {"year": 2027}
+
+
+# --- a request verb is no part of a name ------------------------------------------------------------------------
+
+def test_a_request_verb_after_a_name_starts_a_new_request():
+    club = tool("club_rides", "The last ride of a cycling club.", ["club"],
+                club={"type": "string", "description": "The club's name."},
+                include_map={"type": "boolean", "description": "Whether to add the route map."})
+    assert only_args("Get the last ride of Velo Club Leith. Include its map.", club) == {
+        "club": "Velo Club Leith", "include_map": True}
