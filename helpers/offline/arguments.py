@@ -290,7 +290,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = schema.get("default", enum[0])
         elif kind == "string" and (said := statement_for(name, schema, question)) is not None:
             args[name] = said  # a fact or note to keep: the user's statement itself (statements.py)
-        elif kind == "string" and (said := expression_for(name, schema, question)) is not None:
+        elif kind == "string" and (said := expression_for(name, schema, question, {v for v in args.values() if isinstance(v, str)})) is not None:
             args[name] = said  # a formula the parameter asks for, written as Python writes it
         elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None and (
                 name in required or asked not in args.values()):  # an optional `cc` does not repeat the `to` address

@@ -95,6 +95,16 @@ def _words_before(text: str, start: int, since: int = 0) -> tuple[str, ...]:
     return tuple(found[-4:])
 
 
+def _in_formula(text: str, match: re.Match) -> bool:
+    """A term of a formula: a coefficient on a one-letter variable beside an operator ("2x" in "x^2 + 2x - 1"), or a
+    constant an operator joins to a variable term ("- 1" after "2x"). A unit symbol ("5 m", "3 s") is no variable."""
+    unit = match.group("unit") or ""
+    before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
+    if re.fullmatch(r"[a-z]", unit) and unit not in UNIT_WORDS:
+        return bool(re.search(r"[-+*/=]$", before) or re.match(r"[-+*/)]", after))
+    return not unit and bool(re.search(r"(?<![A-Za-z])\d*[a-z](?:\^\d+)?\s*[-+]$", before)) and not match.group("sign")
+
+
 def mentions(text: str) -> list[Mention]:
     """The numbers of a text with their context, in order (see the module).
 
@@ -108,6 +118,8 @@ def mentions(text: str) -> list[Mention]:
             continue  # part of a word ("mp3") or of an expression ("x^2")
         if re.match(r"[a-z]\^|[a-z]\*\*", match.group("unit") or "") or re.match(r"[a-z]\s*\^", text[match.end():]):
             continue  # a coefficient of an expression ("3x^2"): the expression rule takes it ("10 m^3" is a volume)
+        if _in_formula(text, match):
+            continue  # "2x" and "- 1" in "3x^2 + 2x - 1": terms of a formula, not numbers of their own
         value = float(match.group("num").replace(",", "") + (match.group("exp") or ""))
         if match.group("sign"):
             value = -value

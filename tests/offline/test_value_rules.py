@@ -201,3 +201,29 @@ def test_a_request_verb_after_a_name_starts_a_new_request():
                 include_map={"type": "boolean", "description": "Whether to add the route map."})
     assert only_args("Get the last ride of Velo Club Leith. Include its map.", club) == {
         "club": "Velo Club Leith", "include_map": True}
+
+
+# --- formulas: one per parameter, terms are no numbers, a variable is no formula ---------------------------------
+
+SLOPE = tool("slope_at", "The slope of a growth curve for the seed trial.", ["expression"],
+             expression={"type": "string", "description": "The expression of the curve."},
+             point={"type": "number", "description": "Where to take the slope. Default is 0."},
+             expression_variable={"type": "string", "description": "The variable in the expression, for instance t "
+                                                                    "or s. Default is 't'."})
+
+
+def test_two_formula_parameters_take_the_two_formulas_in_order():
+    meet = tool("curves_meet", "Where two growth curves of the seed trial meet.", ["curve1", "curve2"],
+                curve1={"type": "string", "description": "The first expression."},
+                curve2={"type": "string", "description": "The second expression."})
+    assert only_args("Where do the growth curves y=4t+1 and y=2t+7 meet?", meet) == {"curve1": "4t+1", "curve2": "2t+7"}
+
+
+def test_the_terms_of_a_formula_are_not_numbers_for_other_parameters():
+    assert only_args("Find the slope of the expression 5t^2 + 4t - 2", SLOPE) == {"expression": "5t**2 + 4t - 2"}
+
+
+def test_a_parameter_for_the_variable_of_a_formula_is_no_formula():
+    at_point = Tool(SLOPE.name, SLOPE.description, {**SLOPE.parameters, "required": ["expression", "point"]})
+    args = only_args("Find the slope of the expression 5t^2 at t = 3", at_point)
+    assert args["expression"] == "5t**2" and args["point"] == 3 and args.get("expression_variable", "t") == "t"
