@@ -350,6 +350,19 @@ def numeric(schema: dict) -> bool:
     return kind in ("integer", "number")
 
 
+# A span of time said with no number ("the next week", "the upcoming month") and its length in days, for a
+# parameter that counts days: the calendar's fixed lengths, a month taken as 30 days and a year as 365.
+_SPAN = re.compile(r"\b(?:next|coming|upcoming|following|this)\s+(week|fortnight|month|year)\b", re.IGNORECASE)
+_SPAN_DAYS = {"week": 7, "fortnight": 14, "month": 30, "year": 365}
+
+
+def _counts_days(name: str, schema: dict) -> bool:
+    """A parameter that counts days: "days" in its name, or a description about a number of days."""
+    said = str(schema.get("description") or "").lower()
+    return "day" in name_words(name) or "days" in name_words(name) or bool(
+        re.search(r"\b(?:number of|in|how many)\s+days\b", said))
+
+
 _DEFAULTED_RANK = 2.0
 
 
@@ -401,8 +414,12 @@ def bind_numbers(properties: dict, required: list | set, text: str, used: set[in
             chosen[name] = found[fits[0]]
             left.remove(fits[0])
     used |= {m.start for m in chosen.values()}
-    return {name: _converted(name, targets[name], m) for name, m in sorted(
-        chosen.items(), key=lambda item: list(targets).index(item[0]))}
+    bound = {name: _converted(name, targets[name], m) for name, m in chosen.items()}
+    span = _SPAN.search(text)
+    for name, schema in targets.items():
+        if name not in bound and span and _counts_days(name, schema):
+            bound[name] = _SPAN_DAYS[span.group(1).lower()]  # "for the next week": 7 for a number of days
+    return {name: bound[name] for name in targets if name in bound}
 
 
 def number_lists(text: str) -> list[list[float]]:

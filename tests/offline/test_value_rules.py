@@ -227,3 +227,23 @@ def test_a_parameter_for_the_variable_of_a_formula_is_no_formula():
     at_point = Tool(SLOPE.name, SLOPE.description, {**SLOPE.parameters, "required": ["expression", "point"]})
     args = only_args("Find the slope of the expression 5t^2 at t = 3", at_point)
     assert args["expression"] == "5t**2" and args["point"] == 3 and args.get("expression_variable", "t") == "t"
+
+
+# --- a span of time said with no number, for a count of days ---------------------------------------------------
+
+SKY = tool("sky_forecast", "Cloud cover forecast for stargazing at the observatory.", ["site", "days"],
+           site={"type": "string", "description": "The observatory's name."},
+           days={"type": "integer", "description": "Number of days to forecast."})
+
+
+@pytest.mark.parametrize(("when", "days"), [("the next week", 7), ("the coming fortnight", 14),
+                                             ("the coming month", 30)])
+def test_a_span_with_no_number_gives_its_days(when, days):
+    assert only_args(f"Cloud cover at Kielder for {when}?", SKY) == {"site": "Kielder", "days": days}
+
+
+def test_a_number_of_days_said_wins_over_a_span_and_a_span_fills_no_other_count():
+    assert only_args("Cloud cover at Kielder for 3 days this week?", SKY)["days"] == 3
+    tickets = tool("book_tour", "Book an observatory tour.", ["visitors"],
+                   visitors={"type": "integer", "description": "Number of visitors."})
+    assert only_args("Book an observatory tour next week", tickets) != {"visitors": 7}
