@@ -296,6 +296,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 name in required or asked not in args.values()):  # an optional `cc` does not repeat the `to` address
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]
+            args[name], pool = _with_region(name, schema, question, asked, pool, props, args)
         elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers, _numeric_words(props))) is not None:
             args[name] = unit  # the unit the request writes after its numbers: "4 inches"
         elif kind == "string" and (beside := noun_value(name, schema, question))[0] is not None:
@@ -311,6 +312,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 open_place = any(_PLACE_PARAM.search(n) and n not in args and n != name for n in props)
                 args[name] = _place_aware(name, question, pool, open_place)
                 pool.remove(args[name])
+                args[name], pool = _with_region(name, schema, question, args[name], pool, props, args)
                 if args[name] not in question:  # a word after "in"/"for", capitalised: the whole phrase, as written
                     avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
                     phrase = phrase_for(name, schema, question, avoid, set())
@@ -365,6 +367,43 @@ def _numeric_words(props: dict) -> str:
 
 _PLACE_PARAM = re.compile(r"location|city|place|area|region|country|state|address|town", re.IGNORECASE)
 _AT_PLACE = re.compile(r"\b(?:in|near|around)\s+$", re.IGNORECASE)
+
+
+# A description that asks for a place with its region: "The city and state", "format it as City, State", an
+# example written "Austin, TX".
+_WANTS_REGION = re.compile(r"\bcity\s+and\s+(?:the\s+)?(?:state|country|province|region)\b|\bcity,\s*(?:state|country)\b|"
+                           r"\b(?:e\.g\.|for example|such as|like)\s*,?\s*'?[A-Z][\w.]*(?:\s[A-Z][\w.]*)*,\s*[A-Z]",
+                           re.IGNORECASE)
+
+
+def _with_region(name: str, schema: dict, question: str, place: str, pool: list[str], props: dict,
+                 args: dict) -> tuple[str, list[str]]:
+    """A place parameter's value with the region the request writes after it ("Boston, Massachusetts"), and the
+    names left. The region is no value of its own ("from Paris, France to Rome, Italy": the end is Rome); it joins
+    the place when the description asks for a city with its state or country. A parameter left open for a country
+    or a state keeps it ("Tokyo, Japan" for `city` and `country`)."""
+    if not isinstance(place, str) or not _PLACE_PARAM.search(name):
+        return place, pool
+    if any(_REGION_PARAM.search(n) and n not in args and n != name for n in props):
+        return place, pool
+    region = _region_of(question, place)
+    if region is None:
+        return place, pool
+    pool = [e for e in pool if e != region]
+    return (f"{place}, {region}" if _WANTS_REGION.search(str(schema.get("description") or "")) else place), pool
+
+
+_REGION_PARAM = re.compile(r"country|state|province|region|county", re.IGNORECASE)
+
+
+def _region_of(question: str, place: str) -> str | None:
+    """The region the request writes right after a place, after a comma ("Boston, Massachusetts", "Paris, France");
+    None when it writes none, or when the comma runs a list ("Oban, Mallaig and Tobermory", "Oban, Mallaig, Tobermory")."""
+    for match in re.finditer(re.escape(place) + r",\s*([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)", question):
+        region = match.group(1).rstrip(".")
+        if not re.match(r"\s*(?:,|\band\b|\bor\b|&)", question[match.end():]):
+            return region
+    return None
 
 
 def _place_aware(name: str, question: str, pool: list[str], open_place: bool) -> str:

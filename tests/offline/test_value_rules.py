@@ -247,3 +247,33 @@ def test_a_number_of_days_said_wins_over_a_span_and_a_span_fills_no_other_count(
     tickets = tool("book_tour", "Book an observatory tour.", ["visitors"],
                    visitors={"type": "integer", "description": "Number of visitors."})
     assert only_args("Book an observatory tour next week", tickets) != {"visitors": 7}
+
+
+# --- a place with its region -------------------------------------------------------------------------------------
+
+def swaps(description):
+    return tool("find_seed_swaps", "Find seed swap events.", ["location"],
+                location={"type": "string", "description": description})
+
+
+def test_a_place_keeps_its_region_when_the_description_asks_for_city_and_state():
+    assert only_args("Find seed swaps in Asheville, North Carolina", swaps("The city and state, e.g. Austin, TX")) == {
+        "location": "Asheville, North Carolina"}
+    assert only_args("Find seed swaps in Asheville, North Carolina", swaps("The town.")) == {"location": "Asheville"}
+
+
+def test_a_region_is_no_value_of_its_own_but_a_country_parameter_takes_it():
+    route = tool("cycle_route", "Plan a cycle route.", ["start_location", "end_location"],
+                 start_location={"type": "string", "description": "Where the ride starts."},
+                 end_location={"type": "string", "description": "Where the ride ends."})
+    assert only_args("Plan a cycle route from Bruges, Belgium to Lille, France", route) == {
+        "start_location": "Bruges", "end_location": "Lille"}
+    sky = tool("sky_quality", "Night sky quality for stargazing.", ["city", "country"],
+               city={"type": "string", "description": "The town."}, country={"type": "string", "description": "Its country."})
+    assert only_args("Night sky quality near Tekapo, New Zealand?", sky) == {"city": "Tekapo", "country": "New Zealand"}
+
+
+def test_a_comma_that_runs_a_list_joins_no_region():
+    decision = decide(Conversation(question="Find seed swaps in Asheville, Boone and Durham",
+                                   tools=[swaps("The city and state, e.g. Austin, TX")]))
+    assert all(", " not in json.loads(args)["location"] for _, args in decision.calls)
