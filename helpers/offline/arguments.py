@@ -29,7 +29,7 @@ from helpers.offline.noun_phrases import cued, noun_value, phrase_for
 from helpers.offline.param_values import emails_in, value_for, wants_email
 from helpers.offline.statements import statement_for
 from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
-from helpers.offline.unit_params import is_unit_param, unit_in
+from helpers.offline.unit_params import is_unit_name, is_unit_param, unit_in
 
 NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more than one in its description
 DESCRIPTION_WORD_WEIGHT = 1.0
@@ -204,6 +204,7 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
         if value not in found:
             found.append(value)
     unquoted = _QUOTED.sub(" ", question)
+    glosses = _glosses(unquoted)
     for match in _CAPITALISED.finditer(unquoted):
         phrase = match.group(0).strip(" .-")
         first = phrase.split()[0]
@@ -223,6 +224,14 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
         phrase = re.sub(r"(?<=[a-z]{2})\.$", "", " ".join(parts))  # "Leith." ends a sentence; "F.C." keeps its dot
         if phrase.lower() in STOP_WORDS or stem(phrase.lower()) in tool_stems or phrase == "I":
             continue
+        lead = phrase.split()
+        own = next((i for i, w in enumerate(lead) if stem(w.lower()) not in tool_stems), len(lead))
+        if own >= 2 and own + 1 < len(lead) and lead[own] == "of":
+            phrase = " ".join(lead[own + 1:])  # "the Glaze Viscosity of Tenmoku": the tool's two words, then the name
+        if all(stem(w.lower()) in tool_stems for w in phrase.split()) or phrase in glosses:
+            continue  # "the Population Density" for a density tool; "SNP (Single Nucleotide Polymorphism)"
+        if " " not in phrase and is_unit_name(phrase):
+            continue  # "(in Joules)": a unit, not a name
         if phrase not in found:
             found.append(phrase)
     if not found:
@@ -230,10 +239,24 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
                           unquoted.lower())
         for head, rest in tail:
             for word in [head] + re.findall(r"[a-z][\w-]+", rest):
-                if word not in STOP_WORDS and word != "and" and stem(word) not in tool_stems:
+                if word not in STOP_WORDS and word != "and" and stem(word) not in tool_stems and not is_unit_name(word):
                     value = word.title()
                     if value not in found:
                         found.append(value)
+    return found
+
+
+def _glosses(text: str) -> set[str]:
+    """The phrases in brackets that spell out, or abbreviate, the word just before them: "SNP (Single Nucleotide
+    Polymorphism)", "Body Mass Index (BMI)". They say the same thing again, so they are no name of their own."""
+    found = set()
+    for match in re.finditer(r"\b([A-Za-z][\w-]*(?:\s+[A-Z][\w-]*)*)\s*\(([^()]{2,60})\)", text):
+        before, inside = match.group(1), match.group(2).strip()
+        initials = "".join(w[0] for w in re.split(r"[\s-]+", inside) if w).upper()
+        if re.fullmatch(r"[A-Z0-9]{2,}", before.split()[-1]) and initials == before.split()[-1].upper():
+            found.add(inside)  # an abbreviation, then what it stands for
+        elif re.fullmatch(r"[A-Z0-9]{2,}", inside) and "".join(w[0] for w in before.split()[-len(inside):]).upper() == inside:
+            found.add(inside)  # the words, then their abbreviation
     return found
 
 

@@ -65,11 +65,24 @@ def _unit_stems(unit: str) -> set[str]:
 
 
 # Units of measure by name: the short forms binding.py reads, their names, and the everyday ones beside them.
-_UNIT_NAMES = {stem(w) for w in (set(UNIT_WORDS) | set(UNIT_WORDS.values()) | set("""inch inches foot mile yard acre
+_NAMED_UNITS = set(UNIT_WORDS.values()) | set("""inch inches foot mile yard acre
 hectare degree degrees celsius fahrenheit kelvin unit units ounce oz ton tonne gallon pint quart cup teaspoon
 tablespoon day week month year hour minute second byte kb mb gb tb pixel px dpi meters metres kilometers kilometres
 centimeters millimeters grams kilograms pounds liters litres miles inches yards feet watts volts amperes hertz
-joules newtons pascals calories kcal kwh""".split()))}
+joules newtons pascals calories kcal kwh""".split())
+_UNIT_NAMES = {stem(w) for w in set(UNIT_WORDS) | _NAMED_UNITS}
+
+
+def is_unit_name(word: str) -> bool:
+    """Whether a word is the written name of a unit ("Joules", "kilograms", "Celsius"), matched whole: stricter
+    than `is_unit_word`, whose stems let "water" pass for "watts".
+
+    Example:
+        >>> is_unit_name("Joules"), is_unit_name("water"), is_unit_name("C")
+        (True, False, False)
+    """
+    low = word.lower()
+    return low in _NAMED_UNITS or (low.endswith("s") and low[:-1] in _NAMED_UNITS)
 
 
 def is_unit_word(word: str) -> bool:

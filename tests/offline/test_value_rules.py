@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from helpers.offline.arguments import entities
 from helpers.offline.conversation import Conversation, Tool
 from helpers.offline.dates import date_for, date_in, wanted_form
 from helpers.offline.engine import decide
@@ -277,3 +278,18 @@ def test_a_comma_that_runs_a_list_joins_no_region():
     decision = decide(Conversation(question="Find seed swaps in Asheville, Boone and Durham",
                                    tools=[swaps("The city and state, e.g. Austin, TX")]))
     assert all(", " not in json.loads(args)["location"] for _, args in decision.calls)
+
+
+# --- no name: a gloss in brackets, a unit's name, the tool's own words --------------------------------------------
+
+def test_a_gloss_in_brackets_is_no_name_of_its_own():
+    assert entities("Order a new RD (Rear Derailleur) for the Brompton") == ["RD", "Brompton"]
+    assert entities("Order a new Rear Derailleur (RD) for the Brompton") == ["Rear Derailleur", "Brompton"]
+    assert entities("Order the part (Shimano Deore) for the Brompton") == ["Shimano Deore", "Brompton"]  # no gloss
+
+
+def test_a_unit_is_no_name_and_neither_are_the_tools_own_words():
+    assert entities("What heat (in Kelvin) does the kiln reach for Leach stoneware?") == ["Leach"]
+    assert entities("What heat does the kiln reach in kelvin?") == []  # the words after "in" stand in for names, not units
+    glaze = tool("glaze_viscosity", "Glaze Viscosity of a pottery glaze.", ["glaze"], glaze=TEXT)
+    assert entities("Find the Glaze Viscosity of Tenmoku", glaze) == ["Tenmoku"]
