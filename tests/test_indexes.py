@@ -161,6 +161,8 @@ COVERED_BY = {
     "offline/knowledge.py": ["offline/test_offline_behaviours.py", "offline/test_offline_coursefree.py"],
     "offline/param_values.py": ["offline/test_offline_path_arguments.py", "offline/test_offline_behaviours.py"],
     "offline/dates.py": ["offline/test_value_rules.py", "doctests"],
+    "offline/names.py": ["offline/test_value_rules.py", "offline/test_argument_rules.py"],
+    "offline/name_choice.py": ["offline/test_value_rules.py", "doctests"],
     "offline/enum_match.py": ["offline/test_argument_rules.py", "doctests"],
     "offline/formulas.py": ["offline/test_argument_rules.py", "doctests"],
     "offline/flags.py": ["offline/test_argument_rules.py", "doctests"],

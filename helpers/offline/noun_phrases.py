@@ -24,7 +24,8 @@ _CUES = {"from": {"start", "origin", "source", "from", "departure", "sender", "b
          "at": {"location", "place", "where", "venue", "time"},
          "near": {"location", "city", "place", "where", "area", "region"},
          "around": {"location", "city", "place", "where", "area", "region"},
-         "by": {"author", "artist", "creator", "by"}}
+         "by": {"author", "artist", "creator", "by", "sculptor", "painter", "composer", "director", "writer"},
+         "during": {"event", "period", "era", "during"}}
 
 
 def cued(name: str, schema: dict, question: str, value: str) -> bool:
@@ -41,6 +42,23 @@ def cued(name: str, schema: dict, question: str, value: str) -> bool:
     before = words(question[:at])[-3:]
     own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w}
     own |= {stem(w) for w in content_words(str(schema.get("description") or ""))[:4]}
+    return any(stem(word) in own or {stem(w) for w in _CUES.get(word, ())} & own for word in before)
+
+
+def pointed_at(name: str, question: str, value: str) -> bool:
+    """A stricter `cued`: the word right before `value` (past "the", "a", "an") is the parameter's own name word or
+    a preposition that reads like its name ("by Leach" for `potter`... only when the name says "by": `author`,
+    `artist`; "during the Gold Rush" for `event`; "from Oslo" for `origin`). The description is not read.
+
+    Example:
+        >>> pointed_at("artist", "the bowl titled 'Moon' by Leach", "Leach"), pointed_at("title", "a bowl by Leach", "Leach")
+        (True, False)
+    """
+    at = question.find(value)
+    if at < 0:
+        return False
+    before = [w for w in words(question[:at])[-3:] if w not in ("the", "a", "an")][-1:]
+    own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w} - {stem(w) for w in _NOUN_FILLER}
     return any(stem(word) in own or {stem(w) for w in _CUES.get(word, ())} & own for word in before)
 
 

@@ -293,3 +293,30 @@ def test_a_unit_is_no_name_and_neither_are_the_tools_own_words():
     assert entities("What heat does the kiln reach in kelvin?") == []  # the words after "in" stand in for names, not units
     glaze = tool("glaze_viscosity", "Glaze Viscosity of a pottery glaze.", ["glaze"], glaze=TEXT)
     assert entities("Find the Glaze Viscosity of Tenmoku", glaze) == ["Tenmoku"]
+
+
+# --- a name goes to the parameter the words before it, or its own last word, point at --------------------------------
+
+def test_a_name_goes_to_the_parameter_its_preposition_names():
+    piece = tool("find_piece", "Find a bowl or another piece in the pottery collection.", ["title", "artist"],
+                 title={"type": "string", "description": "The title of the piece."},
+                 artist={"type": "string", "description": "Who made it."})
+    assert only_args("Find the bowl titled 'Moon Jar' by Lucie Rie", piece) == {"title": "Moon Jar", "artist": "Lucie Rie"}
+    assert only_args("Find the bowl by Lucie Rie titled 'Moon Jar'", piece) == {"title": "Moon Jar", "artist": "Lucie Rie"}
+
+
+def test_a_name_that_ends_in_a_parameters_noun_is_that_parameters():
+    fixtures = tool("club_fixtures", "Fixtures of a cycling club.", ["club"],
+                    club={"type": "string", "description": "The club."},
+                    league={"type": "string", "description": "The league, if any."},
+                    location={"type": "string", "description": "Optional. The town of the races."})
+    assert only_args("Show the fixtures of Velo Leith in the Lothian Cycling League", fixtures) == {
+        "club": "Velo Leith", "league": "Lothian Cycling League"}
+
+
+def test_a_place_named_after_in_is_left_to_the_place_parameter():
+    census = tool("bird_census", "Count birds at a reserve.", ["species", "country"],
+                  species={"type": "string", "description": "The bird species."},
+                  country={"type": "string", "description": "The country of the reserve."})
+    args = only_args("Count the puffins at the reserve in Iceland", census)
+    assert args["country"] == "Iceland" and args["species"] != "Iceland"
