@@ -205,6 +205,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             if fresh:
                 args[name] = fresh[0]
         elif kind == "string":
+            # A name inside a value given already is used ("AL2562" of the docket "2022/AL2562").
+            pool = [e for e in pool if not any(isinstance(v, str) and e in v and e != v for v in args.values())]
             others = [n for n, s in props.items() if n != name and n not in args and isinstance(s, dict)
                       and param_type(s) == "string" and not s.get("enum")]
             mine, theirs = left_for(name, question, pool, others)

@@ -34,7 +34,7 @@ help explain describe calculate convert translate fetch get what which who where
 could would should do does did will shall may might i what's whats and or but also then compute
 provide analyze analyse retrieve estimate predict identify locate train generate determine obtain display
 return run build plan record open close start stop update delete remove order buy sell reserve schedule
-include including
+include including change modify edit
 """))
 # A quote in single quotes may hold an apostrophe between letters ('It's fresh'): the quote ends at a ' no letter
 # follows. Up to 300 characters: a review or a message to analyse is quoted whole.

@@ -65,7 +65,7 @@ def pointed_at(name: str, question: str, value: str) -> bool:
 _NOUN_FILLER = {"name", "names", "id", "type", "kind", "value", "str", "string", "info", "data", "the", "of",
                 "specific", "given", "input", "target", "desired", "preferred", "optional"}
 _AFTER_NOUN = {"of", "is", "numbered", "named", "called", "titled", "as", "the", "a", "an", "no", "number", "id",
-               "=", ":"}
+               "=", ":", "to"}  # "change size to 12x18": a code or a quote after "to" sets the noun
 
 
 def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str | None]:
@@ -83,6 +83,9 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
         [stem(parts[0]).lower()] if len(parts) == 1 else [])
     if not core:
         return None, None
+    for compound in re.findall(r"\b([A-Za-z]+)-([A-Za-z]+)\b", question):
+        if stem(compound[1].lower()) == core[-1] and compound[0].lower() not in STOP_WORDS:
+            return compound[0], None  # "a gas-fueled car" for `fuel_type`: gas
     # A quote in single quotes may hold an apostrophe between letters ('Let's meet at ten').
     tokens = list(re.finditer(r"(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))+'(?!\w)|\"[^\"]+\"|[\w./@-]+", question))
     stems = [stem(t.group(0).lower().strip("'\"")) for t in tokens]

@@ -100,7 +100,8 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
         return _number(question, kind)
     if kind not in (None, "string"):
         return None
-    asked = {stem(w) for w in words(question)}
+    # A hyphenated word says each of its parts too: "a gas-powered car" mentions the listed value 'gas'.
+    asked = {stem(part) for w in words(question) for part in {w, *w.split("-")} if part}
     for value in listed_values(schema) + quoted_values(description):
         if {stem(w) for w in words(value)} and {stem(w) for w in words(value)} <= asked:
             return value

@@ -320,3 +320,30 @@ def test_a_place_named_after_in_is_left_to_the_place_parameter():
                   country={"type": "string", "description": "The country of the reserve."})
     args = only_args("Count the puffins at the reserve in Iceland", census)
     assert args["country"] == "Iceland" and args["species"] != "Iceland"
+
+
+# --- hyphenated words, "to" before a code, a name inside a value ------------------------------------------------------
+
+def test_a_hyphenated_word_says_its_parts():
+    kiln = tool("kiln_cost", "Running cost of a kiln.", ["kiln_type", "hours"],
+                kiln_type={"type": "string", "description": "The kind of kiln: 'gas', 'wood' or 'electric'."},
+                hours={"type": "integer", "description": "Hours of firing."})
+    assert only_args("What does a wood-burning kiln cost to run for 9 hours?", kiln) == {"kiln_type": "wood", "hours": 9}
+    fuel = tool("kiln_fuel", "Fuel use of a kiln.", ["fuel_type", "hours"],
+                fuel_type={"type": "string", "description": "What the kiln burns."},
+                hours={"type": "integer", "description": "Hours of firing."})
+    assert only_args("Fuel use of a propane-fueled kiln over 9 hours?", fuel) == {"fuel_type": "propane", "hours": 9}
+
+
+def test_a_code_after_to_sets_the_noun_before_it():
+    frame = tool("resize_print", "Resize a print of the observatory's photo.", ["size"],
+                 size={"type": "string", "description": "The print size, width by height."})
+    assert only_args("Resize the print, change size to 30x40", frame) == {"size": "30x40"}
+
+
+def test_a_name_inside_a_value_already_given_is_used():
+    claim = tool("repair_claim", "A bicycle repair claim.", ["claim", "shop"],
+                 claim={"type": "string", "description": "The claim's reference."},
+                 shop={"type": "string", "description": "The shop that did the repair."})
+    args = only_args("Check the repair claim numbered 2026/BK881 at Spokes", claim)
+    assert args == {"claim": "2026/BK881", "shop": "Spokes"}
