@@ -1,42 +1,37 @@
-"""Tools, entities and arguments: which tool a question points at, and what to pass it.
+"""Tools and arguments: which tool a question points at, and what to pass it.
 
 - `is_search_like`: a tool that takes one query string (the search path handles it).
 - `tool_relevance`: how strongly the question's words point at a tool (its name, its description).
-- `entities`: the names in a question: quoted text, capitalised words, or the words after "in", "for".
+- `entities`: the names in a question (names.py; named here too, for the modules that read them with arguments).
 - `fill_arguments`: one call's arguments: numbers bound by binding.py; for each other parameter the part
-  of the question its schema asks for (param_values.py: an enum or listed value, a formula, a date, an
-  email, a code beside its noun, a flag, a unit), else the names in the question; optional parameters the
-  question gives nothing for are left out.
+  of the question its schema asks for (param_values.py and its siblings: an enum or listed value, a formula, a
+  date, an email, an identifier, a code beside its noun, a flag, a unit), else the names in the question, chosen
+  by name_choice.py (the words before each name, a place's region); optional parameters the question gives
+  nothing for are left out.
 - `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made: the
   fallback when call_plan.py plans no call (a forced call, a tool already used), which plans them all at once.
 
 What it leaves out on purpose: knowing what a name is. "Berlin" fills a `city` parameter because it is
 capitalised, not because it is a city; a required parameter the question gives no value for gets its default.
-A little over 300 lines: the argument rules are read together when a value looks wrong.
 """
-
 from __future__ import annotations
 
 import re
 
 from helpers.offline.binding import bind_numbers, number_lists, numeric, ranges
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
+from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
-from helpers.offline.param_values import (
-    cued,
-    described_default,
-    enum_value,
-    enum_values,
-    expression_for,
-    flag_in,
-    is_unit_param,
-    noun_value,
-    phrase_for,
-    unit_in,
-    value_for,
-)
+from helpers.offline.flags import described_default, flag_in
+from helpers.offline.formulas import expression_for
+from helpers.offline.name_choice import PLACE_PARAM, left_for, named_for, place_aware, with_region
+from helpers.offline.names import entities as entities
+from helpers.offline.names import entities_for, tool_words, unwrapped
+from helpers.offline.noun_phrases import cued, noun_value, phrase_for
+from helpers.offline.param_values import emails_in, value_for, wants_email
 from helpers.offline.statements import statement_for
-from helpers.offline.text import STOP_WORDS, content_words, stem, word_list
+from helpers.offline.text import content_words, stem, word_list
+from helpers.offline.unit_params import is_unit_param, unit_in
 
 NAME_WORD_WEIGHT = 2.0  # a question word in the tool's name points at it more than one in its description
 DESCRIPTION_WORD_WEIGHT = 1.0
@@ -139,12 +134,6 @@ def answer_fit(tool: Tool) -> float:
     return fit
 
 
-def _tool_words(tool: Tool) -> tuple[set[str], set[str]]:
-    name_words = {stem(w) for w in re.split(r"[_\W]+", tool.name.lower()) if w and w not in STOP_WORDS}
-    desc_words = {stem(w) for w in content_words(tool.description)}
-    return name_words - {"get", "set"}, desc_words
-
-
 def tool_relevance(tool: Tool, question: str) -> float:
     """How strongly a question points at a tool: 2 per question word in the tool's name, 1 per word in its
     description (word forms matched by stem).
@@ -153,102 +142,12 @@ def tool_relevance(tool: Tool, question: str) -> float:
         >>> tool_relevance(Tool("get_weather", "Current weather for a city"), "Weather in Berlin?")
         3.0
     """
-    name_words, desc_words = _tool_words(tool)
+    name_words, desc_words = tool_words(tool)
     q = {stem(w) for w in content_words(question)}
     # Word forms the crude stemmer leaves apart ("projected", "projection") meet on a long shared start.
     named = {w for w in q if w in name_words or any(len(w) >= 5 and len(n) >= 5 and (n.startswith(w) or w.startswith(n))
                                                     for n in name_words)}
     return NAME_WORD_WEIGHT * len(named) + DESCRIPTION_WORD_WEIGHT * len(q & desc_words)
-
-
-# --- entities: the names in a question ---------------------------------------------------------------
-
-_SENTENCE_START_VERBS = frozenset(word_list("""
-compare tell show give find check look search list send book call create make add set turn please let
-help explain describe calculate convert translate fetch get what which who where when how is are can
-could would should do does did will shall may might i what's whats and or but also then compute
-provide analyze analyse retrieve estimate predict identify locate train generate determine obtain display
-return run build plan record open close start stop update delete remove order buy sell reserve schedule
-"""))
-# A quote in single quotes may hold an apostrophe between letters ('It's fresh'): the quote ends at a ' no letter
-# follows. Up to 300 characters: a review or a message to analyse is quoted whole.
-_QUOTED = re.compile(r"\"([^\"]{1,300})\"|(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){1,300})'(?!\w)|\u201c([^\u201d]{1,300})\u201d")
-_CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[A-Z][\w.-]*)*"
-                          r"(?:\s\d{1,2}(?=[,.;:!?]|\s+and\b|$))?")  # a name may end in a number: "Maroon 5"
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
-
-
-def unwrapped(question: str) -> str:
-    """The request without quotes around the whole of it: a request pasted in quotes is a request, not a quote.
-
-    Example:
-        >>> unwrapped('"Find the tide times for Oban."'), unwrapped("Say 'hi' to 'Ana'")
-        ('Find the tide times for Oban.', "Say 'hi' to 'Ana'")
-    """
-    text = question.strip()
-    for left, right in (('"', '"'), ("'", "'"), ("\u201c", "\u201d")):
-        if len(text) > 2 and text.startswith(left) and text.endswith(right) and left not in text[1:-1] \
-                and right not in text[1:-1]:
-            return text[1:-1].strip()
-    return question
-
-
-def entities(question: str, tool: Tool | None = None) -> list[str]:
-    """Names in a question: quoted strings, then capitalised words and phrases that are not just a
-    sentence-initial "What"/"Compare", or words from the tool's own name. Without capitals, the words
-    after "in", "for", "at", "of" (and after a following "and").
-
-    Example:
-        >>> entities("Compare the weather in Berlin and Madrid")
-        ['Berlin', 'Madrid']
-    """
-    question = unwrapped(question)
-    tool_stems = set().union(*_tool_words(tool)) if tool else set()
-    found: list[str] = []
-    for groups in _QUOTED.findall(question):
-        value = next(g for g in groups if g)
-        if value not in found:
-            found.append(value)
-    unquoted = _QUOTED.sub(" ", question)
-    for match in _CAPITALISED.finditer(unquoted):
-        phrase = match.group(0).strip(" .-")
-        first = phrase.split()[0]
-        start = match.start()
-        at_sentence_start = start == 0 or re.search(r"[.!?:]\s*$", unquoted[:start]) is not None
-        if at_sentence_start and first.lower().strip("'") in _SENTENCE_START_VERBS | STOP_WORDS:
-            phrase = " ".join(phrase.split()[1:])
-            if not phrase:
-                continue
-        if phrase.lower() in STOP_WORDS or stem(phrase.lower()) in tool_stems or phrase == "I":
-            continue
-        if phrase not in found:
-            found.append(phrase)
-    if not found:
-        tail = re.findall(r"\b(?:in|for|at|of|about|from|to)\s+([a-z][\w-]+)((?:\s*(?:,|and)\s*[a-z][\w-]+)*)",
-                          unquoted.lower())
-        for head, rest in tail:
-            for word in [head] + re.findall(r"[a-z][\w-]+", rest):
-                if word not in STOP_WORDS and word != "and" and stem(word) not in tool_stems:
-                    value = word.title()
-                    if value not in found:
-                        found.append(value)
-    return found
-
-
-def entities_for(tool: Tool, question: str) -> list[str]:
-    """The names in the question that could fill the tool's parameters; none for a tool without any.
-
-    Example:
-        >>> weather = Tool("get_weather", "The weather now in a city",
-        ...                {"properties": {"city": {"type": "string"},
-        ...                                "units": {"type": "string", "enum": ["metric", "imperial"]}},
-        ...                 "required": ["city"]})
-        >>> entities_for(weather, "Weather in Berlin and Madrid?")
-        ['Berlin', 'Madrid']
-    """
-    if not required_string_params(tool) and not (tool.parameters or {}).get("properties"):
-        return []
-    return entities(question, tool)
 
 
 def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[str],
@@ -288,21 +187,34 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = schema.get("default", enum[0])
         elif kind == "string" and (said := statement_for(name, schema, question)) is not None:
             args[name] = said  # a fact or note to keep: the user's statement itself (statements.py)
-        elif kind == "string" and (said := expression_for(name, schema, question)) is not None:
+        elif kind == "string" and (said := expression_for(name, schema, question, {v for v in args.values() if isinstance(v, str)})) is not None:
             args[name] = said  # a formula the parameter asks for, written as Python writes it
-        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None:
+        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None and (
+                name in required or asked not in args.values()):  # an optional `cc` does not repeat the `to` address
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]
-        elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers)) is not None:
+            args[name], pool = with_region(name, schema, question, asked, pool, props, args)
+        elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers, _numeric_words(props))) is not None:
             args[name] = unit  # the unit the request writes after its numbers: "4 inches"
         elif kind == "string" and (beside := noun_value(name, schema, question))[0] is not None:
             args[name] = beside[0]  # "docket number 123456", "the crime of theft"
             pool = [e for e in pool if e != beside[0]]
+        elif kind == "string" and name not in required and wants_email(name, schema):
+            # An optional address takes an address no other parameter took ("copy bo@..."); a name is not an address.
+            fresh = [e for e in emails_in(question) if e not in args.values()]
+            if fresh:
+                args[name] = fresh[0]
         elif kind == "string":
-            if pool and (name in required or cued(name, schema, question, pool[0])):
-                open_place = any(_PLACE_PARAM.search(n) and n not in args and n != name for n in props)
-                args[name] = _place_aware(name, question, pool, open_place)
+            # A name inside a value given already is used ("AL2562" of the docket "2022/AL2562").
+            pool = [e for e in pool if not any(isinstance(v, str) and e in v and e != v for v in args.values())]
+            others = [n for n, s in props.items() if n != name and n not in args and isinstance(s, dict)
+                      and param_type(s) == "string" and not s.get("enum")]
+            mine, theirs = left_for(name, question, pool, others)
+            if mine and (name in required or cued(name, schema, question, mine[0]) or named_for(name, mine[0])):
+                open_place = any(PLACE_PARAM.search(n) and n not in args and n != name for n in props)
+                args[name] = place_aware(name, question, mine, open_place)
                 pool.remove(args[name])
+                args[name], pool = with_region(name, schema, question, args[name], pool, props, args)
                 if args[name] not in question:  # a word after "in"/"for", capitalised: the whole phrase, as written
                     avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
                     phrase = phrase_for(name, schema, question, avoid, set())
@@ -314,7 +226,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                     args[name] = qualified  # "unlock the back door" -> door: "back"
             elif name in required:
                 avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
-                taken = {v for v in args.values() if isinstance(v, str)}
+                taken = {v for v in args.values() if isinstance(v, str)} | theirs  # "in China" is the country's
                 phrase = phrase_for(name, schema, question, avoid, taken)
                 fallback = phrase or " ".join(content_words(question)[:FALLBACK_QUERY_WORDS]) or question
                 args[name] = schema.get("default") or fallback
@@ -350,20 +262,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
     return args
 
 
-_PLACE_PARAM = re.compile(r"location|city|place|area|region|country|state|address|town", re.IGNORECASE)
-_AT_PLACE = re.compile(r"\b(?:in|near|around)\s+$", re.IGNORECASE)
-
-
-def _place_aware(name: str, question: str, pool: list[str], open_place: bool) -> str:
-    """The name a place parameter takes from the pool: the first name set right after "in", "near" or "around"
-    ("the best sushi restaurant in Boston"), else the first name. Another parameter takes the first name, leaving
-    the placed ones to a place parameter still open ("a tea room in Pitlochry serving Darjeeling")."""
-    placed = [e for e in pool if (at := question.find(e)) > 0 and _AT_PLACE.search(question[:at])]
-    if _PLACE_PARAM.search(name):
-        return placed[0] if placed else pool[0]
-    if open_place:
-        return next((e for e in pool if e not in placed), pool[0])
-    return pool[0]
+def _numeric_words(props: dict) -> str:
+    """The names and descriptions of a tool's numeric parameters: the units they fix for their numbers."""
+    return " ".join(f"{n}: {s.get('description') or ''}" for n, s in props.items() if isinstance(s, dict) and numeric(s))
 
 
 def next_entity_call(conv: Conversation, tool: Tool, must_call: bool = False) -> tuple[str, str] | None:

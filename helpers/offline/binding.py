@@ -95,6 +95,16 @@ def _words_before(text: str, start: int, since: int = 0) -> tuple[str, ...]:
     return tuple(found[-4:])
 
 
+def _in_formula(text: str, match: re.Match) -> bool:
+    """A term of a formula: a coefficient on a one-letter variable beside an operator ("2x" in "x^2 + 2x - 1"), or a
+    constant an operator joins to a variable term ("- 1" after "2x"). A unit symbol ("5 m", "3 s") is no variable."""
+    unit = match.group("unit") or ""
+    before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
+    if re.fullmatch(r"[a-z]", unit) and unit not in UNIT_WORDS:
+        return bool(re.search(r"[-+*/=]$", before) or re.match(r"[-+*/)]", after))
+    return not unit and bool(re.search(r"(?<![A-Za-z])\d*[a-z](?:\^\d+)?\s*[-+]$", before)) and not match.group("sign")
+
+
 def mentions(text: str) -> list[Mention]:
     """The numbers of a text with their context, in order (see the module).
 
@@ -108,6 +118,8 @@ def mentions(text: str) -> list[Mention]:
             continue  # part of a word ("mp3") or of an expression ("x^2")
         if re.match(r"[a-z]\^|[a-z]\*\*", match.group("unit") or "") or re.match(r"[a-z]\s*\^", text[match.end():]):
             continue  # a coefficient of an expression ("3x^2"): the expression rule takes it ("10 m^3" is a volume)
+        if _in_formula(text, match):
+            continue  # "2x" and "- 1" in "3x^2 + 2x - 1": terms of a formula, not numbers of their own
         value = float(match.group("num").replace(",", "") + (match.group("exp") or ""))
         if match.group("sign"):
             value = -value
@@ -256,7 +268,17 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
             score += 1.0 * weight
         if word in _ORDINALS and name.endswith(_ORDINALS[word]):
             score += 3.0 * weight
-    if mention.unit and not mention.frequency:
+    counted = mention.spelled and mention.unit and stem(mention.unit.lower()) not in _MEASURES and \
+        stem(mention.unit.lower()[:-1]) not in _MEASURES
+    if counted:
+        # A number word before a noun counts those things ("two charges of 5C and 7C", "its three sides are 5, 4
+        # and 3", "four chords"): the value of a count of them, never of one of the things counted, and no unit.
+        units = _unit_stems(mention.unit)
+        if units & (own | described) and (own | {stem(w) for w in words(description)}) & _COUNT_WORDS:
+            score += 4.0
+        elif units & own:
+            return score - 3.0
+    elif mention.unit and not mention.frequency:
         units = _unit_stems(mention.unit)
         if units & own:
             score += 4.0  # the unit written on a number says most: "250 grams" for sugar_grams
@@ -308,6 +330,7 @@ def _converted(name: str, schema: dict, mention: Mention):
     return int(value) if float(value).is_integer() and schema.get("type") != "number" else value
 
 
+_COUNT_WORDS = {stem(w) for w in "number num count total how many".split()}
 _MEASURES = {stem(w) for w in list(UNIT_WORDS.values()) + "second minute hour day night week month year decade century "
              "inch foot yard mile metre meter litre liter gram kilogram pound ounce degree percent dollar euro".split()}
 
@@ -327,6 +350,27 @@ def numeric(schema: dict) -> bool:
     return kind in ("integer", "number")
 
 
+# A span of time said with no number ("the next week", "the upcoming month") and its length in days, for a
+# parameter that counts days: the calendar's fixed lengths, a month taken as 30 days and a year as 365.
+_SPAN = re.compile(r"\b(?:next|coming|upcoming|following|this)\s+(week|fortnight|month|year)\b", re.IGNORECASE)
+_SPAN_DAYS = {"week": 7, "fortnight": 14, "month": 30, "year": 365}
+
+
+def _counts_days(name: str, schema: dict) -> bool:
+    """A parameter that counts days: "days" in its name, or a description about a number of days."""
+    said = str(schema.get("description") or "").lower()
+    return "day" in name_words(name) or "days" in name_words(name) or bool(
+        re.search(r"\b(?:number of|in|how many)\s+days\b", said))
+
+
+_DEFAULTED_RANK = 2.0
+
+
+def _defaulted(name: str, schema: dict, required) -> bool:
+    """An optional parameter whose schema or description gives a default."""
+    return name not in required and ("default" in schema or "default" in str(schema.get("description") or "").lower())
+
+
 def bind_numbers(properties: dict, required: list | set, text: str, used: set[int] | None = None) -> dict:
     """Each numeric parameter's number (see the module); parameters with none are left out. `used`: the
     starts of numbers already taken by other parameters (updated).
@@ -340,8 +384,14 @@ def bind_numbers(properties: dict, required: list | set, text: str, used: set[in
     used = set() if used is None else used
     found = [m for m in mentions(text) if m.start not in used]
     targets = {name: schema for name, schema in properties.items() if isinstance(schema, dict) and numeric(schema)}
+    # Best fit first; between equal fits, the earlier number, then a required parameter before an optional one.
+    # An optional parameter with a default ranks a little lower: a request that changes a default names it, so a
+    # number its description only brushes against goes to the required one ("5 mol of glucose": `mols`, not
+    # `joules_per_mol`, "default value for glucose is 2800 kJ/mol").
     pairs = sorted(((fit(name, schema, m), i, name) for name, schema in targets.items()
-                    for i, m in enumerate(found)), key=lambda p: (-p[0], p[1]))
+                    for i, m in enumerate(found)),
+                   key=lambda p: (-p[0] + (_DEFAULTED_RANK if _defaulted(p[2], targets[p[2]], required) else 0.0),
+                                  p[1], p[2] not in required))
     chosen: dict[str, Mention] = {}
     taken: set[int] = set()
     digits = any(not m.spelled and not m.frequency for m in found)
@@ -364,8 +414,12 @@ def bind_numbers(properties: dict, required: list | set, text: str, used: set[in
             chosen[name] = found[fits[0]]
             left.remove(fits[0])
     used |= {m.start for m in chosen.values()}
-    return {name: _converted(name, targets[name], m) for name, m in sorted(
-        chosen.items(), key=lambda item: list(targets).index(item[0]))}
+    bound = {name: _converted(name, targets[name], m) for name, m in chosen.items()}
+    span = _SPAN.search(text)
+    for name, schema in targets.items():
+        if name not in bound and span and _counts_days(name, schema):
+            bound[name] = _SPAN_DAYS[span.group(1).lower()]  # "for the next week": 7 for a number of days
+    return {name: bound[name] for name in targets if name in bound}
 
 
 def number_lists(text: str) -> list[list[float]]:

@@ -47,7 +47,7 @@ i.e eg etc there's
 # A small table of everyday synonyms (and a few word forms), used to widen a search query. Only words a
 # thesaurus would list as meaning the same: no bridge from a question's wording to one set of documents'
 # wording ("late" is not "after"), so it helps on any subject, and on questions nobody wrote down.
-# Month names and their usual abbreviations, for the rules that spot dates (param_values.py, recap.py).
+# Month names and their usual abbreviations, for the rules that spot dates (dates.py, recap.py).
 MONTHS = tuple("january february march april may june july august september october november december "
                "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 

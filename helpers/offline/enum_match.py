@@ -1,0 +1,72 @@
+"""Enum members the request says: by their words in any form, spelled-out numbers too.
+
+- `enum_value(enum, question, taken)`: the one member the question mentions ("the next six months" ->
+  `six_months`), the member with most words winning;
+- `enum_values(enum, question)`: every member said as a phrase, for an array of enum members ("avoiding
+  highways and toll roads").
+
+What it leaves out on purpose: meaning. A member is said when all its words are in the request (any word form,
+"six" for "6"); a synonym ("backstage access" for "Backstage Pass") is not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers.offline.instructions.numbers import NUMBER_WORDS
+from helpers.offline.text import STOP_WORDS, stem
+
+_DIGITS = {word: str(value) for word, value in NUMBER_WORDS.items() if " " not in word and word not in
+           ("single", "once", "twice", "thrice", "both")}
+
+
+def _canonical(text: str) -> set[str]:
+    """The stems of a text, with spelled-out numbers as digits, so "six months" meets "6_months"."""
+    return {_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", text.lower()) if w}
+
+
+def enum_value(enum: list, question: str, taken: frozenset | set = frozenset()):
+    """The enum member the question mentions, by its words in any form (numbers spelled out or not), the
+    member with the most words winning, then the one the question says first; a member in `taken` (given
+    to another parameter already) only when no other is mentioned; None when none is mentioned.
+
+    Example:
+        >>> enum_value(["one_month", "six_months", "one_year"], "Forecast the next six months, please")
+        'six_months'
+    """
+    asked, lowered = _canonical(question), question.lower()
+    found = []  # (member, how many of its words, where the question says it)
+    for member in enum:
+        if isinstance(member, bool) or member is None:
+            continue
+        if isinstance(member, int | float):
+            if re.search(rf"(?<![\w.]){re.escape(str(member))}(?![\w.])", question):
+                found.append((member, 1, question.find(str(member))))
+            continue
+        own = _canonical(str(member)) - {stem(w) for w in STOP_WORDS}
+        if own and own <= asked:
+            where = lowered.find(str(member).lower())
+            found.append((member, len(own), where if where >= 0 else len(question)))
+    fresh = [f for f in found if f[0] not in taken] or found
+    return max(fresh, key=lambda f: (f[1], -f[2]))[0] if fresh else None
+
+
+def enum_values(enum: list, question: str) -> list:
+    """Every enum member the question says as a phrase (its words in a row, in any form), in the question's order:
+    what an array of enum members takes ("avoiding highways and toll roads" -> ["highways", "tolls"]).
+
+    Example:
+        >>> enum_values(["Pottery Classes", "Glaze Classes", "Kilns"], "a kiln shop that offers glaze classes")
+        ['Kilns', 'Glaze Classes']
+    """
+    tokens = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", question.lower()) if w]
+    found = []
+    for member in enum:
+        if not isinstance(member, str) or not member.strip():
+            continue
+        own = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", member.lower()) if w]
+        at = next((i for i in range(len(tokens) - len(own) + 1) if tokens[i:i + len(own)] == own), None)
+        if own and at is not None:
+            found.append((at, member))
+    return [member for _, member in sorted(found, key=lambda f: f[0])]
+

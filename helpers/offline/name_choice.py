@@ -1,0 +1,103 @@
+"""Which name of the request a text parameter takes, when several are left: by the words before each name, by
+the parameter's own noun at a name's end, by "in"/"near" for a place; and a place's region.
+
+- `left_for(name, question, pool, others)`: the names this parameter may take, in order, and those left to the
+  other open text parameters (`others`, their names);
+- `named_for(name, value)`: a name ending in the parameter's noun ("Premier League" for `league`);
+- `place_aware(name, question, pool, open_place)`: a place parameter takes the name set after "in", "near" or
+  "around"; another parameter leaves it to an open place parameter;
+- `with_region(...)`: "Boston, Massachusetts" is one place: the region joins it when the description asks for a
+  city with its state, and is never a value of its own.
+
+What it leaves out on purpose: what a name is. A name is a place by where it stands ("in Oslo"), never by a
+gazetteer, so "Boston" never becomes "Boston, MA".
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers.offline.noun_phrases import pointed_at
+from helpers.offline.text import stem
+
+PLACE_PARAM = re.compile(r"location|city|place|area|region|country|state|address|town", re.IGNORECASE)
+_AT_PLACE = re.compile(r"\b(?:in|near|around)\s+$", re.IGNORECASE)
+
+
+# A description that asks for a place with its region: "The city and state", "format it as City, State", an
+# example written "Austin, TX".
+_WANTS_REGION = re.compile(r"\bcity\s+and\s+(?:the\s+)?(?:state|country|province|region)\b|\bcity,\s*(?:state|country)\b|"
+                           r"\b(?:e\.g\.|for example|such as|like)\s*,?\s*'?[A-Z][\w.]*(?:\s[A-Z][\w.]*)*,\s*[A-Z]",
+                           re.IGNORECASE)
+
+
+def left_for(name: str, question: str, pool: list[str], others: list[str]) -> tuple[list[str], set[str]]:
+    """The names this text parameter may take, and those left to other open text parameters. A name that ends in
+    a parameter's own noun ("Premier League" for `league`) is that parameter's; then a name the word before it
+    points at ("by Michelangelo" for `artist`, "during the Civil War" for `event`, "in Oslo" for `city`); the rest
+    is free for whichever parameter comes first.
+
+    Example:
+        >>> left_for("title", "the bowl 'Moon' by Lucie Rie", ["Lucie Rie", "Moon"], ["artist"])
+        (['Moon'], {'Lucie Rie'})
+    """
+    named = {e for e in pool if named_for(name, e)}
+    named_others = {e for e in pool for n in others if named_for(n, e)} - named
+    pointed = [e for e in pool if pointed_at(name, question, e) and e not in named_others]
+    theirs = named_others | {e for e in pool for n in others if pointed_at(n, question, e)} - named - set(pointed)
+    mine = [e for e in pool if e in named] + [e for e in pointed if e not in named]
+    return mine + [e for e in pool if e not in mine and e not in theirs], theirs
+
+
+def named_for(name: str, value: str) -> bool:
+    """A name whose last word is the parameter's own noun: "Premier League" for `league`, "Hilton Hotel" for
+    `hotel_name`.
+
+    Example:
+        >>> named_for("league", "Lothian Cycling League"), named_for("club", "Lothian Cycling League")
+        (True, False)
+    """
+    own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w} - {"name", "id", "type"}
+    return len(value.split()) > 1 and stem(value.split()[-1].lower()) in own
+
+
+def with_region(name: str, schema: dict, question: str, place: str, pool: list[str], props: dict,
+                 args: dict) -> tuple[str, list[str]]:
+    """A place parameter's value with the region the request writes after it ("Boston, Massachusetts"), and the
+    names left. The region is no value of its own ("from Paris, France to Rome, Italy": the end is Rome); it joins
+    the place when the description asks for a city with its state or country. A parameter left open for a country
+    or a state keeps it ("Tokyo, Japan" for `city` and `country`)."""
+    if not isinstance(place, str) or not PLACE_PARAM.search(name):
+        return place, pool
+    if any(_REGION_PARAM.search(n) and n not in args and n != name for n in props):
+        return place, pool
+    region = region_of(question, place)
+    if region is None:
+        return place, pool
+    pool = [e for e in pool if e != region]
+    return (f"{place}, {region}" if _WANTS_REGION.search(str(schema.get("description") or "")) else place), pool
+
+
+_REGION_PARAM = re.compile(r"country|state|province|region|county", re.IGNORECASE)
+
+
+def region_of(question: str, place: str) -> str | None:
+    """The region the request writes right after a place, after a comma ("Boston, Massachusetts", "Paris, France");
+    None when it writes none, or when the comma runs a list ("Oban, Mallaig and Tobermory", "Oban, Mallaig, Tobermory")."""
+    for match in re.finditer(re.escape(place) + r",\s*([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)", question):
+        region = match.group(1).rstrip(".")
+        if not re.match(r"\s*(?:,|\band\b|\bor\b|&)", question[match.end():]):
+            return region
+    return None
+
+
+def place_aware(name: str, question: str, pool: list[str], open_place: bool) -> str:
+    """The name a place parameter takes from the pool: the first name set right after "in", "near" or "around"
+    ("the best sushi restaurant in Boston"), else the first name. Another parameter takes the first name, leaving
+    the placed ones to a place parameter still open ("a tea room in Pitlochry serving Darjeeling")."""
+    placed = [e for e in pool if (at := question.find(e)) > 0 and _AT_PLACE.search(question[:at])]
+    if PLACE_PARAM.search(name):
+        return placed[0] if placed else pool[0]
+    if open_place:
+        return next((e for e in pool if e not in placed), pool[0])
+    return pool[0]
