@@ -61,7 +61,9 @@ def ask(client, case: Case, api: str) -> list[tuple[str, object]]:
     """The calls the model makes for one case on one API: (name, arguments parsed, or the raw string)."""
     tools = [to_tool(f, api) for f in case.functions]
     if api == "chat":
-        message = client.chat.completions.create(model="offline", messages=case.messages, tools=tools).choices[0].message
+        # As BFCL's Chat handler sends it (_query_FC): the messages as they stand, store off.
+        message = client.chat.completions.create(model="offline", messages=case.messages, tools=tools,
+                                                 store=False).choices[0].message
         raw = [(c.function.name, c.function.arguments) for c in message.tool_calls or []]
     else:
         # BFCL's Responses handler sends the system prompt as a developer message.

@@ -7,10 +7,18 @@ answers inside the `bfcl-eval` wheel on PyPI. This module:
 - `load_cases(category)`: one category's cases, each with its question (the messages of its single turn),
   its functions and BFCL's possible answers, read straight from the zip (the wheel is never installed: it
   would pull in BFCL's own dependencies);
-- `to_tool(function, api)`: one BFCL function as an OpenAI tool, with BFCL's types mapped to JSON Schema
-  the way BFCL's own OpenAI handler maps them (`dict` -> object, `float` -> number with format "float" and
-  a sentence in the description, `tuple` -> array, `any` -> string; dots in names become underscores,
-  which the API requires).
+- `to_tool(function, api)`: one BFCL function as an OpenAI tool, built as BFCL builds the request of its
+  OpenAI function-calling handlers (`model_handler/utils.py`: `convert_to_tool` and `_cast_to_openai_type`;
+  `utils.py`: `_func_doc_language_specific_pre_processing`): the description ends with BFCL's note that the
+  function is in Python 3 syntax; types are mapped by BFCL's `GORILLA_TO_OPENAPI` table (`dict` -> object,
+  `float` -> number with format "float" and a sentence in the description, `tuple` -> array, `any` ->
+  string, an unknown or missing type -> string), into nested properties and the items of arrays (an item's
+  `float` becomes a number with no sentence, as BFCL maps items); every other key is kept as it is (enums,
+  defaults, `optional`); dots in names become underscores, which the API requires.
+
+The messages are sent as BFCL sends them (`openai_completion.py` and `openai_response.py`, `_query_FC`):
+the case's first turn as it stands, with no system prompt added (its function-calling handlers add none),
+a system message becoming a developer message on the Responses API (`_substitute_prompt_role`).
 
 What it leaves out on purpose: the multi-turn, agentic, Java and JavaScript categories (the offline model
 is scored on the Python single-turn ones, `CATEGORIES`), and BFCL's own runner and checker, which the
@@ -42,11 +50,17 @@ CATEGORIES = NON_LIVE + LIVE
 NO_CALL_RIGHT = {"irrelevance", "live_irrelevance"}  # right when no tool is called
 SOME_CALL_RIGHT = {"live_relevance"}  # right when any tool is called (BFCL checks no arguments there)
 
-# BFCL's types as JSON Schema types, as its OpenAI handler maps them (bfcl_eval/constants/type_mappings.py).
+# BFCL's types as JSON Schema types, as its OpenAI handlers map them (bfcl_eval/constants/type_mappings.py,
+# GORILLA_TO_OPENAPI; the Java names are there because BFCL's table has them).
 TYPE_MAP = {"integer": "integer", "number": "number", "float": "number", "string": "string", "boolean": "boolean",
             "bool": "boolean", "array": "array", "list": "array", "dict": "object", "object": "object",
-            "tuple": "array", "any": "string"}
-
+            "tuple": "array", "any": "string", "byte": "integer", "short": "integer", "long": "integer",
+            "double": "number", "char": "string", "ArrayList": "array", "Array": "array", "HashMap": "object",
+            "Hashtable": "object", "Queue": "array", "Stack": "array", "Any": "string", "String": "string",
+            "Bigint": "integer"}
+# What BFCL adds to every Python function's description before it builds the request (utils.py).
+PYTHON_HINT = " Note that the provided function is in Python 3 syntax."
+FLOAT_NOTE = " This is a float type value."
 
 class BfclDataError(RuntimeError):
     """The wheel could not be fetched, or it is not the one pinned here."""
@@ -138,34 +152,51 @@ def api_name(name: str) -> str:
 
 
 def _map_properties(properties: dict) -> dict:
-    # BFCL's handler walks the properties, one level of items and nested properties; this walks all levels.
+    """BFCL's `_cast_to_openai_type`, rewritten: each property's type mapped (a float also gets its format and
+    note), then the properties of an object or array, else its items: their type, and one level further (the
+    items of items, or the properties of object items). Deeper levels stay as the case wrote them, as in BFCL."""
     for schema in properties.values():
         kind = schema.get("type")
         if kind == "float":
             schema["format"] = "float"
-            schema["description"] = str(schema.get("description", "")) + " This is a float type value."
+            schema["description"] = str(schema.get("description", "")) + FLOAT_NOTE
         schema["type"] = TYPE_MAP.get(kind, "string") if kind is not None else "string"
+        if schema["type"] not in ("array", "object"):
+            continue
+        items = schema.get("items")
         if isinstance(schema.get("properties"), dict):
             _map_properties(schema["properties"])
-        items = schema.get("items")
-        if isinstance(items, dict):
-            _map_properties({"item": items})
+        elif isinstance(items, dict):
+            items["type"] = _mapped(items.get("type"))
+            inner = items.get("items")
+            if items["type"] == "array" and isinstance(inner, dict):
+                inner["type"] = _mapped(inner.get("type"))
+            elif items["type"] == "object" and isinstance(items.get("properties"), dict):
+                _map_properties(items["properties"])
     return properties
 
 
+def _mapped(kind) -> str:
+    # BFCL would stop with a KeyError on an item type its table lacks; none of its Python cases has one.
+    return TYPE_MAP.get(kind, "string") if isinstance(kind, str) else "string"
+
+
 def to_tool(function: dict, api: str = "responses") -> dict:
-    """One BFCL function as an OpenAI function tool for `api` ("responses" or "chat").
+    """One BFCL function as an OpenAI function tool for `api` ("responses" or "chat"), as BFCL builds it (see
+    the module). The case's own function is left as it was.
 
     Example:
         >>> tool = to_tool({"name": "geo.distance", "description": "Distance.", "parameters": {"type": "dict",
         ...     "properties": {"km": {"type": "float", "description": "Kilometres."}}, "required": ["km"]}}, "chat")
-        >>> tool["function"]["name"], tool["function"]["parameters"]["properties"]["km"]
-        ('geo_distance', {'type': 'number', 'description': 'Kilometres. This is a float type value.', 'format': 'float'})
+        >>> tool["function"]["name"], tool["function"]["description"]
+        ('geo_distance', 'Distance. Note that the provided function is in Python 3 syntax.')
+        >>> tool["function"]["parameters"]["properties"]["km"]
+        {'type': 'number', 'description': 'Kilometres. This is a float type value.', 'format': 'float'}
     """
-    function = copy.deepcopy(function)
-    parameters = function.get("parameters") or {}
+    body = copy.deepcopy(function)
+    body["name"] = api_name(body["name"])
+    body["description"] = str(body.get("description", "")) + PYTHON_HINT
+    parameters = body.setdefault("parameters", {})
     parameters["type"] = "object"
     parameters["properties"] = _map_properties(parameters.get("properties") or {})
-    body = {"name": api_name(function["name"]), "description": function.get("description", ""),
-            "parameters": parameters}
     return {"type": "function", "function": body} if api == "chat" else {"type": "function", **body}

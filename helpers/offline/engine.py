@@ -21,7 +21,7 @@ checks that both quote the code, in its order):
 | another tool | call_plan.py | the tool the request is about (tool_fit.py): every call it asks for, in one response; then the results |
 | search | search_policy.py | a search tool: keyword queries, again with typos repaired, then the answer from the best result |
 | forced call by names | arguments.py | a forced call no other rule made: the first tool, filled with the question's names |
-| plain answer | answers.py | the answer without a tool, after a plain note that no offered tool fits |
+| plain answer | answers.py | the answer without a tool, after a plain note that no offered tool fits (or, when one fits but lacks numbers it needs, a question for them) |
 <!-- rules: end -->
 
 <!-- finish: start -->
@@ -54,7 +54,8 @@ The modules the rules live in:
 - arguments.py: which other tool the question points at, and each parameter's value (numbers bound by
   binding.py, the rest by param_values.py);
 - call_plan.py: the calls a request asks for, all in one response ("Berlin and Madrid": two calls);
-- tool_fit.py: whether an offered tool is about what the request asks for (else no call, said plainly);
+- tool_fit.py: whether an offered tool is about what the request asks for (else no call, said plainly; a tool
+  that fits but lacks numbers it needs gets a question for them); asked.py: what the request asks for;
 - routing.py: handoffs and agents offered as tools; a handoff's transfer message is taken out of the turn
   when the request is read, so the agent handed to answers the user's question;
 - answers.py: every text the model says, quoting documents with quoting.py and other tools' results with
@@ -96,7 +97,7 @@ from helpers.offline.recap import recap_reply
 from helpers.offline.results import combine_results
 from helpers.offline.routing import after_handoff, own_tools, route
 from helpers.offline.search_policy import next_searches
-from helpers.offline.tool_fit import no_tool_note, tool_fits
+from helpers.offline.tool_fit import is_about, missing_note, missing_numbers, no_tool_note, tool_fits
 
 # The two signatures: a rule reads the request and decides or passes; a finishing step finishes a decision.
 Rule = Callable[[Reading], Decision | None]
@@ -212,6 +213,12 @@ def _plain_answer(reading: Reading) -> Decision:
     others = [t for t in _sources(reading) if not is_search_like(t)]
     reply = reply_without_tools(reading)  # a forced call gets this answer as its arguments (FINISH)
     if others and not conv.calls and not reply.found and reading.labels is None and not conv.instructions.strip():
+        # A tool fits but the request lacks numbers it needs: name them and ask, as a real model does.
+        question = reading.named_question
+        short = [t for t in others if missing_numbers(t, question) and is_about(t, question)]
+        if short:
+            best = max(short, key=lambda t: tool_relevance(t, question))  # max keeps the first of equals
+            return replace(reply, text=missing_note(best, missing_numbers(best, question)))
         # Tools were offered and none fits (tool_fit.py): say so plainly before the honest "no knowledge".
         reply = replace(reply, text=f"{no_tool_note(others)} {reply.text}")
     return reply
@@ -239,8 +246,8 @@ RULES: tuple[Row, ...] = (
         "from the best result", _search),
     Row("forced call by names", "arguments.py", "a forced call no other rule made: the first tool, filled with the "
         "question's names", _forced_by_names),
-    Row("plain answer", "answers.py", "the answer without a tool, after a plain note that no offered tool fits",
-        _plain_answer),
+    Row("plain answer", "answers.py", "the answer without a tool, after a plain note that no offered tool fits "
+        "(or, when one fits but lacks numbers it needs, a question for them)", _plain_answer),
 )
 
 

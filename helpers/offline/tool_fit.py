@@ -2,40 +2,53 @@
 
 Sharing words is not enough: "Calculate the area of a triangle" shares "calculate" and "height" with a
 body-mass-index tool, and "the freezing point of water" shares "point" and "water" with a boiling-point tool.
-`asked_for(question)` reads the thing the request asks for: the first content words after the request's
-verb and the wh-word, skipping nouns that only count or name things ("the number of", "the names of",
-"details of"). `tool_fits(tool, question)` is true when one of those words (in any word form) is in the tool's
-name or description, when the request names the tool outright ("open a ticket" for `open_ticket`), or when it
-names a value the tool's schema lists ("the North zone" for a `zone` enum). A request no offered tool fits gets no call,
-and `no_tool_note(tools)` says so plainly.
+What the request asks for is read by asked.py as noun phrases, each with a head ("the freezing *point*") and
+words of kind ("*freezing*"). `tool_fits(tool, question)` is true when:
+- the request says two of the tool's own name words, wherever they stand (`kinematics_final_speed`: "... what
+  is its final speed?");
+- or a phrase's head is in the tool's name or description, or a word of the phrase is one of the tool's name
+  words ("the humidity level" for `humidity_forecast`), unless the tool makes the head another kind: the
+  request's kind is not in the tool and the tool's own kind is not in the request ("the freezing point" for
+  "Calculate the boiling point", "a pet store" for "Find grocery stores", "the lowest score" for
+  `high_score`). Initials count as the words they stand for ("BMI" for "body mass index");
+- or the tool gives the details of its object (details, information, stats) and the request names that
+  object ("the size of the sculpture 'David'" for "Retrieve details of a sculpture");
+- or the request names the tool outright ("open a ticket" for `open_ticket`) or a value its schema lists.
+It is false when the request holds fewer numbers than the tool's required numbers (`missing_numbers`), and
+when the request only asks what a kind of thing is ("What is a holy book?") and the tool is no dictionary.
+A request no offered tool fits gets no call, and `no_tool_note(tools)` says so plainly; one turned down only
+for its missing numbers gets `missing_note`, which names the tool and the values it needs and asks for them.
 
-What it leaves out on purpose: meaning. "What is the roots of a linear equation?" fits a tool for the roots
-of a quadratic one (the words match, the equations differ), and a request that asks for a synonym of the
-tool's words ("speed" for a "velocity" tool) fits only if the description uses the word.
+What it leaves out on purpose: meaning. A synonym of the tool's words ("velocity" for a "speed" tool, "the
+King of France" for a "historical leader" tool) fits only if the description uses the word, and a kind that
+is a narrower one of the tool's ("a guitar shop" for "Find music shops") is taken for another kind.
 """
 
 from __future__ import annotations
 
 import re
 
+from helpers.offline.asked import (
+    GENERIC_MODIFIERS,
+    REQUEST_WORDS,
+    TOKEN,
+    asked_phrases,
+    is_definition_question,
+    questions_in,
+)
 from helpers.offline.binding import mentions, number_lists
 from helpers.offline.call_plan import clauses
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
-from helpers.offline.text import STOP_WORDS, stem, words
+from helpers.offline.text import STOP_WORDS, content_words, stem, words
 
-ASKED_WORDS = 3  # how many of the request's first content words say what it asks for
 NAME_WORDS_ENOUGH = 2  # a request that says this many of the tool's own name words (not its verb) is about it
-
-# Words a request starts with before saying what it wants, and nouns that only count, list or name things:
-# general English, about any subject.
-_REQUEST_WORDS = frozenset("""calculate compute find get give tell show determine identify retrieve fetch estimate
-predict provide list look search check what whats which who whom whose where when how is are was were can could
-would will should please me my i us we you your let lets do does did need want help know like about there here
-kindly using use perform run make generate create obtain given based certain specific specified particular""".split())
 _VERB_STEMS = {stem(w) for w in "calculate calc compute get find fetch retrieve search lookup check info data".split()}
-_COUNTING_NOUNS = frozenset("""number numbers name names list type types kind kinds details detail information info
-value values amount total result results data set way ways much many""".split())
+_REQUEST_STEMS = {stem(w) for w in REQUEST_WORDS}
+# What a tool gives when it gives anything about its object: "details of a sculpture" answers "the size of it".
+_ANY_FACT = frozenset({stem(w) for w in "detail details info information stats facts profile".split()})
+# A tool that says what things are answers a definition question.
+_DEFINES = re.compile(r"\b(?:defin\w*|meaning\w*|dictionar\w*|glossar\w*|explain\w*|encyclop\w*|wiki\w*)", re.I)
 
 
 def _stems(text: str) -> set[str]:
@@ -47,33 +60,29 @@ def _meets(word: str, stems: set[str]) -> bool:
                                 for w in stems)
 
 
-def asked_for(question: str) -> list[str]:
-    """The stems of what the request asks for (see the module).
-
-    Example:
-        >>> asked_for("What are the names of proteins found in the plasma membrane?")
-        ['protein', 'found', 'plasma']
-    """
-    found = []
-    for word in words(question):
-        if word in STOP_WORDS or word in _REQUEST_WORDS or word in _COUNTING_NOUNS or word.isdigit():
-            continue
-        found.append(stem(word))
-        if len(found) == ASKED_WORDS:
-            break
-    return found
-
-
 def tool_fits(tool: Tool, question: str) -> bool:
-    """Whether the tool is about what the request asks for (see the module).
+    """Whether the tool is about what the request asks for, and the request gives the numbers it needs (see the
+    module).
 
     Example:
         >>> bmi = Tool("body_mass_index", "Calculate body mass index given weight and height.")
         >>> tool_fits(bmi, "Calculate the area of a triangle, base 4"), tool_fits(bmi, "What is my BMI index?")
         (False, True)
     """
-    if not gives_required_numbers(tool, question):
-        return False
+    return not missing_numbers(tool, question) and is_about(tool, question)
+
+
+def is_about(tool: Tool, question: str) -> bool:
+    """Whether the tool is about what the request asks for, whatever values the request gives.
+
+    Example:
+        >>> kiln = Tool("kiln_firing_time", "Estimate the firing time of a pottery kiln.")
+        >>> is_about(kiln, "How long is the firing time for a kiln?"), is_about(kiln, "What is the drying time?")
+        (True, False)
+    """
+    if is_definition_question(question):
+        # "What is a holy book?" is answered from knowledge, not by searching holy books; a dictionary answers it.
+        return bool(_DEFINES.search(f"{tool.name.replace('_', ' ')} {tool.description}"))
     # A request of several tasks fits a tool when one of its tasks does: "..., and then get me the leaders".
     parts = clauses(question)
     return any(_fits_one(tool, part) for part in parts) if len(parts) > 1 else _fits_one(tool, question)
@@ -81,36 +90,98 @@ def tool_fits(tool: Tool, question: str) -> bool:
 
 def _fits_one(tool: Tool, question: str) -> bool:
     about = _stems(f"{tool.name} {tool.description}")
-    own = {stem(w) for w in name_words(tool.name)} - {stem(w) for w in _REQUEST_WORDS} - _VERB_STEMS
-    said_words = {stem(w) for w in words(question)}
-    if len({w for w in own if len(w) > 2} & said_words) >= NAME_WORDS_ENOUGH:
-        return True  # "... what is its final speed?" names kinematics_calculate_final_speed wherever it stands
-    asked = asked_for(question)
-    if not asked:
-        return True  # nothing said beyond the request's verb: leave it to the other rules
+    own = {stem(w) for w in name_words(tool.name)} - _REQUEST_STEMS - _VERB_STEMS
     said = {stem(w) for w in words(question)}
-    if any(_meets(word, about) for word in asked):
+    read = [p for text in questions_in(question) for p in asked_phrases(text)]
+    phrases = [p for p in read if not _another_kind(p, tool, about, said)]
+    if read and not phrases:
+        return False  # "the lowest score" for a high_score tool, however many of its words are said
+    if len({w for w in own if len(w) > 2} & said) >= NAME_WORDS_ENOUGH:
+        return True  # "... what is its final speed?" names kinematics_calculate_final_speed wherever it stands
+    if not phrases:
+        return True  # nothing said beyond the request's verb: leave it to the other rules
+    if any(_phrase_fits(phrase, tool, about) for phrase in phrases) or _any_fact_fits(tool, question):
         return True
-    own = {stem(w) for w in name_words(tool.name)} - {stem(w) for w in _REQUEST_WORDS}
+    own = {stem(w) for w in name_words(tool.name)} - _REQUEST_STEMS
     if own and own <= said:
         return True  # the request names the tool: "..., open a ticket" for open_ticket
     return any(_canonical_value(v) <= said for v in _listed(tool))  # it names a value the tool lists: "North"
 
 
-def gives_required_numbers(tool: Tool, question: str) -> bool:
-    """Whether the request holds as many numbers as the tool has required numeric parameters with no default (a
-    list of numbers counts for a numeric array). A request that leaves them out ("What's the time now?" against a
-    tool that needs a distance and a speed) is not one the tool can do: a real model asks, or answers without it.
+def _another_kind(phrase: list[str], tool: Tool, about: set[str], said: set[str]) -> bool:
+    """Whether the tool's name makes the phrase's head another kind: the request's kind is nowhere in the tool,
+    and the kind the name gives the head is nowhere in the request ("freezing point" for boiling_point)."""
+    head = phrase[-1]
+    kinds = [w for w in dict.fromkeys(phrase[:-1]) if w not in GENERIC_MODIFIERS and w != head]
+    text = f"{' '.join(name_words(tool.name))}. {tool.description}"
+    if not kinds or any(_meets(kind, about) or kind in _initials(text) for kind in kinds):
+        return False  # "BMI" is the initials of "body mass index"
+    props = (tool.parameters or {}).get("properties") or {}
+    if any(_meets(head, {stem(w) for w in name_words(str(name))}) for name in props):
+        return False  # "blue colours" for a tool with colour parameters: the kind is a value it takes
+    # The tool's specialty is a kind its name and its description both give the head: boiling_point, "Calculate
+    # the boiling point"; not "account" in "Get the account balance", nor a name's prefix (geometry_circumference).
+    described = _kinds_before(head, tool.description or "")
+    theirs = {k for k in _kinds_before(head, " ".join(name_words(tool.name))) if _meets(k, described)}
+    return bool(theirs) and not any(kind in said for kind in theirs)
+
+
+def _phrase_fits(phrase: list[str], tool: Tool, about: set[str]) -> bool:
+    """The phrase's head, or a word of it that is one of the tool's name words, is the tool's."""
+    named = {n for n in {stem(w) for w in name_words(tool.name)} - _REQUEST_STEMS - _VERB_STEMS if len(n) > 2}
+    if any(_meets(word, named) for word in phrase if word not in GENERIC_MODIFIERS):
+        return True
+    return _meets(phrase[-1], about)
+
+
+def _any_fact_fits(tool: Tool, question: str) -> bool:
+    """A tool that gives the details of its object fits a request about any side of that object: one of the
+    request's content words is one of the tool's own words (not the details words)."""
+    text = f"{tool.name} {tool.description}"
+    if not _ANY_FACT & _stems(text):
+        return False
+    about = _stems(text) - _ANY_FACT - _REQUEST_STEMS - _VERB_STEMS - {stem(w) for w in STOP_WORDS}
+    return any(_meets(stem(w), about) for w in content_words(question) if w not in REQUEST_WORDS and len(w) > 3)
+
+
+def _initials(text: str) -> set[str]:
+    """The initials of every run of two to four words of the text: "body mass index" gives "bmi"."""
+    found = [w for w in words(text.replace("_", " ")) if w.isalpha()]
+    return {"".join(w[0] for w in found[i:i + n]) for n in (2, 3, 4) for i in range(len(found) - n + 1)}
+
+
+def _kinds_before(head: str, text: str) -> set[str]:
+    """The words that say which kind of `head` the text means: the content word right before each use of it,
+    when every use has one ("sunrise and sunset time"); empty when one use stands bare ("get the time")."""
+    tokens = [t.lower() for t in TOKEN.findall(text)]
+    kinds, bare = set(), False
+    for i, word in enumerate(tokens):
+        if not _meets(stem(word), {head}):
+            continue
+        before = stem(tokens[i - 1]) if i and tokens[i - 1].isalnum() else ""
+        if not before or tokens[i - 1] in STOP_WORDS or tokens[i - 1] in REQUEST_WORDS or before in _VERB_STEMS \
+                or before in GENERIC_MODIFIERS or _meets(before, {head}):
+            bare = True
+        else:
+            kinds.add(before)
+    return set() if bare else kinds
+
+
+def missing_numbers(tool: Tool, question: str) -> list[str]:
+    """The tool's required numeric parameters with no default (a numeric array among them), when the request
+    holds fewer numbers than they need; empty when it holds enough (a list of numbers counts for an array). A
+    request that leaves them out ("What's the time now?" against a tool that needs a distance and a speed) is not
+    one the tool can do yet: a real model asks for them, or answers without the tool.
 
     Example:
         >>> feeder = Tool("mix_feed", "Mix hive feed.", {"type": "object", "required": ["litres", "grams"],
         ...               "properties": {"litres": {"type": "number"}, "grams": {"type": "integer"}}})
-        >>> gives_required_numbers(feeder, "Mix 3 litres with 250 grams"), gives_required_numbers(feeder, "Mix feed")
-        (True, False)
+        >>> missing_numbers(feeder, "Mix 3 litres with 250 grams"), missing_numbers(feeder, "Mix feed")
+        ([], ['litres', 'grams'])
     """
     props = (tool.parameters or {}).get("properties") or {}
     required = (tool.parameters or {}).get("required") or []
-    scalars = arrays = 0
+    scalars, arrays = [], []
     for name in required:
         schema = props.get(name)
         if not isinstance(schema, dict) or "default" in schema or schema.get("enum"):
@@ -118,15 +189,37 @@ def gives_required_numbers(tool: Tool, question: str) -> bool:
         kind = schema.get("type")
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
         if kind in ("integer", "number"):
-            scalars += 1
+            scalars.append(name)
         elif kind == "array" and items.get("type") in ("integer", "number"):
-            arrays += 1
+            arrays.append(name)
     if not scalars and not arrays:
-        return True
+        return []
     found = len(mentions(question)) + len(_ONE_UNIT.findall(question))  # "quarterly" is 4, "next month" is 1
-    if arrays and not number_lists(question) and found < 2:
-        return False
-    return found >= scalars
+    if (arrays and not number_lists(question) and found < 2) or found < len(scalars):
+        return [name for name in required if name in scalars or name in arrays]
+    return []
+
+
+def missing_note(tool: Tool, missing: list[str]) -> str:
+    """What a real model says when a tool fits but the request lacks values it needs: the tool, each missing
+    parameter (with its description, when it has one), and a question for them.
+
+    Example:
+        >>> kiln = Tool("kiln_time", "Estimate firing time.", {"type": "object", "required": ["cone"],
+        ...             "properties": {"cone": {"type": "integer", "description": "The cone number"}}})
+        >>> missing_note(kiln, ["cone"])
+        'I can answer this with kiln_time, but it needs a value the request does not give: cone (the cone number). What is it?'
+    """
+    props = (tool.parameters or {}).get("properties") or {}
+    named = []
+    for name in missing:
+        said = str((props.get(name) or {}).get("description") or "").strip().rstrip(".")
+        said = said.split(". ")[0]
+        named.append(f"{name} ({said[:1].lower()}{said[1:]})" if said else name)
+    listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    values = "a value" if len(named) == 1 else "values"
+    question = "What is it?" if len(named) == 1 else "What are they?"
+    return f"I can answer this with {tool.name}, but it needs {values} the request does not give: {listed}. {question}"
 
 
 # A unit of time with no number before it is one of it: "the next month", "last year", "an hour".

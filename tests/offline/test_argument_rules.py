@@ -264,7 +264,12 @@ def test_no_call_when_the_request_gives_none_of_the_numbers_the_tool_needs():
                 water_litres={"type": "number", "description": "Water, in litres."},
                 sugar_grams={"type": "integer", "description": "Sugar, in grams."})
     decision = decide(Conversation(question="When should I mix syrup for the beehive feeder?", tools=[feed]))
-    assert not decision.calls and "None of the tools I have (mix_hive_feed) fits" in decision.text
+    # The tool fits; only its numbers are missing: the answer names the tool and each of them, and asks for them
+    # (issue 26: no longer "none of the tools fits", which was not true).
+    assert not decision.calls
+    assert "mix_hive_feed" in decision.text and "water_litres (water, in litres)" in decision.text
+    assert "sugar_grams (sugar, in grams)" in decision.text and decision.text.endswith("What are they?")
+    assert "None of the tools" not in decision.text
     # The negative: with the numbers, the same tool is called.
     assert only_args("Mix syrup for the beehive feeder: 2 litres of water and 900 grams of sugar", feed) == {
         "water_litres": 2, "sugar_grams": 900}
