@@ -63,6 +63,9 @@ _DEFINITION = re.compile(r"^\s*(?:what\s+is\s+an?\s+[\w\s'-]{1,40}?|what\s+does\
 _INSTANCES = re.compile(r"\b(?:some|any|good|best|recommended|popular|top|available|nearby|latest|current)\b", re.I)
 
 
+_ADDRESS = re.compile(r"\S+@\S+\.\w+|\bhttps?://\S+|\bwww\.\S+", re.I)
+
+
 def _ends_phrase(tokens: list[str], i: int, phrase: list[str]) -> bool:
     """Whether tokens[i] can't be part of a noun phrase that holds `phrase` so far."""
     token, word = tokens[i], tokens[i].lower()
@@ -97,11 +100,15 @@ def asked_phrases(question: str) -> list[list[str]]:
         [['open', 'hour'], ['ticket', 'pric']]
         >>> asked_phrases("When does the next ferry leave?")
         [['next', 'ferry']]
+        >>> asked_phrases("Email ana@choir.example the rota")
+        [['email']]
     """
     if CJK_RUN.search(question):
         # Written without spaces, there is no word order to read phrases from: each of the first content pieces
         # stands alone (cjk.py cuts them), so any of them may say what is asked.
         return [[stem(w)] for w in content_words(question) if not w.isdigit()][:PHRASES - 1]
+    # An address or a link is a value, as a name is: "Email ana@choir.example ..." asks to email, not for "ana".
+    question = _ADDRESS.sub(" @ ", question)
     tokens = [t.replace("\u2019", "'").replace("'", "") for t in TOKEN.findall(question)]
     phrases: list[list[str]] = []
     i, joined, to_object = 0, False, False

@@ -163,3 +163,13 @@ def test_the_question_for_missing_values_comes_back_on_both_apis(api):
         text = response.output_text
     assert "kiln_firing_time" in text and "cone (the pyrometric cone number)" in text and text.endswith("What is it?")
     json.dumps(text)  # plain text, nothing the wire can't carry
+
+
+def test_an_address_or_a_link_is_a_value_not_what_is_asked():
+    """The words of an address ("ana" of ana@...) or a link are no head: the request asks to email, to open."""
+    mailer = tool("send_mail", "Send an email to a sailing club member.", ["to", "body"], to=TEXT, body=TEXT)
+    assert asked_phrases("Email ana@regatta.example the tide table") == [["email"]]
+    assert asked_phrases("Open https://regatta.example/tides please") == [["open"]]
+    assert called("Email ana@regatta.example that the race starts at noon", mailer)[0] == ["send_mail"]
+    # Its negative: an address in a request the tool has nothing to do with is still no call.
+    assert called("What is the firing temperature of a kiln? Ask ana@regatta.example", mailer)[0] == []
