@@ -35,14 +35,14 @@ from helpers.offline.binding import fit, mentions
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.lists import lists_in, number_groups, word_lists
-from helpers.offline.text import stem
+from helpers.offline.text import STOP_WORDS, stem
 
 MIN_RELEVANCE = 1.0
 STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it  # a clause points at a tool when at least one of its words is in the tool's name or description
 
 # Words that start another task in the same request: general English for "and next".
 _TASK_START = re.compile(
-    r"(?:\.\s+(?![a-z])|[;!?]\s+|\n+)"  # a full stop before a lower-case word ends an abbreviation ("Bros. game")
+    r"(?:\.\s+(?!(?-i:[a-z]))|[;!?]\s+|\n+)"  # a full stop before a lower-case word ends an abbreviation ("Bros. game")
     r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|"
     r"furthermore|finally|lastly|also)\b,?\s*"
     r"|,?\s+then\s+"
@@ -82,8 +82,23 @@ def clauses(question: str) -> list[str]:
         parts.append(text[begin:match.start()])
         begin = match.end()
     parts.append(text[begin:])
-    parts = [p.strip(" ,.") for p in parts]
-    return [p for p in parts if p and re.search(r"\w", p)]
+    found: list[str] = []
+    for part in parts:
+        part = _DISCOURSE.sub("", part.strip(" ,.")).strip(" ,.")
+        if not part or not re.search(r"\w", part):
+            continue
+        if found and _NOT_TO_DO.match(part):
+            # "Don't return full text": what the task before must not do, not a task of its own.
+            found[-1] = f"{found[-1]}, {part[0].lower()}{part[1:]}"
+            continue
+        found.append(part)
+    return found
+
+
+# Words that only order the tasks ("First, ...", "Secondly, ..."): left out, so they are not read as a name.
+_DISCOURSE = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|next|lastly|finally|"
+                        r"to\s+begin\s+with|to\s+start(?:\s+with)?|for\s+starters)\s*,\s*", re.IGNORECASE)
+_NOT_TO_DO = re.compile(r"(?:don['’]t|do\s+not|never|avoid)\b", re.IGNORECASE)
 
 
 def _distinct_words(tools: list[Tool]) -> dict[str, Tool]:
@@ -133,6 +148,47 @@ def _gives_values(tool: Tool, text: str) -> bool:
     return any(name not in required or _from_text(value, text) for name, value in args.items())
 
 
+def _own_values(tool: Tool, text: str, args: dict | None = None, guessed: set[str] | None = None) -> set[str]:
+    """The parameters a clause gives values of its own: written in it, not guessed, not a number word that
+    counts things ("two different funds"). `args` and `guessed`: the call's arguments as the plan filled them."""
+    if args is None:
+        guessed = set()
+        args = fill_arguments(tool, text, None, _names(tool, text), guessed)
+    guessed = guessed or set()
+    props = (tool.parameters or {}).get("properties") or {}
+    own = set()
+    for name, value in args.items():
+        if name in guessed:
+            continue
+        if isinstance(value, bool):
+            own.add(name)  # a flag the clause names ("provide the species information")
+            continue
+        if isinstance(value, int | float):
+            # A number word is the clause's own only where the parameter's words name it ("the first five primes"
+            # for a count of primes), not where it counts the story's things ("two different funds").
+            written = [m for m in mentions(text) if not m.spelled or _counts(name, props.get(name) or {}, m, text)]
+            if any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in written):
+                own.add(name)
+        elif _from_text(value, text):
+            own.add(name)
+    return own
+
+
+_COUNT_WORDS = re.compile(r"\b(?:count|number\s+of|num|quantity|how\s+many)\b", re.IGNORECASE)
+
+
+def _counts(name: str, schema: dict, mention, text: str) -> bool:
+    """Whether a number word is what a count parameter counts: the parameter says "count" or "number of", and
+    a thing named in the three words after the number is in its words ("the first five prime numbers" for "the
+    number of primes")."""
+    said = f"{' '.join(name_words(name))} {schema.get('description') or ''}"
+    if not _COUNT_WORDS.search(said):
+        return False
+    after = re.findall(r"[A-Za-z]+", text[mention.end:])[:3]
+    return bool({stem(w.lower()) for w in after} - {stem(w) for w in STOP_WORDS}
+                & {stem(w.lower()) for w in re.findall(r"[A-Za-z]+", said)})
+
+
 def _from_text(value, text: str) -> bool:
     """Whether a value was written in the text (a number among its numbers, a string in its words)."""
     if isinstance(value, bool):
@@ -153,7 +209,46 @@ def _overlaps(tool: Tool, before: str, text: str) -> bool:
     earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
                if _from_text(v, before)}
     now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items() if _from_text(v, text)}
-    return bool((earlier - guessed_before) & (now - guessed_now))
+    return bool((earlier - guessed_before) & (now - guessed_now)) and not _one_call(tool, before, text)
+
+
+def _one_call(tool: Tool, before: str, text: str) -> bool:
+    """Whether two clauses read together fill one call with every value each gives alone: "The first sample is
+    5 moles at 300 K. The second sample is 3 moles at 500 K" for quantity1..temperature2 is one call, though
+    each sentence alone binds `temperature1`; two triangles' bases and heights are not (one base takes one).
+    A value read together may go to another parameter only to one alike (`temperature2`) or one its words fit
+    at least as well ("the face value is $1000" to `face_value` rather than `period`)."""
+    props = (tool.parameters or {}).get("properties") or {}
+
+    def base(name: str) -> str:
+        return _ORDINAL_PART.sub("", name.lower()) or name.lower()
+
+    def strength(name: str, value, part: str) -> float:
+        found = [m for m in mentions(part) if isinstance(value, int | float) and abs(m.value - value) < 1e-9]
+        return max((fit(name, props.get(name) or {}, m) for m in found), default=0.0)
+
+    alone = []
+    for part in (before, text):
+        guessed: set[str] = set()
+        names = _names(tool, part)
+        args = fill_arguments(tool, part, None, names, guessed)
+        # A string counts when it is a name the clause gives ("'NASDAQ'"), not a phrase read from its words.
+        alone += [(k, args[k], part) for k in _own_values(tool, part, args, guessed)
+                  if not isinstance(args[k], str) or args[k] in names]
+    guessed = set()
+    together = f"{before}. {text}"
+    args = fill_arguments(tool, together, None, _names(tool, together), guessed)
+    held = {k: args[k] for k in _own_values(tool, together, args, guessed)}
+    if not alone or len(held) < len(alone):
+        return False
+    for name, value, part in alone:
+        if held.get(name) == value:
+            continue
+        moved = [k for k, v in held.items() if v == value and not isinstance(v, bool)]
+        if not any(base(k) == base(name) or strength(k, value, part) >= strength(name, value, part)
+                   for k in moved):
+            return False
+    return True
 
 
 def _adds_to(tool: Tool, before: str, text: str) -> bool:
@@ -328,7 +423,8 @@ def records(tool: Tool, text: str) -> list[str]:
         same_list = slot in seen and any(any(a <= seen[slot] < b for a, b in spans) and any(
             a <= position < b for a, b in spans) for spans in listed)
         if slot in seen and not same_list:  # a list ("Ana and Ben") is the list rule's, not a new record
-            joints = list(re.finditer(r",\s*(?:and\s+|while\s+)?|\s+and\s+|\banother\b|;\s*", text[last_end:position]))
+            joints = list(re.finditer(r",\s*(?:and\s+|while\s+)?|\s+and\s+|\banother\b|;\s*|\.\s+(?=[A-Z])",
+                                      text[last_end:position]))
             if joints:
                 cut = last_end + joints[-1].start()
                 pieces.append(text[begin:cut])
@@ -387,7 +483,7 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
     # A clause that points at no tool is context: it goes with the next clause that does (or the last one).
     groups: list[list] = []  # [tool, text, repeats_previous]
     pending = ""
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
         if piece.tool is None:
             # "..., then from Los Angeles to Miami": a clause that names no tool but gives the previous call's
             # parameters new values (or says "the same") is that tool again, with what it changes.
@@ -397,9 +493,14 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
             elif groups and not pending and _adds_to(groups[-1][0], groups[-1][1], piece.text):
                 groups[-1][1] = f"{groups[-1][1]}. {piece.text}"  # "..., and then round off the result to 3 places"
             else:
-                pending = f"{pending} {piece.text}".strip()
+                pending = f"{pending}. {piece.text}" if pending else piece.text
             continue
-        text = f"{pending} {piece.text}".strip() if pending else piece.text
+        if not _own_values(piece.tool, piece.text) and any(p.tool is piece.tool for p in pieces[index + 1:]):
+            # "John has two funds." before the funds' figures: a clause that names the tool and gives it nothing
+            # of its own is context for the next clause about it, not a call.
+            pending = f"{pending}. {piece.text}" if pending else piece.text
+            continue
+        text = f"{pending}. {piece.text}" if pending else piece.text  # context and task stay sentences apart
         pending = ""
         if groups and not _gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
             continue  # "What is the displacement of this car?" after the car's figures: nothing new
@@ -434,13 +535,28 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
             earlier = next((a[name] for _, a in reversed(calls) if name in a), None)
             if earlier is not None:
                 args[name] = earlier
+        required = (tool.parameters or {}).get("required") or []
+        own = _own_values(tool, call_text, args, guessed)
+        carried = set()
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
-            required = (tool.parameters or {}).get("required") or []
             for name in required:
                 if name in previous and (name not in args or name in guessed or not _from_text(args[name], call_text)):
                     args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
+                    carried.add(name)
             if repeats:
                 args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}
+                carried |= set(previous)
+        for name in required:
+            if name in own or name in carried:
+                continue
+            # "Also, compute the total distance covered": a value the task's own words leave out is the one an
+            # earlier call of another tool gave a parameter of the same name (the same object, the same shares).
+            earlier = next((a[name] for t, a in reversed(calls) if t is not tool and name in a), None)
+            if earlier is not None:
+                args[name] = earlier
+                carried.add(name)
+        if calls and required and not (own | carried) & set(required):
+            continue  # a later task that gives the tool nothing, and no call before fills: not a call of its own
         if (tool, args) not in calls:
             calls.append((tool, args))

@@ -21,7 +21,8 @@ from helpers.offline.text import MONTHS, STOP_WORDS
 # Verbs a request starts with: general English, so a capitalised first word is not taken for a name.
 _REQUEST_VERBS = frozenset("""find get calculate compute tell show give search book check convert play list retrieve
 fetch predict estimate determine identify provide look send create set make add remove delete update invest withdraw
-buy sell order schedule compare what how who where when which can could would please""".split())
+buy sell order schedule compare what how who where when which can could would please need want wish like hope
+plan try""".split())
 # Chinese and Japanese say "and" with a character of its own (和, 与, 及, 跟, 或; と, や) or the enumeration comma 、.
 _CJK_AND = "和|与|及|跟|或|と|や|、"
 _SEPARATOR = re.compile(r"\s*(?:,\s*(?:and|or|&)?|\band\b|\bor\b|&|\bvs\.?|\bversus\b|" + _CJK_AND + r")\s*",
