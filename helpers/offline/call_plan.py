@@ -2,27 +2,32 @@
 
 Real models answer "Compare the weather in Berlin and Madrid" with two calls at once. `plan_calls(tools,
 question)` reads the request into the calls it asks for, in order:
-1. the request is cut into clauses: sentences, and the words that start another task ("also", "then",
-   "after that", "additionally", "and what/how ...");
-2. a clause that names two of the tools (by a word of one tool's name that no other offered tool has) is cut
-   again between them ("Invest $2000 in Google and withdraw $1000 from Apple");
-3. each clause takes the tool its words point at (`arguments.tool_relevance`); a clause that points at no
+1. the request is cut into clauses (tasks.py): sentences, the words that start another task ("also", "then",
+   "after that", ...), and again between two tools a clause names ("Invest $2000 in Google and withdraw $1000
+   from Apple");
+2. each clause takes the tool its words point at (`arguments.tool_relevance`); a clause that points at no
    tool is context for the next one (or the last), and one that says to do "the same" again repeats the
-   previous call with what it changes; a clause that names the tool but gives it no value adds nothing;
-4. inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
+   previous call with what it changes; a clause that names a tool but gives it nothing of its own
+   (clause_values.py) is context for the next clause about that tool ("John has two funds."), or adds nothing
+   when a call of the tool is made already; a clause for the same tool as the one before is another call when
+   it gives a parameter again, unless the two read together fill one call ("The first tank ... The second
+   tank ..." for volume1..temperature2);
+3. inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
    longer than the parameters free to take it gives one call per item; other lists of the same length go
    with it item by item ("20 minutes and 15 minutes respectively"); a list an array parameter takes, or one
    whose items fill as many parameters ("the sides 4 and 5" for x and y), stays in one call;
-5. a required parameter a call's own clause gives no value for takes the value of the previous call of the
-   same tool ("then repeat with 10 seconds").
+4. a required parameter a call's own clause gives no value for takes the value of the previous call of the
+   same tool ("then repeat with 10 seconds"), else the value an earlier call of another tool gave a parameter
+   of the same name ("Also compute the distance covered"); a later call that gets no required value either
+   way is not made ("What is the function and how do I use it?").
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
-The lists themselves are found by lists.py. A little over 400 lines: the steps (clauses, groups of numbers,
-records, lists, the calls added in order) read each other's results and are read together when a plan looks wrong.
+The lists themselves are found by lists.py.
 
 What it leaves out on purpose: meaning. Which clause is a task is read from words and punctuation; a request
 that coordinates tasks without any of them ("the capital of Australia, the population of Canada") is cut only
-where two different tools are named.
+where two different tools are named, and which sentence of a story is a task and which is context is guessed
+from the values each gives, not understood.
 """
 
 from __future__ import annotations
@@ -30,31 +35,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from helpers.offline.arguments import entities, fill_arguments, param_type, tool_relevance, unwrapped
+from helpers.offline.arguments import fill_arguments, param_type, tool_relevance
 from helpers.offline.binding import fit, mentions
+from helpers.offline.clause_values import (
+    ORDINAL_PART,
+    adds_to,
+    from_text,
+    gives_values,
+    names_in,
+    overlaps,
+    own_values,
+)
 from helpers.offline.conversation import Tool
-from helpers.offline.field_roles import name_words
 from helpers.offline.lists import lists_in, number_groups, word_lists
-from helpers.offline.text import STOP_WORDS, stem
+from helpers.offline.tasks import clauses, cut_between_tools
 
-MIN_RELEVANCE = 1.0
-STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it  # a clause points at a tool when at least one of its words is in the tool's name or description
+MIN_RELEVANCE = 1.0  # a clause points at a tool when at least one of its words is in the tool's name or description
+STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it
 
-# Words that start another task in the same request: general English for "and next".
-_TASK_START = re.compile(
-    r"(?:\.\s+(?!(?-i:[a-z]))|[;!?]\s+|\n+)"  # a full stop before a lower-case word ends an abbreviation ("Bros. game")
-    r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|"
-    r"furthermore|finally|lastly|also)\b,?\s*"
-    r"|,?\s+then\s+"
-    r"|,?\s+and\s+(?=(?:what|how|who|where|when|which|whether|find|get|calculate|compute|tell|show|give|search|book|"
-    r"check|convert|play|list|retrieve|fetch|predict|estimate|determine|identify|provide|look|send|create|set|"
-    r"make|add|remove|delete|update|invest|withdraw|buy|sell|order|schedule)\b)",
-    re.IGNORECASE)
 # A clause with these words is about the subject already named ("who are they playing"): more of the same call.
 _POINTS_BACK = re.compile(r"\b(?:they|them|their|it|its|he|him|his|she|her|this|these|those)\b", re.IGNORECASE)
 _SAME = re.compile(r"\b(?:same|again|repeat|another|similarly|likewise|as\s+well)\b", re.IGNORECASE)
-_GENERIC_NAME_WORDS = {stem(w) for w in "get set find calculate calc compute info information details detail data "
-                       "by of for to the a list fetch retrieve search lookup check make create".split()}
+
 
 
 @dataclass(frozen=True)
@@ -65,208 +67,10 @@ class Piece:
     tool: Tool | None
 
 
-def clauses(question: str) -> list[str]:
-    """The request cut where another task starts (see the module).
-
-    Example:
-        >>> clauses("Find the capital of Peru. Also, get the weather in Lima and then book a taxi")
-        ['Find the capital of Peru', 'get the weather in Lima', 'book a taxi']
-    """
-    text = unwrapped(question).strip()
-    quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))*'(?!\w)",
-                                            text)]
-    parts, begin = [], 0
-    for match in _TASK_START.finditer(text):
-        if any(a <= match.start() < b for a, b in quoted):
-            continue  # a full stop or "then" inside quoted text cuts nothing
-        parts.append(text[begin:match.start()])
-        begin = match.end()
-    parts.append(text[begin:])
-    found: list[str] = []
-    for part in parts:
-        part = _DISCOURSE.sub("", part.strip(" ,.")).strip(" ,.")
-        if not part or not re.search(r"\w", part):
-            continue
-        if found and _NOT_TO_DO.match(part):
-            # "Don't return full text": what the task before must not do, not a task of its own.
-            found[-1] = f"{found[-1]}, {part[0].lower()}{part[1:]}"
-            continue
-        found.append(part)
-    return found
-
-
-# Words that only order the tasks ("First, ...", "Secondly, ..."): left out, so they are not read as a name.
-_DISCOURSE = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|next|lastly|finally|"
-                        r"to\s+begin\s+with|to\s+start(?:\s+with)?|for\s+starters)\s*,\s*", re.IGNORECASE)
-_NOT_TO_DO = re.compile(r"(?:don['’]t|do\s+not|never|avoid)\b", re.IGNORECASE)
-
-
-def _distinct_words(tools: list[Tool]) -> dict[str, Tool]:
-    """The words of each tool's name that no other offered tool's name has."""
-    seen: dict[str, list[Tool]] = {}
-    for tool in tools:
-        for word in {stem(w) for w in name_words(tool.name)} - _GENERIC_NAME_WORDS:
-            if len(word) > 2:
-                seen.setdefault(word, []).append(tool)
-    return {word: owners[0] for word, owners in seen.items() if len(owners) == 1}
-
-
-def _cut_between_tools(text: str, tools: list[Tool]) -> list[str]:
-    """A clause cut between two tools it names: at the last "and" or comma before the second one's word."""
-    if len(tools) < 2:
-        return [text]
-    distinct = _distinct_words(tools)
-    anchors = []
-    for match in re.finditer(r"[A-Za-z]+", text):
-        owner = distinct.get(stem(match.group(0).lower()))
-        if owner is not None and (not anchors or anchors[-1][1] is not owner):
-            anchors.append((match.start(), owner))
-    if len(anchors) < 2:
-        return [text]
-    pieces, begin = [], 0
-    for (_, _), (position, _) in zip(anchors, anchors[1:], strict=False):
-        joints = [m for m in re.finditer(r",\s*(?:and\s+)?|\s+and\s+", text[begin:position])]
-        if not joints:
-            continue
-        cut = begin + joints[-1].start()
-        pieces.append(text[begin:cut])
-        begin = begin + joints[-1].end()
-    pieces.append(text[begin:])
-    return [p.strip(" ,") for p in pieces if p.strip(" ,")]
-
-
 def _best_tool(text: str, tools: list[Tool]) -> Tool | None:
     scored = [(tool_relevance(t, text), -i, t) for i, t in enumerate(tools)]
     relevance, _, tool = max(scored, key=lambda s: (s[0], s[1]))
     return tool if relevance >= MIN_RELEVANCE else None
-
-
-def _gives_values(tool: Tool, text: str) -> bool:
-    """Whether a clause gives the tool anything: a number, a name, a listed or enum value it binds."""
-    args = fill_arguments(tool, text, None, _names(tool, text))
-    required = set((tool.parameters or {}).get("required") or [])
-    return any(name not in required or _from_text(value, text) for name, value in args.items())
-
-
-def _own_values(tool: Tool, text: str, args: dict | None = None, guessed: set[str] | None = None) -> set[str]:
-    """The parameters a clause gives values of its own: written in it, not guessed, not a number word that
-    counts things ("two different funds"). `args` and `guessed`: the call's arguments as the plan filled them."""
-    if args is None:
-        guessed = set()
-        args = fill_arguments(tool, text, None, _names(tool, text), guessed)
-    guessed = guessed or set()
-    props = (tool.parameters or {}).get("properties") or {}
-    own = set()
-    for name, value in args.items():
-        if name in guessed:
-            continue
-        if isinstance(value, bool):
-            own.add(name)  # a flag the clause names ("provide the species information")
-            continue
-        if isinstance(value, int | float):
-            # A number word is the clause's own only where the parameter's words name it ("the first five primes"
-            # for a count of primes), not where it counts the story's things ("two different funds").
-            written = [m for m in mentions(text) if not m.spelled or _counts(name, props.get(name) or {}, m, text)]
-            if any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in written):
-                own.add(name)
-        elif _from_text(value, text):
-            own.add(name)
-    return own
-
-
-_COUNT_WORDS = re.compile(r"\b(?:count|number\s+of|num|quantity|how\s+many)\b", re.IGNORECASE)
-
-
-def _counts(name: str, schema: dict, mention, text: str) -> bool:
-    """Whether a number word is what a count parameter counts: the parameter says "count" or "number of", and
-    a thing named in the three words after the number is in its words ("the first five prime numbers" for "the
-    number of primes")."""
-    said = f"{' '.join(name_words(name))} {schema.get('description') or ''}"
-    if not _COUNT_WORDS.search(said):
-        return False
-    after = re.findall(r"[A-Za-z]+", text[mention.end:])[:3]
-    return bool({stem(w.lower()) for w in after} - {stem(w) for w in STOP_WORDS}
-                & {stem(w.lower()) for w in re.findall(r"[A-Za-z]+", said)})
-
-
-def _from_text(value, text: str) -> bool:
-    """Whether a value was written in the text (a number among its numbers, a string in its words)."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int | float):
-        return any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in mentions(text))
-    if isinstance(value, str):
-        return value.lower() in text.lower()
-    if isinstance(value, list):
-        return any(_from_text(v, text) for v in value)
-    return False
-
-
-def _overlaps(tool: Tool, before: str, text: str) -> bool:
-    """Whether a clause gives again a parameter the previous clause for the same tool gave (a new call)."""
-    guessed_before: set[str] = set()
-    guessed_now: set[str] = set()
-    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
-               if _from_text(v, before)}
-    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items() if _from_text(v, text)}
-    return bool((earlier - guessed_before) & (now - guessed_now)) and not _one_call(tool, before, text)
-
-
-def _one_call(tool: Tool, before: str, text: str) -> bool:
-    """Whether two clauses read together fill one call with every value each gives alone: "The first sample is
-    5 moles at 300 K. The second sample is 3 moles at 500 K" for quantity1..temperature2 is one call, though
-    each sentence alone binds `temperature1`; two triangles' bases and heights are not (one base takes one).
-    A value read together may go to another parameter only to one alike (`temperature2`) or one its words fit
-    at least as well ("the face value is $1000" to `face_value` rather than `period`)."""
-    props = (tool.parameters or {}).get("properties") or {}
-
-    def base(name: str) -> str:
-        return _ORDINAL_PART.sub("", name.lower()) or name.lower()
-
-    def strength(name: str, value, part: str) -> float:
-        found = [m for m in mentions(part) if isinstance(value, int | float) and abs(m.value - value) < 1e-9]
-        return max((fit(name, props.get(name) or {}, m) for m in found), default=0.0)
-
-    alone = []
-    for part in (before, text):
-        guessed: set[str] = set()
-        names = _names(tool, part)
-        args = fill_arguments(tool, part, None, names, guessed)
-        # A string counts when it is a name the clause gives ("'NASDAQ'"), not a phrase read from its words.
-        alone += [(k, args[k], part) for k in _own_values(tool, part, args, guessed)
-                  if not isinstance(args[k], str) or args[k] in names]
-    guessed = set()
-    together = f"{before}. {text}"
-    args = fill_arguments(tool, together, None, _names(tool, together), guessed)
-    held = {k: args[k] for k in _own_values(tool, together, args, guessed)}
-    if not alone or len(held) < len(alone):
-        return False
-    for name, value, part in alone:
-        if held.get(name) == value:
-            continue
-        moved = [k for k, v in held.items() if v == value and not isinstance(v, bool)]
-        if not any(base(k) == base(name) or strength(k, value, part) >= strength(name, value, part)
-                   for k in moved):
-            return False
-    return True
-
-
-def _adds_to(tool: Tool, before: str, text: str) -> bool:
-    """Whether a clause gives the previous call only parameters it has no value for yet (more of the same call)."""
-    guessed_before: set[str] = set()
-    guessed_now: set[str] = set()
-    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
-               if _from_text(v, before)} - guessed_before
-    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items()
-           if _from_text(v, text)} - guessed_now
-    return bool(now) and not now & earlier
-
-
-def _names(tool: Tool, text: str) -> list[str]:
-    return entities(text, tool)
-
-
-_ORDINAL_PART = re.compile(r"(?:^|_)(?:first|second|third|fourth|1st|2nd|3rd|4th|other|another)(?=_|$)|\d+$|_?[ab]$")
 
 
 def _free_params(tool: Tool, kind_numeric: bool) -> int:
@@ -278,7 +82,7 @@ def _free_params(tool: Tool, kind_numeric: bool) -> int:
         alike: dict[str, int] = {}
         for name, schema in props.items():
             if isinstance(schema, dict) and param_type(schema) == "string" and not schema.get("enum"):
-                base = _ORDINAL_PART.sub("", name.lower()) or name.lower()
+                base = ORDINAL_PART.sub("", name.lower()) or name.lower()
                 alike[base] = alike.get(base, 0) + 1
         return max(alike.values(), default=0)
     count = 0
@@ -294,12 +98,12 @@ def _free_params(tool: Tool, kind_numeric: bool) -> int:
 
 
 def _takes_as_array(tool: Tool, text: str, spans: list[tuple[int, int]]) -> bool:
-    args = fill_arguments(tool, text, None, _names(tool, text))
+    args = fill_arguments(tool, text, None, names_in(tool, text))
     props = (tool.parameters or {}).get("properties") or {}
     values = [text[a:b] for a, b in spans]
     for name, value in args.items():
         if isinstance(value, list) and param_type(props.get(name, {})) == "array" and len(value) >= 2:
-            if sum(_from_text(v, " ".join(values)) for v in value) >= 2:
+            if sum(from_text(v, " ".join(values)) for v in value) >= 2:
                 return True
     return False
 
@@ -326,7 +130,7 @@ def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str,
                        and not any(a < m.end and m.start < b for a, b in inside)]  # a mention may start at a space
         else:
             listed = {text[a:b].strip("'\"").lower() for a, b in inside}
-            outside = [e for e in _names(tool, text) if e.lower() not in listed]
+            outside = [e for e in names_in(tool, text) if e.lower() not in listed]
         free = _free_params(tool, numeric) - len(outside)
         if not numeric and _free_params(tool, False) == 0:
             free = _free_params(tool, True)
@@ -476,7 +280,7 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
     """
     pieces: list[Piece] = []
     for clause in clauses(question):
-        for part in _cut_between_tools(clause, tools):
+        for part in cut_between_tools(clause, tools):
             pieces.append(Piece(part, _best_tool(part, tools)))
     if not any(p.tool for p in pieces):
         return []
@@ -487,25 +291,25 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         if piece.tool is None:
             # "..., then from Los Angeles to Miami": a clause that names no tool but gives the previous call's
             # parameters new values (or says "the same") is that tool again, with what it changes.
-            if groups and _gives_values(groups[-1][0], piece.text) and (_SAME.search(piece.text) or (
-                    not _POINTS_BACK.search(piece.text) and _overlaps(groups[-1][0], groups[-1][1], piece.text))):
+            if groups and gives_values(groups[-1][0], piece.text) and (_SAME.search(piece.text) or (
+                    not _POINTS_BACK.search(piece.text) and overlaps(groups[-1][0], groups[-1][1], piece.text))):
                 groups.append([groups[-1][0], piece.text, True])
-            elif groups and not pending and _adds_to(groups[-1][0], groups[-1][1], piece.text):
+            elif groups and not pending and adds_to(groups[-1][0], groups[-1][1], piece.text):
                 groups[-1][1] = f"{groups[-1][1]}. {piece.text}"  # "..., and then round off the result to 3 places"
             else:
                 pending = f"{pending}. {piece.text}" if pending else piece.text
             continue
-        if not _own_values(piece.tool, piece.text) and any(p.tool is piece.tool for p in pieces[index + 1:]):
+        if not own_values(piece.tool, piece.text) and any(p.tool is piece.tool for p in pieces[index + 1:]):
             # "John has two funds." before the funds' figures: a clause that names the tool and gives it nothing
             # of its own is context for the next clause about it, not a call.
             pending = f"{pending}. {piece.text}" if pending else piece.text
             continue
         text = f"{pending}. {piece.text}" if pending else piece.text  # context and task stay sentences apart
         pending = ""
-        if groups and not _gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
+        if groups and not gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
             continue  # "What is the displacement of this car?" after the car's figures: nothing new
         repeats = bool(groups and groups[-1][0] is piece.tool and _SAME.search(piece.text))
-        if groups and groups[-1][0] is piece.tool and not repeats and not _overlaps(piece.tool, groups[-1][1], text):
+        if groups and groups[-1][0] is piece.tool and not repeats and not overlaps(piece.tool, groups[-1][1], text):
             groups[-1][1] = f"{groups[-1][1]}. {text}"  # more about the same call: "Also sort by rating"
             continue
         groups.append([piece.tool, text, repeats])
@@ -516,7 +320,7 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         for record in [piece for grouped in _by_group(tool, text) for piece in records(tool, grouped)]:
             fanned = _expand(tool, record)
             guesses: list[set[str]] = [set() for _ in fanned]
-            filled = [fill_arguments(tool, t, None, _names(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
+            filled = [fill_arguments(tool, t, None, names_in(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
             _pin_items(tool, filled, [items for _, items in fanned], guesses)
             for (call_text, _), args in zip(fanned, filled, strict=True):
                 _listed_words(tool, call_text, args)
@@ -536,16 +340,16 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
             if earlier is not None:
                 args[name] = earlier
         required = (tool.parameters or {}).get("required") or []
-        own = _own_values(tool, call_text, args, guessed)
+        own = own_values(tool, call_text, args, guessed)
         carried = set()
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
             for name in required:
-                if name in previous and (name not in args or name in guessed or not _from_text(args[name], call_text)):
+                if name in previous and (name not in args or name in guessed or not from_text(args[name], call_text)):
                     args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
                     carried.add(name)
             if repeats:
-                args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}
+                args = {**previous, **{k: v for k, v in args.items() if from_text(v, call_text)}}
                 carried |= set(previous)
         for name in required:
             if name in own or name in carried:
