@@ -92,3 +92,15 @@ def test_a_verb_after_and_is_no_list_item():
 
     assert word_lists("I am working on a mural and need the glaze cost") == []
     assert len(word_lists("the glaze cost for bowls and jugs")) == 1
+
+
+def test_ordering_words_are_dropped_and_a_do_not_sentence_joins_the_task_before():
+    from helpers.offline.tasks import clauses
+
+    assert clauses("First, fire the kiln to 1200 Celsius. Secondly, glaze the jugs. Don't glaze the bowls.") == [
+        "fire the kiln to 1200 Celsius", "glaze the jugs, don't glaze the bowls"]
+    # "First" is no name: the call's text parameter does not take it.
+    moor = tool("book_mooring", "Book a mooring at the sailing club.", ["boat_name"],
+                boat_name={"type": "string", "description": "The boat's name."})
+    assert calls("First, book a mooring for the boat 'Kittiwake'.", moor) == [
+        ("book_mooring", {"boat_name": "Kittiwake"})]
