@@ -22,7 +22,8 @@ question)` reads the request into the calls it asks for, in order:
    way is not made ("What is the function and how do I use it?").
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
-The lists themselves are found by lists.py.
+The lists themselves are found by lists.py, the records ("a flight from A to B and another from B to C") by
+records.py.
 
 What it leaves out on purpose: meaning. Which clause is a task is read from words and punctuation; a request
 that coordinates tasks without any of them ("the capital of Australia, the population of Canada") is cut only
@@ -36,7 +37,7 @@ import re
 from dataclasses import dataclass
 
 from helpers.offline.arguments import fill_arguments, param_type, tool_relevance
-from helpers.offline.binding import fit, mentions
+from helpers.offline.binding import mentions
 from helpers.offline.clause_values import (
     ORDINAL_PART,
     adds_to,
@@ -48,10 +49,10 @@ from helpers.offline.clause_values import (
 )
 from helpers.offline.conversation import Tool
 from helpers.offline.lists import lists_in, number_groups, word_lists
+from helpers.offline.records import records
 from helpers.offline.tasks import clauses, cut_between_tools
 
 MIN_RELEVANCE = 1.0  # a clause points at a tool when at least one of its words is in the tool's name or description
-STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it
 
 # A clause with these words is about the subject already named ("who are they playing"): more of the same call.
 _POINTS_BACK = re.compile(r"\b(?:they|them|their|it|its|he|him|his|she|her|this|these|those)\b", re.IGNORECASE)
@@ -190,55 +191,6 @@ def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]], gues
                 guessed.discard(target)  # the item is this call's own value, not a guess
 
 
-def _slots(tool: Tool, text: str) -> list[tuple[int, str]]:
-    """Where each number of the text stands and the numeric parameter it fills, when a word or its unit points at
-    that parameter strongly (binding.fit). Names are left out: "Seattle, Washington" is one place, not two."""
-    props = (tool.parameters or {}).get("properties") or {}
-    numeric = {n: s for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")}
-    found: list[tuple[int, str]] = []
-    for m in mentions(text):
-        if m.spelled or m.frequency or not numeric:
-            continue
-        score, name = max((fit(n, s, m), n) for n, s in numeric.items())
-        if score >= STRONG_CUE:
-            found.append((m.start, name))
-    return sorted(found)
-
-
-def records(tool: Tool, text: str) -> list[str]:
-    """A clause cut into one piece per call when it gives a numeric parameter a second value ("a loan of
-    $500,000 from HSBC ... and for Wells Fargo a loan of $700,000"): the cut is at the last "and", comma or "another" before the
-    value that repeats a slot.
-
-    Example:
-        >>> loan = Tool("loan_check", "Loan eligibility", {"type": "object", "properties": {
-        ...     "bank": {"type": "string"}, "amount": {"type": "integer", "description": "The loan amount."}}})
-        >>> records(loan, "Check a loan amount of $500 at HSBC and a loan amount of $700 at Barclays")
-        ['Check a loan amount of $500 at HSBC', 'a loan amount of $700 at Barclays']
-    """
-    slots = _slots(tool, text)
-    props = (tool.parameters or {}).get("properties") or {}
-    numeric = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")]
-    if len(slots) <= len(numeric):
-        return [text]  # no more numbers than numeric parameters: one call takes them all
-    listed = lists_in(text)
-    pieces, begin, seen, last_end = [], 0, {}, 0
-    for position, slot in slots:
-        same_list = slot in seen and any(any(a <= seen[slot] < b for a, b in spans) and any(
-            a <= position < b for a, b in spans) for spans in listed)
-        if slot in seen and not same_list:  # a list ("Ana and Ben") is the list rule's, not a new record
-            joints = list(re.finditer(r",\s*(?:and\s+|while\s+)?|\s+and\s+|\banother\b|;\s*|\.\s+(?=[A-Z])",
-                                      text[last_end:position]))
-            if joints:
-                cut = last_end + joints[-1].start()
-                pieces.append(text[begin:cut])
-                begin, seen = last_end + joints[-1].end(), {}
-        seen[slot] = position
-        last_end = position + 1
-    pieces.append(text[begin:])
-    return [p.strip(" ,") for p in pieces if p.strip(" ,")]
-
-
 def _by_group(tool: Tool, text: str) -> list[str]:
     """One text per group of numbers, when each group is what one call takes: a numeric array parameter's list, or
     as many numbers as the tool's required numeric parameters ("the gcd of (45, 60) and (81, 27)": two calls)."""
@@ -309,7 +261,9 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         if groups and not gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
             continue  # "What is the displacement of this car?" after the car's figures: nothing new
         repeats = bool(groups and groups[-1][0] is piece.tool and _SAME.search(piece.text))
-        if groups and groups[-1][0] is piece.tool and not repeats and not overlaps(piece.tool, groups[-1][1], text):
+        # A call that said "the same" with what it changes is whole: a clause giving its values again is the next.
+        if groups and groups[-1][0] is piece.tool and not repeats and not overlaps(piece.tool, groups[-1][1], text,
+                                                                                  together=not groups[-1][2]):
             groups[-1][1] = f"{groups[-1][1]}. {text}"  # more about the same call: "Also sort by rating"
             continue
         groups.append([piece.tool, text, repeats])

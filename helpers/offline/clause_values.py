@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from helpers.offline.arguments import entities, fill_arguments
-from helpers.offline.binding import fit, mentions
+from helpers.offline.arguments import entities, fill_arguments, unwrapped
+from helpers.offline.binding import bind_numbers, fit, mentions
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.text import STOP_WORDS, stem
@@ -25,6 +25,10 @@ from helpers.offline.text import STOP_WORDS, stem
 # The ordinal part of a parameter's name: `temperature1` and `temperature2`, `first_city` and `second_city` are
 # one kind of value.
 ORDINAL_PART = re.compile(r"(?:^|_)(?:first|second|third|fourth|1st|2nd|3rd|4th|other|another)(?=_|$)|\d+$|_?[ab]$")
+
+
+MOVE_CUE = 2.0  # a number read together may move to a parameter whose own words name it this strongly
+_FLAG_WORDS = {stem(w) for w in "include is has with show get use return flag enable".split()}
 
 
 def gives_values(tool: Tool, text: str) -> bool:
@@ -42,17 +46,25 @@ def own_values(tool: Tool, text: str, args: dict | None = None, guessed: set[str
         args = fill_arguments(tool, text, None, names_in(tool, text), guessed)
     guessed = guessed or set()
     props = (tool.parameters or {}).get("properties") or {}
+    required = (tool.parameters or {}).get("required") or []
+    bound = bind_numbers(props, required, unwrapped(text))  # a number not bound here is a default, not the clause's
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
     own = set()
     for name, value in args.items():
         if name in guessed:
             continue
         if isinstance(value, bool):
-            own.add(name)  # a flag the clause names ("provide the species information")
+            # A flag the clause names ("provide the species information"), not one left at its default.
+            if {stem(w) for w in name_words(name)} - _FLAG_WORDS & said:
+                own.add(name)
+            continue
+        if isinstance(value, int | float) and name not in bound:
             continue
         if isinstance(value, int | float):
             # A number word is the clause's own only where the parameter's words name it ("the first five primes"
             # for a count of primes), not where it counts the story's things ("two different funds").
-            written = [m for m in mentions(text) if not m.spelled or counts_things(name, props.get(name) or {}, m, text)]
+            written = [m for m in mentions(text) if not m.frequency
+                       and (not m.spelled or counts_things(name, props.get(name) or {}, m, text))]
             if any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in written):
                 own.add(name)
         elif from_text(value, text):
@@ -88,22 +100,25 @@ def from_text(value, text: str) -> bool:
     return False
 
 
-def overlaps(tool: Tool, before: str, text: str) -> bool:
-    """Whether a clause gives again a parameter the previous clause for the same tool gave (a new call)."""
+def overlaps(tool: Tool, before: str, text: str, together: bool = True) -> bool:
+    """Whether a clause gives again a parameter the previous clause for the same tool gave (a new call), unless
+    the two read together are one call (`one_call`; not asked when `together` is false)."""
     guessed_before: set[str] = set()
     guessed_now: set[str] = set()
     earlier = {k for k, v in fill_arguments(tool, before, None, names_in(tool, before), guessed_before).items()
                if from_text(v, before)}
     now = {k for k, v in fill_arguments(tool, text, None, names_in(tool, text), guessed_now).items() if from_text(v, text)}
-    return bool((earlier - guessed_before) & (now - guessed_now)) and not one_call(tool, before, text)
+    return bool((earlier - guessed_before) & (now - guessed_now)) and not (together and one_call(tool, before, text))
 
 
 def one_call(tool: Tool, before: str, text: str) -> bool:
-    """Whether two clauses read together fill one call with every value each gives alone: "The first sample is
-    5 moles at 300 K. The second sample is 3 moles at 500 K" for quantity1..temperature2 is one call, though
-    each sentence alone binds `temperature1`; two triangles' bases and heights are not (one base takes one).
-    A value read together may go to another parameter only to one alike (`temperature2`) or one its words fit
-    at least as well ("the face value is $1000" to `face_value` rather than `period`)."""
+    """Whether two clauses read together are one call: every value the second gives alone, and every name and
+    list the first gives, is still used when both are read together. "The first sample is 5 moles at 300 K. The second is 3 moles at 500 K" for
+    quantity1..temperature2 is one call, though the second sentence alone binds `temperature1`; two triangles'
+    bases and heights are two (read together, the second base is left over). A value read together may go to
+    another parameter only to one alike (`temperature2`) or one its words fit as well ("the face value is
+    $1000" to `face_value` rather than `period`), not to whatever is left ("5.88 light years" to a speed).
+    A phrase read from the words (not a name) is not compared: only numbers, names, lists and flags."""
     props = (tool.parameters or {}).get("properties") or {}
 
     def base(name: str) -> str:
@@ -118,20 +133,23 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
         guessed: set[str] = set()
         names = names_in(tool, part)
         args = fill_arguments(tool, part, None, names, guessed)
-        # A string counts when it is a name the clause gives ("'NASDAQ'"), not a phrase read from its words.
         alone += [(k, args[k], part) for k in own_values(tool, part, args, guessed)
-                  if not isinstance(args[k], str) or args[k] in names]
-    guessed = set()
+                  if (not isinstance(args[k], str) or args[k] in names)
+                  and not (isinstance(args[k], list) and len(args[k]) < 2)  # one number is no list given
+                  # The first clause's numbers are not compared: alone, it may bind one its words don't name.
+                  and not (part is before and isinstance(args[k], int | float))]
     together = f"{before}. {text}"
-    args = fill_arguments(tool, together, None, names_in(tool, together), guessed)
-    held = {k: args[k] for k in own_values(tool, together, args, guessed)}
-    if not alone or len(held) < len(alone):
-        return False
+    guessed = set()
+    joined = fill_arguments(tool, together, None, names_in(tool, together), guessed)
+    held = {k: joined[k] for k in own_values(tool, together, joined, guessed)}
     for name, value, part in alone:
         if held.get(name) == value:
             continue
+        if isinstance(value, int | float) and any(isinstance(v, str) and re.search(rf"(?<![\d.]){value:g}(?![\d.])", v)
+                                                  for v in held.values()):
+            continue  # "Windows 10": the number is part of a name read together
         moved = [k for k, v in held.items() if v == value and not isinstance(v, bool)]
-        if not any(base(k) == base(name) or strength(k, value, part) >= strength(name, value, part)
+        if not any(base(k) == base(name) or strength(k, value, part) >= min(strength(name, value, part), MOVE_CUE)
                    for k in moved):
             return False
     return True

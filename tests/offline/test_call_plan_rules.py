@@ -104,3 +104,36 @@ def test_ordering_words_are_dropped_and_a_do_not_sentence_joins_the_task_before(
                 boat_name={"type": "string", "description": "The boat's name."})
     assert calls("First, book a mooring for the boat 'Kittiwake'.", moor) == [
         ("book_mooring", {"boat_name": "Kittiwake"})]
+
+
+FERRY = tool("book_ferry", "Book a ferry crossing.", ["origin", "destination", "date"],
+             origin={"type": "string", "description": "The port the ferry leaves from."},
+             destination={"type": "string", "description": "The port the ferry arrives at."},
+             date={"type": "string", "description": "The date of the crossing."})
+
+
+def test_a_part_after_and_that_gives_the_same_parameters_again_is_another_call():
+    question = "Book a ferry from Oban to Tiree on 3 May 2027 and another ferry from Tiree to Barra on 9 May 2027."
+    assert [(a["origin"], a["destination"]) for _, a in calls(question, FERRY)] == [
+        ("Oban", "Tiree"), ("Tiree", "Barra")]
+
+
+def test_amounts_each_with_their_own_place_are_one_call_each():
+    fee = tool("harbour_fee", "Harbour fee for a boat.", ["length_m", "harbour"],
+               length_m=num("Length of the boat in metres."),
+               harbour={"type": "string", "description": "The harbour."})
+    question = "Calculate the harbour fee for a boat of 9 metres in Ullapool, 12 metres in Mallaig and 7 metres in Oban."
+    assert [(a["length_m"], a["harbour"]) for _, a in calls(question, fee)] == [
+        (9, "Ullapool"), (12, "Mallaig"), (7, "Oban")]
+
+
+def test_values_for_different_parameters_joined_by_and_stay_one_call():
+    # Negatives: "and" between two parameters' values, "between A and B", and a list of items.
+    assert len(calls("Plan a kiln firing to a peak of 1240 Celsius and a hold of 20 minutes", KILN)) == 1
+    between = tool("sailing_distance", "Sailing distance between two harbours.", ["harbour_a", "harbour_b"],
+                   harbour_a={"type": "string"}, harbour_b={"type": "string"})
+    assert calls("What is the sailing distance between Oban and Tobermory?", between) == [
+        ("sailing_distance", {"harbour_a": "Oban", "harbour_b": "Tobermory"})]
+    # A list is the list rule's: one call per item, each with the rest of the clause.
+    assert [a["destination"] for _, a in calls("Book a ferry from Oban to Tiree and Coll on 3 May 2027", FERRY)] == [
+        "Tiree", "Coll"]
