@@ -18,7 +18,8 @@ question)` reads the request into the calls it asks for, in order:
    whose items fill as many parameters ("the sides 4 and 5" for x and y), stays in one call;
 4. a required parameter a call's own clause gives no value for takes the value of the previous call of the
    same tool ("then repeat with 10 seconds"), else the value an earlier call of another tool gave a parameter
-   of the same name ("Also compute the distance covered"); a later call that gets no required value either
+   of the same name ("Also compute the distance covered"), one call per value those calls took when the task
+   says "those years", "both", "each"; a later call that gets no required value either
    way is not made ("What is the function and how do I use it?").
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
@@ -305,16 +306,29 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
             if repeats:
                 args = {**previous, **{k: v for k, v in args.items() if from_text(v, call_text)}}
                 carried |= set(previous)
+        fan: tuple[str, list] | None = None
         for name in required:
             if name in own or name in carried:
                 continue
             # "Also, compute the total distance covered": a value the task's own words leave out is the one an
             # earlier call of another tool gave a parameter of the same name (the same object, the same shares).
-            earlier = next((a[name] for t, a in reversed(calls) if t is not tool and name in a), None)
-            if earlier is not None:
-                args[name] = earlier
-                carried.add(name)
+            source = next((t for t, a in reversed(calls) if t is not tool and name in a), None)
+            if source is None:
+                continue
+            given = []
+            for t, a in calls:
+                if t is source and name in a and a[name] not in given:
+                    given.append(a[name])
+            args[name] = given[-1]
+            carried.add(name)
+            if fan is None and len(given) >= 2 and _EACH.search(call_text):
+                fan = (name, given)  # "... the GDP in those same years": one call per year the earlier calls took
         if calls and required and not (own | carried) & set(required):
             continue  # a later task that gives the tool nothing, and no call before fills: not a call of its own
-        if (tool, args) not in calls:
-            calls.append((tool, args))
+        for one in ([{**args, fan[0]: value} for value in fan[1]] if fan else [args]):
+            if (tool, one) not in calls:
+                calls.append((tool, one))
+
+
+# A task that says it is for every subject the calls before it took: "these years", "both religions", "each city".
+_EACH = re.compile(r"\b(?:these|those|both|each|all|every)\b", re.IGNORECASE)

@@ -137,3 +137,22 @@ def test_values_for_different_parameters_joined_by_and_stay_one_call():
     # A list is the list rule's: one call per item, each with the rest of the clause.
     assert [a["destination"] for _, a in calls("Book a ferry from Oban to Tiree and Coll on 3 May 2027", FERRY)] == [
         "Tiree", "Coll"]
+
+
+YIELD = tool("glasshouse_yield", "Tomato yield of the glasshouse in a year.", ["year"],
+             year={"type": "integer", "description": "The year."})
+RAIN = tool("rainfall_total", "Total rainfall at the glasshouse in a year.", ["year"],
+            year={"type": "integer", "description": "The year."})
+
+
+def test_a_task_for_those_same_subjects_takes_each_value_the_calls_before_it_took():
+    question = "What was the glasshouse yield in 2019 and 2021? Additionally, what was the rainfall total in those years?"
+    assert calls(question, YIELD, RAIN) == [
+        ("glasshouse_yield", {"year": 2019}), ("glasshouse_yield", {"year": 2021}),
+        ("rainfall_total", {"year": 2019}), ("rainfall_total", {"year": 2021})]
+
+
+def test_a_task_that_gives_its_own_value_takes_none_from_the_calls_before_it():
+    question = "What was the glasshouse yield in 2019 and 2021? Additionally, what was the rainfall total in 2020?"
+    assert calls(question, YIELD, RAIN)[-1] == ("rainfall_total", {"year": 2020})
+    assert len(calls(question, YIELD, RAIN)) == 3
