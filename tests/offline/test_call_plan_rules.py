@@ -156,3 +156,13 @@ def test_a_task_that_gives_its_own_value_takes_none_from_the_calls_before_it():
     question = "What was the glasshouse yield in 2019 and 2021? Additionally, what was the rainfall total in 2020?"
     assert calls(question, YIELD, RAIN)[-1] == ("rainfall_total", {"year": 2020})
     assert len(calls(question, YIELD, RAIN)) == 3
+
+
+def test_places_written_with_their_region_are_one_item_each():
+    tide = tool("tide_table", "High and low tides at a harbour.", ["harbour"],
+                harbour={"type": "string", "description": "The harbour, with its county."})
+    question = "Get the tide table for Oban, Argyll and Ullapool, Ross"
+    # Two calls, one per place (how much of "Oban, Argyll" the parameter keeps is the argument rules' business).
+    assert [a["harbour"].split(",")[0] for _, a in calls(question, tide)] == ["Oban", "Ullapool"]
+    # A plain list of names stays one name per item.
+    assert len(calls("Get the tide table for Oban, Ullapool, Mallaig and Tarbert", tide)) == 4
