@@ -142,7 +142,10 @@ COVERED_BY = {
     "offline/api/wire.py": ["offline/test_offline_conformance.py", "offline/test_offline_model.py"],
     "offline/arguments.py": ["offline/test_offline_path_arguments.py", "offline/test_offline_behaviours.py"],
     "offline/binding.py": ["offline/test_argument_rules.py"],
-    "offline/call_plan.py": ["offline/test_argument_rules.py", "doctests"],
+    "offline/call_plan.py": ["offline/test_argument_rules.py", "offline/test_call_plan_rules.py", "doctests"],
+    "offline/tasks.py": ["offline/test_call_plan_rules.py", "doctests"],
+    "offline/clause_values.py": ["offline/test_call_plan_rules.py"],
+    "offline/records.py": ["offline/test_call_plan_rules.py", "doctests"],
     "offline/lists.py": ["offline/test_argument_rules.py", "doctests"],
     "offline/cjk.py": ["offline/test_seeds.py", "doctests"],
     "offline/constants.py": ["test_import_graph.py"],  # the import-graph test checks it imports nothing heavy

@@ -2,27 +2,34 @@
 
 Real models answer "Compare the weather in Berlin and Madrid" with two calls at once. `plan_calls(tools,
 question)` reads the request into the calls it asks for, in order:
-1. the request is cut into clauses: sentences, and the words that start another task ("also", "then",
-   "after that", "additionally", "and what/how ...");
-2. a clause that names two of the tools (by a word of one tool's name that no other offered tool has) is cut
-   again between them ("Invest $2000 in Google and withdraw $1000 from Apple");
-3. each clause takes the tool its words point at (`arguments.tool_relevance`); a clause that points at no
+1. the request is cut into clauses (tasks.py): sentences, the words that start another task ("also", "then",
+   "after that", ...), and again between two tools a clause names ("Invest $2000 in Google and withdraw $1000
+   from Apple");
+2. each clause takes the tool its words point at (`arguments.tool_relevance`); a clause that points at no
    tool is context for the next one (or the last), and one that says to do "the same" again repeats the
-   previous call with what it changes; a clause that names the tool but gives it no value adds nothing;
-4. inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
+   previous call with what it changes; a clause that names a tool but gives it nothing of its own
+   (clause_values.py) is context for the next clause about that tool ("John has two funds."), or adds nothing
+   when a call of the tool is made already; a clause for the same tool as the one before is another call when
+   it gives a parameter again, unless the two read together fill one call ("The first tank ... The second
+   tank ..." for volume1..temperature2);
+3. inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
    longer than the parameters free to take it gives one call per item; other lists of the same length go
    with it item by item ("20 minutes and 15 minutes respectively"); a list an array parameter takes, or one
    whose items fill as many parameters ("the sides 4 and 5" for x and y), stays in one call;
-5. a required parameter a call's own clause gives no value for takes the value of the previous call of the
-   same tool ("then repeat with 10 seconds").
+4. a required parameter a call's own clause gives no value for takes the value of the previous call of the
+   same tool ("then repeat with 10 seconds"), else the value an earlier call of another tool gave a parameter
+   of the same name ("Also compute the distance covered"), one call per value those calls took when the task
+   says "those years", "both", "each"; a later call that gets no required value either
+   way is not made ("What is the function and how do I use it?").
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
-The lists themselves are found by lists.py. A little over 400 lines: the steps (clauses, groups of numbers,
-records, lists, the calls added in order) read each other's results and are read together when a plan looks wrong.
+The lists themselves are found by lists.py, the records ("a flight from A to B and another from B to C") by
+records.py.
 
 What it leaves out on purpose: meaning. Which clause is a task is read from words and punctuation; a request
 that coordinates tasks without any of them ("the capital of Australia, the population of Canada") is cut only
-where two different tools are named.
+where two different tools are named, and which sentence of a story is a task and which is context is guessed
+from the values each gives, not understood.
 """
 
 from __future__ import annotations
@@ -30,31 +37,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from helpers.offline.arguments import entities, fill_arguments, param_type, tool_relevance, unwrapped
-from helpers.offline.binding import fit, mentions
+from helpers.offline.arguments import fill_arguments, param_type, tool_relevance
+from helpers.offline.binding import mentions
+from helpers.offline.clause_values import (
+    ORDINAL_PART,
+    adds_to,
+    from_text,
+    gives_values,
+    names_in,
+    overlaps,
+    own_values,
+)
 from helpers.offline.conversation import Tool
-from helpers.offline.field_roles import name_words
 from helpers.offline.lists import lists_in, number_groups, word_lists
-from helpers.offline.text import stem
+from helpers.offline.records import records
+from helpers.offline.tasks import clauses, cut_between_tools
 
-MIN_RELEVANCE = 1.0
-STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it  # a clause points at a tool when at least one of its words is in the tool's name or description
+MIN_RELEVANCE = 1.0  # a clause points at a tool when at least one of its words is in the tool's name or description
 
-# Words that start another task in the same request: general English for "and next".
-_TASK_START = re.compile(
-    r"(?:\.\s+(?![a-z])|[;!?]\s+|\n+)"  # a full stop before a lower-case word ends an abbreviation ("Bros. game")
-    r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|"
-    r"furthermore|finally|lastly|also)\b,?\s*"
-    r"|,?\s+then\s+"
-    r"|,?\s+and\s+(?=(?:what|how|who|where|when|which|whether|find|get|calculate|compute|tell|show|give|search|book|"
-    r"check|convert|play|list|retrieve|fetch|predict|estimate|determine|identify|provide|look|send|create|set|"
-    r"make|add|remove|delete|update|invest|withdraw|buy|sell|order|schedule)\b)",
-    re.IGNORECASE)
 # A clause with these words is about the subject already named ("who are they playing"): more of the same call.
 _POINTS_BACK = re.compile(r"\b(?:they|them|their|it|its|he|him|his|she|her|this|these|those)\b", re.IGNORECASE)
 _SAME = re.compile(r"\b(?:same|again|repeat|another|similarly|likewise|as\s+well)\b", re.IGNORECASE)
-_GENERIC_NAME_WORDS = {stem(w) for w in "get set find calculate calc compute info information details detail data "
-                       "by of for to the a list fetch retrieve search lookup check make create".split()}
+
 
 
 @dataclass(frozen=True)
@@ -65,113 +69,10 @@ class Piece:
     tool: Tool | None
 
 
-def clauses(question: str) -> list[str]:
-    """The request cut where another task starts (see the module).
-
-    Example:
-        >>> clauses("Find the capital of Peru. Also, get the weather in Lima and then book a taxi")
-        ['Find the capital of Peru', 'get the weather in Lima', 'book a taxi']
-    """
-    text = unwrapped(question).strip()
-    quoted = [m.span() for m in re.finditer(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))*'(?!\w)",
-                                            text)]
-    parts, begin = [], 0
-    for match in _TASK_START.finditer(text):
-        if any(a <= match.start() < b for a, b in quoted):
-            continue  # a full stop or "then" inside quoted text cuts nothing
-        parts.append(text[begin:match.start()])
-        begin = match.end()
-    parts.append(text[begin:])
-    parts = [p.strip(" ,.") for p in parts]
-    return [p for p in parts if p and re.search(r"\w", p)]
-
-
-def _distinct_words(tools: list[Tool]) -> dict[str, Tool]:
-    """The words of each tool's name that no other offered tool's name has."""
-    seen: dict[str, list[Tool]] = {}
-    for tool in tools:
-        for word in {stem(w) for w in name_words(tool.name)} - _GENERIC_NAME_WORDS:
-            if len(word) > 2:
-                seen.setdefault(word, []).append(tool)
-    return {word: owners[0] for word, owners in seen.items() if len(owners) == 1}
-
-
-def _cut_between_tools(text: str, tools: list[Tool]) -> list[str]:
-    """A clause cut between two tools it names: at the last "and" or comma before the second one's word."""
-    if len(tools) < 2:
-        return [text]
-    distinct = _distinct_words(tools)
-    anchors = []
-    for match in re.finditer(r"[A-Za-z]+", text):
-        owner = distinct.get(stem(match.group(0).lower()))
-        if owner is not None and (not anchors or anchors[-1][1] is not owner):
-            anchors.append((match.start(), owner))
-    if len(anchors) < 2:
-        return [text]
-    pieces, begin = [], 0
-    for (_, _), (position, _) in zip(anchors, anchors[1:], strict=False):
-        joints = [m for m in re.finditer(r",\s*(?:and\s+)?|\s+and\s+", text[begin:position])]
-        if not joints:
-            continue
-        cut = begin + joints[-1].start()
-        pieces.append(text[begin:cut])
-        begin = begin + joints[-1].end()
-    pieces.append(text[begin:])
-    return [p.strip(" ,") for p in pieces if p.strip(" ,")]
-
-
 def _best_tool(text: str, tools: list[Tool]) -> Tool | None:
     scored = [(tool_relevance(t, text), -i, t) for i, t in enumerate(tools)]
     relevance, _, tool = max(scored, key=lambda s: (s[0], s[1]))
     return tool if relevance >= MIN_RELEVANCE else None
-
-
-def _gives_values(tool: Tool, text: str) -> bool:
-    """Whether a clause gives the tool anything: a number, a name, a listed or enum value it binds."""
-    args = fill_arguments(tool, text, None, _names(tool, text))
-    required = set((tool.parameters or {}).get("required") or [])
-    return any(name not in required or _from_text(value, text) for name, value in args.items())
-
-
-def _from_text(value, text: str) -> bool:
-    """Whether a value was written in the text (a number among its numbers, a string in its words)."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int | float):
-        return any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in mentions(text))
-    if isinstance(value, str):
-        return value.lower() in text.lower()
-    if isinstance(value, list):
-        return any(_from_text(v, text) for v in value)
-    return False
-
-
-def _overlaps(tool: Tool, before: str, text: str) -> bool:
-    """Whether a clause gives again a parameter the previous clause for the same tool gave (a new call)."""
-    guessed_before: set[str] = set()
-    guessed_now: set[str] = set()
-    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
-               if _from_text(v, before)}
-    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items() if _from_text(v, text)}
-    return bool((earlier - guessed_before) & (now - guessed_now))
-
-
-def _adds_to(tool: Tool, before: str, text: str) -> bool:
-    """Whether a clause gives the previous call only parameters it has no value for yet (more of the same call)."""
-    guessed_before: set[str] = set()
-    guessed_now: set[str] = set()
-    earlier = {k for k, v in fill_arguments(tool, before, None, _names(tool, before), guessed_before).items()
-               if _from_text(v, before)} - guessed_before
-    now = {k for k, v in fill_arguments(tool, text, None, _names(tool, text), guessed_now).items()
-           if _from_text(v, text)} - guessed_now
-    return bool(now) and not now & earlier
-
-
-def _names(tool: Tool, text: str) -> list[str]:
-    return entities(text, tool)
-
-
-_ORDINAL_PART = re.compile(r"(?:^|_)(?:first|second|third|fourth|1st|2nd|3rd|4th|other|another)(?=_|$)|\d+$|_?[ab]$")
 
 
 def _free_params(tool: Tool, kind_numeric: bool) -> int:
@@ -183,7 +84,7 @@ def _free_params(tool: Tool, kind_numeric: bool) -> int:
         alike: dict[str, int] = {}
         for name, schema in props.items():
             if isinstance(schema, dict) and param_type(schema) == "string" and not schema.get("enum"):
-                base = _ORDINAL_PART.sub("", name.lower()) or name.lower()
+                base = ORDINAL_PART.sub("", name.lower()) or name.lower()
                 alike[base] = alike.get(base, 0) + 1
         return max(alike.values(), default=0)
     count = 0
@@ -199,12 +100,12 @@ def _free_params(tool: Tool, kind_numeric: bool) -> int:
 
 
 def _takes_as_array(tool: Tool, text: str, spans: list[tuple[int, int]]) -> bool:
-    args = fill_arguments(tool, text, None, _names(tool, text))
+    args = fill_arguments(tool, text, None, names_in(tool, text))
     props = (tool.parameters or {}).get("properties") or {}
     values = [text[a:b] for a, b in spans]
     for name, value in args.items():
         if isinstance(value, list) and param_type(props.get(name, {})) == "array" and len(value) >= 2:
-            if sum(_from_text(v, " ".join(values)) for v in value) >= 2:
+            if sum(from_text(v, " ".join(values)) for v in value) >= 2:
                 return True
     return False
 
@@ -231,7 +132,7 @@ def _expand(tool: Tool, text: str, depth: int = 0) -> list[tuple[str, tuple[str,
                        and not any(a < m.end and m.start < b for a, b in inside)]  # a mention may start at a space
         else:
             listed = {text[a:b].strip("'\"").lower() for a, b in inside}
-            outside = [e for e in _names(tool, text) if e.lower() not in listed]
+            outside = [e for e in names_in(tool, text) if e.lower() not in listed]
         free = _free_params(tool, numeric) - len(outside)
         if not numeric and _free_params(tool, False) == 0:
             free = _free_params(tool, True)
@@ -291,54 +192,6 @@ def _pin_items(tool: Tool, calls: list[dict], items: list[tuple[str, ...]], gues
                 guessed.discard(target)  # the item is this call's own value, not a guess
 
 
-def _slots(tool: Tool, text: str) -> list[tuple[int, str]]:
-    """Where each number of the text stands and the numeric parameter it fills, when a word or its unit points at
-    that parameter strongly (binding.fit). Names are left out: "Seattle, Washington" is one place, not two."""
-    props = (tool.parameters or {}).get("properties") or {}
-    numeric = {n: s for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")}
-    found: list[tuple[int, str]] = []
-    for m in mentions(text):
-        if m.spelled or m.frequency or not numeric:
-            continue
-        score, name = max((fit(n, s, m), n) for n, s in numeric.items())
-        if score >= STRONG_CUE:
-            found.append((m.start, name))
-    return sorted(found)
-
-
-def records(tool: Tool, text: str) -> list[str]:
-    """A clause cut into one piece per call when it gives a numeric parameter a second value ("a loan of
-    $500,000 from HSBC ... and for Wells Fargo a loan of $700,000"): the cut is at the last "and", comma or "another" before the
-    value that repeats a slot.
-
-    Example:
-        >>> loan = Tool("loan_check", "Loan eligibility", {"type": "object", "properties": {
-        ...     "bank": {"type": "string"}, "amount": {"type": "integer", "description": "The loan amount."}}})
-        >>> records(loan, "Check a loan amount of $500 at HSBC and a loan amount of $700 at Barclays")
-        ['Check a loan amount of $500 at HSBC', 'a loan amount of $700 at Barclays']
-    """
-    slots = _slots(tool, text)
-    props = (tool.parameters or {}).get("properties") or {}
-    numeric = [n for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")]
-    if len(slots) <= len(numeric):
-        return [text]  # no more numbers than numeric parameters: one call takes them all
-    listed = lists_in(text)
-    pieces, begin, seen, last_end = [], 0, {}, 0
-    for position, slot in slots:
-        same_list = slot in seen and any(any(a <= seen[slot] < b for a, b in spans) and any(
-            a <= position < b for a, b in spans) for spans in listed)
-        if slot in seen and not same_list:  # a list ("Ana and Ben") is the list rule's, not a new record
-            joints = list(re.finditer(r",\s*(?:and\s+|while\s+)?|\s+and\s+|\banother\b|;\s*", text[last_end:position]))
-            if joints:
-                cut = last_end + joints[-1].start()
-                pieces.append(text[begin:cut])
-                begin, seen = last_end + joints[-1].end(), {}
-        seen[slot] = position
-        last_end = position + 1
-    pieces.append(text[begin:])
-    return [p.strip(" ,") for p in pieces if p.strip(" ,")]
-
-
 def _by_group(tool: Tool, text: str) -> list[str]:
     """One text per group of numbers, when each group is what one call takes: a numeric array parameter's list, or
     as many numbers as the tool's required numeric parameters ("the gcd of (45, 60) and (81, 27)": two calls)."""
@@ -380,31 +233,38 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
     """
     pieces: list[Piece] = []
     for clause in clauses(question):
-        for part in _cut_between_tools(clause, tools):
+        for part in cut_between_tools(clause, tools):
             pieces.append(Piece(part, _best_tool(part, tools)))
     if not any(p.tool for p in pieces):
         return []
     # A clause that points at no tool is context: it goes with the next clause that does (or the last one).
     groups: list[list] = []  # [tool, text, repeats_previous]
     pending = ""
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
         if piece.tool is None:
             # "..., then from Los Angeles to Miami": a clause that names no tool but gives the previous call's
             # parameters new values (or says "the same") is that tool again, with what it changes.
-            if groups and _gives_values(groups[-1][0], piece.text) and (_SAME.search(piece.text) or (
-                    not _POINTS_BACK.search(piece.text) and _overlaps(groups[-1][0], groups[-1][1], piece.text))):
+            if groups and gives_values(groups[-1][0], piece.text) and (_SAME.search(piece.text) or (
+                    not _POINTS_BACK.search(piece.text) and overlaps(groups[-1][0], groups[-1][1], piece.text))):
                 groups.append([groups[-1][0], piece.text, True])
-            elif groups and not pending and _adds_to(groups[-1][0], groups[-1][1], piece.text):
+            elif groups and not pending and adds_to(groups[-1][0], groups[-1][1], piece.text):
                 groups[-1][1] = f"{groups[-1][1]}. {piece.text}"  # "..., and then round off the result to 3 places"
             else:
-                pending = f"{pending} {piece.text}".strip()
+                pending = f"{pending}. {piece.text}" if pending else piece.text
             continue
-        text = f"{pending} {piece.text}".strip() if pending else piece.text
+        if not own_values(piece.tool, piece.text) and any(p.tool is piece.tool for p in pieces[index + 1:]):
+            # "John has two funds." before the funds' figures: a clause that names the tool and gives it nothing
+            # of its own is context for the next clause about it, not a call.
+            pending = f"{pending}. {piece.text}" if pending else piece.text
+            continue
+        text = f"{pending}. {piece.text}" if pending else piece.text  # context and task stay sentences apart
         pending = ""
-        if groups and not _gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
+        if groups and not gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
             continue  # "What is the displacement of this car?" after the car's figures: nothing new
         repeats = bool(groups and groups[-1][0] is piece.tool and _SAME.search(piece.text))
-        if groups and groups[-1][0] is piece.tool and not repeats and not _overlaps(piece.tool, groups[-1][1], text):
+        # A call that said "the same" with what it changes is whole: a clause giving its values again is the next.
+        if groups and groups[-1][0] is piece.tool and not repeats and not overlaps(piece.tool, groups[-1][1], text,
+                                                                                  together=not groups[-1][2]):
             groups[-1][1] = f"{groups[-1][1]}. {text}"  # more about the same call: "Also sort by rating"
             continue
         groups.append([piece.tool, text, repeats])
@@ -415,7 +275,7 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         for record in [piece for grouped in _by_group(tool, text) for piece in records(tool, grouped)]:
             fanned = _expand(tool, record)
             guesses: list[set[str]] = [set() for _ in fanned]
-            filled = [fill_arguments(tool, t, None, _names(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
+            filled = [fill_arguments(tool, t, None, names_in(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
             _pin_items(tool, filled, [items for _, items in fanned], guesses)
             for (call_text, _), args in zip(fanned, filled, strict=True):
                 _listed_words(tool, call_text, args)
@@ -434,13 +294,41 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
             earlier = next((a[name] for _, a in reversed(calls) if name in a), None)
             if earlier is not None:
                 args[name] = earlier
+        required = (tool.parameters or {}).get("required") or []
+        own = own_values(tool, call_text, args, guessed)
+        carried = set()
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
-            required = (tool.parameters or {}).get("required") or []
             for name in required:
-                if name in previous and (name not in args or name in guessed or not _from_text(args[name], call_text)):
+                if name in previous and (name not in args or name in guessed or not from_text(args[name], call_text)):
                     args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
+                    carried.add(name)
             if repeats:
-                args = {**previous, **{k: v for k, v in args.items() if _from_text(v, call_text)}}
-        if (tool, args) not in calls:
-            calls.append((tool, args))
+                args = {**previous, **{k: v for k, v in args.items() if from_text(v, call_text)}}
+                carried |= set(previous)
+        fan: tuple[str, list] | None = None
+        for name in required:
+            if name in own or name in carried:
+                continue
+            # "Also, compute the total distance covered": a value the task's own words leave out is the one an
+            # earlier call of another tool gave a parameter of the same name (the same object, the same shares).
+            source = next((t for t, a in reversed(calls) if t is not tool and name in a), None)
+            if source is None:
+                continue
+            given = []
+            for t, a in calls:
+                if t is source and name in a and a[name] not in given:
+                    given.append(a[name])
+            args[name] = given[-1]
+            carried.add(name)
+            if fan is None and len(given) >= 2 and _EACH.search(call_text):
+                fan = (name, given)  # "... the GDP in those same years": one call per year the earlier calls took
+        if calls and required and not (own | carried) & set(required):
+            continue  # a later task that gives the tool nothing, and no call before fills: not a call of its own
+        for one in ([{**args, fan[0]: value} for value in fan[1]] if fan else [args]):
+            if (tool, one) not in calls:
+                calls.append((tool, one))
+
+
+# A task that says it is for every subject the calls before it took: "these years", "both religions", "each city".
+_EACH = re.compile(r"\b(?:these|those|both|each|all|every)\b", re.IGNORECASE)

@@ -53,7 +53,8 @@ The modules the rules live in:
 - search_policy.py: queries, judging results, when to search again;
 - arguments.py: which other tool the question points at, and each parameter's value (numbers bound by
   binding.py, the rest by param_values.py);
-- call_plan.py: the calls a request asks for, all in one response ("Berlin and Madrid": two calls);
+- call_plan.py: the calls a request asks for, all in one response ("Berlin and Madrid": two calls); the
+  request cut into tasks by tasks.py, what each clause gives a tool read by clause_values.py;
 - tool_fit.py: whether an offered tool is about what the request asks for (else no call, said plainly; a tool
   that fits but lacks numbers it needs gets a question for them); asked.py: what the request asks for;
 - routing.py: handoffs and agents offered as tools; a handoff's transfer message is taken out of the turn

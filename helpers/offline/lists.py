@@ -2,7 +2,7 @@
 
 - `lists_in(text)`: names, quoted strings or numbers joined by commas, "and", "or" ("Taylor Swift and Maroon 5",
   "20 minutes and 15 minutes"), a phrase repeated before each item allowed ("the factorial of 5, the factorial of
-  7"); "between 1 and 1000" is a range, not a list; Chinese and Japanese "and" (和, と, 、) joins too;
+  7"); "Austin, TX and Boise, ID" is two places; "between 1 and 1000" is a range, not a list; Chinese and Japanese "and" (和, と, 、) joins too;
 - `word_lists(text)`: plain words after a preposition ("the resistivity of copper and aluminum"), every item of
   the same number of words;
 - `number_groups(text)`: groups of numbers given one by one ("(45, 60) and (81, 27)", "3 and 4, 5 and 12").
@@ -21,7 +21,8 @@ from helpers.offline.text import MONTHS, STOP_WORDS
 # Verbs a request starts with: general English, so a capitalised first word is not taken for a name.
 _REQUEST_VERBS = frozenset("""find get calculate compute tell show give search book check convert play list retrieve
 fetch predict estimate determine identify provide look send create set make add remove delete update invest withdraw
-buy sell order schedule compare what how who where when which can could would please""".split())
+buy sell order schedule compare what how who where when which can could would please need want wish like hope
+plan try""".split())
 # Chinese and Japanese say "and" with a character of its own (和, 与, 及, 跟, 或; と, や) or the enumeration comma 、.
 _CJK_AND = "和|与|及|跟|或|と|や|、"
 _SEPARATOR = re.compile(r"\s*(?:,\s*(?:and|or|&)?|\band\b|\bor\b|&|\bvs\.?|\bversus\b|" + _CJK_AND + r")\s*",
@@ -76,6 +77,7 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
     # "between 1 and 1000" is a range, one value of each of two parameters, not a list of two.
     found = [r for r in found if not (len(r) == 2 and re.search(r"\bbetween\s+(?:[a-z]\s*=\s*)?$", text[:r[0][0]],
                                                                 re.IGNORECASE))]
+    found = [_places(text, r) for r in found]
     # A list says "and" or "or" somewhere: "Paris, France" is one place, "Oslo and Paris" two.
     found = [r for r in found if any(re.search(r"\b(?:and|or|vs|versus)\b|&|" + _CJK_AND, text[a[1]:b[0]])
                                      for a, b in zip(r, r[1:], strict=False))]
@@ -123,6 +125,26 @@ def word_lists(text: str) -> list[list[tuple[int, int]]]:
                 found.append(spans)
             break
     return found
+
+
+def _places(text: str, run: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A list of names written "Place, Region" ("Austin, TX and Boise, ID") as one item per place: an even
+    number of names where every "and"/"or" comes between two pairs and a bare comma inside each pair.
+
+    Example:
+        >>> t = "ferries from Oban, Argyll and Ullapool, Ross"
+        >>> [t[a:b] for a, b in _places(t, lists_in(t)[0])]
+        ['Oban, Argyll', 'Ullapool, Ross']
+    """
+    if len(run) < 4 or len(run) % 2 or re.search(r"\d", text[run[0][0]:run[0][1]]):
+        return run
+    gaps = [text[a[1]:b[0]] for a, b in zip(run, run[1:], strict=False)]
+    inside, between = gaps[0::2], gaps[1::2]
+    if not all(re.fullmatch(r",\s*", g) for g in inside):
+        return run
+    if not any(re.search(r"\b(?:and|or)\b", g) for g in between):
+        return run
+    return [(run[i][0], run[i + 1][1]) for i in range(0, len(run), 2)]
 
 
 def _same_kind(a: str, b: str) -> bool:

@@ -1,0 +1,168 @@
+"""How many calls a request asks for, and which tool each is (call_plan.py), on domains no lesson and no BFCL
+case uses: a bakery, a glasshouse, a sailing club, a pottery kiln, an aquarium.
+
+Each rule is shown firing and, where it has one, not firing (its negative).
+"""
+
+import json
+
+from helpers.offline.conversation import Conversation, Tool
+from helpers.offline.engine import decide
+
+
+def tool(name, description, required=(), **properties):
+    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
+
+
+def calls(question, *tools):
+    decision = decide(Conversation(question=question, tools=list(tools)))
+    return [(name, json.loads(args)) for name, args in decision.calls]
+
+
+def num(description):
+    return {"type": "number", "description": description}
+
+
+PROOF = tool("proofing_time", "Estimate how long a dough needs to proof.", ["flour_grams", "room_celsius"],
+             flour_grams=num("Flour in the dough, in grams."), room_celsius=num("Room temperature in Celsius."))
+KILN = tool("kiln_schedule", "Plan a pottery kiln firing.", ["peak_celsius", "hold_minutes"],
+            peak_celsius=num("Peak temperature in Celsius."), hold_minutes=num("Minutes held at the peak."))
+GLAZE = tool("glaze_cost", "Cost of the glaze for a firing.", ["peak_celsius"],
+             peak_celsius=num("Peak temperature in Celsius."), pots=num("How many pots are glazed."))
+TANKS = tool("mixed_water_temperature", "Temperature of two aquarium tanks' water mixed together.",
+             ["volume1", "temperature1", "volume2", "temperature2"],
+             volume1=num("Litres of the first tank."), temperature1=num("Temperature of the first tank."),
+             volume2=num("Litres of the second tank."), temperature2=num("Temperature of the second tank."))
+
+
+def test_each_sentence_may_start_another_task():
+    # A full stop before a capital ends a sentence: the second sentence is a task of its own.
+    question = "Estimate the proofing time for 500 grams of flour at 24 Celsius. Do the same for 800 grams at 20 Celsius."
+    assert [args for _, args in calls(question, PROOF)] == [
+        {"flour_grams": 500, "room_celsius": 24}, {"flour_grams": 800, "room_celsius": 20}]
+
+
+def test_a_sentence_that_names_the_tool_and_gives_nothing_is_context_not_a_call():
+    # "two loaves" counts the story's things: no call of flour_grams=2.
+    question = ("Our baker is proofing two loaves today. The first loaf has 500 grams of flour at 24 Celsius. "
+                "The second loaf has 700 grams of flour at 21 Celsius. How long is the proofing time of each?")
+    assert [args for _, args in calls(question, PROOF)] == [
+        {"flour_grams": 500, "room_celsius": 24}, {"flour_grams": 700, "room_celsius": 21}]
+
+
+def test_sentences_that_together_fill_one_call_stay_one_call():
+    # Each sentence alone would bind `temperature1`; read together they are the two tanks of one mix.
+    question = ("The first tank holds 30 litres at a temperature of 12 degrees. The second tank holds 50 litres "
+                "at a temperature of 20 degrees. What is the temperature of the water mixed together?")
+    assert [args for _, args in calls(question, TANKS)] == [
+        {"volume1": 30, "temperature1": 12, "volume2": 50, "temperature2": 20}]
+
+
+def test_a_later_task_takes_the_value_an_earlier_call_gave_a_parameter_of_the_same_name():
+    question = "Plan a kiln firing to a peak of 1240 Celsius held for 20 minutes. Also work out the glaze cost."
+    assert calls(question, KILN, GLAZE) == [
+        ("kiln_schedule", {"peak_celsius": 1240, "hold_minutes": 20}), ("glaze_cost", {"peak_celsius": 1240})]
+
+
+def test_a_later_task_that_gives_a_tool_nothing_and_nothing_earlier_fills_is_no_call():
+    moor = tool("book_mooring", "Book a mooring at the sailing club.", ["boat_name"],
+                boat_name={"type": "string", "description": "The boat's name."})
+    question = "Plan a kiln firing to 1100 Celsius held for 15 minutes. What is the mooring tool and how do I book?"
+    assert calls(question, KILN, moor) == [("kiln_schedule", {"peak_celsius": 1100, "hold_minutes": 15})]
+
+
+def test_a_number_word_is_a_value_where_a_count_parameter_counts_those_things():
+    seeds = tool("sow_seed_trays", "Sow seed trays in the glasshouse.", ["count"],
+                 count={"type": "integer", "description": "The number of trays to sow."})
+    question = "Plan a kiln firing to 1000 Celsius held for 10 minutes. Also sow the first four seed trays."
+    assert calls(question, KILN, seeds) == [
+        ("kiln_schedule", {"peak_celsius": 1000, "hold_minutes": 10}), ("sow_seed_trays", {"count": 4})]
+
+
+def test_a_name_a_later_sentence_gives_another_parameter_stays_in_one_call():
+    booking = tool("book_kiln", "Book a kiln at a pottery studio.", ["kiln_name", "studio"],
+                   kiln_name={"type": "string", "description": "The kiln's name."},
+                   studio={"type": "string", "description": "The studio the kiln is at."})
+    question = "I want to book the kiln 'Big Bertha'. I want it at the 'Northside' studio."
+    assert calls(question, booking) == [("book_kiln", {"kiln_name": "Big Bertha", "studio": "Northside"})]
+
+
+def test_a_verb_after_and_is_no_list_item():
+    from helpers.offline.lists import word_lists
+
+    assert word_lists("I am working on a mural and need the glaze cost") == []
+    assert len(word_lists("the glaze cost for bowls and jugs")) == 1
+
+
+def test_ordering_words_are_dropped_and_a_do_not_sentence_joins_the_task_before():
+    from helpers.offline.tasks import clauses
+
+    assert clauses("First, fire the kiln to 1200 Celsius. Secondly, glaze the jugs. Don't glaze the bowls.") == [
+        "fire the kiln to 1200 Celsius", "glaze the jugs, don't glaze the bowls"]
+    # "First" is no name: the call's text parameter does not take it.
+    moor = tool("book_mooring", "Book a mooring at the sailing club.", ["boat_name"],
+                boat_name={"type": "string", "description": "The boat's name."})
+    assert calls("First, book a mooring for the boat 'Kittiwake'.", moor) == [
+        ("book_mooring", {"boat_name": "Kittiwake"})]
+
+
+FERRY = tool("book_ferry", "Book a ferry crossing.", ["origin", "destination", "date"],
+             origin={"type": "string", "description": "The port the ferry leaves from."},
+             destination={"type": "string", "description": "The port the ferry arrives at."},
+             date={"type": "string", "description": "The date of the crossing."})
+
+
+def test_a_part_after_and_that_gives_the_same_parameters_again_is_another_call():
+    question = "Book a ferry from Oban to Tiree on 3 May 2027 and another ferry from Tiree to Barra on 9 May 2027."
+    assert [(a["origin"], a["destination"]) for _, a in calls(question, FERRY)] == [
+        ("Oban", "Tiree"), ("Tiree", "Barra")]
+
+
+def test_amounts_each_with_their_own_place_are_one_call_each():
+    fee = tool("harbour_fee", "Harbour fee for a boat.", ["length_m", "harbour"],
+               length_m=num("Length of the boat in metres."),
+               harbour={"type": "string", "description": "The harbour."})
+    question = "Calculate the harbour fee for a boat of 9 metres in Ullapool, 12 metres in Mallaig and 7 metres in Oban."
+    assert [(a["length_m"], a["harbour"]) for _, a in calls(question, fee)] == [
+        (9, "Ullapool"), (12, "Mallaig"), (7, "Oban")]
+
+
+def test_values_for_different_parameters_joined_by_and_stay_one_call():
+    # Negatives: "and" between two parameters' values, "between A and B", and a list of items.
+    assert len(calls("Plan a kiln firing to a peak of 1240 Celsius and a hold of 20 minutes", KILN)) == 1
+    between = tool("sailing_distance", "Sailing distance between two harbours.", ["harbour_a", "harbour_b"],
+                   harbour_a={"type": "string"}, harbour_b={"type": "string"})
+    assert calls("What is the sailing distance between Oban and Tobermory?", between) == [
+        ("sailing_distance", {"harbour_a": "Oban", "harbour_b": "Tobermory"})]
+    # A list is the list rule's: one call per item, each with the rest of the clause.
+    assert [a["destination"] for _, a in calls("Book a ferry from Oban to Tiree and Coll on 3 May 2027", FERRY)] == [
+        "Tiree", "Coll"]
+
+
+YIELD = tool("glasshouse_yield", "Tomato yield of the glasshouse in a year.", ["year"],
+             year={"type": "integer", "description": "The year."})
+RAIN = tool("rainfall_total", "Total rainfall at the glasshouse in a year.", ["year"],
+            year={"type": "integer", "description": "The year."})
+
+
+def test_a_task_for_those_same_subjects_takes_each_value_the_calls_before_it_took():
+    question = "What was the glasshouse yield in 2019 and 2021? Additionally, what was the rainfall total in those years?"
+    assert calls(question, YIELD, RAIN) == [
+        ("glasshouse_yield", {"year": 2019}), ("glasshouse_yield", {"year": 2021}),
+        ("rainfall_total", {"year": 2019}), ("rainfall_total", {"year": 2021})]
+
+
+def test_a_task_that_gives_its_own_value_takes_none_from_the_calls_before_it():
+    question = "What was the glasshouse yield in 2019 and 2021? Additionally, what was the rainfall total in 2020?"
+    assert calls(question, YIELD, RAIN)[-1] == ("rainfall_total", {"year": 2020})
+    assert len(calls(question, YIELD, RAIN)) == 3
+
+
+def test_places_written_with_their_region_are_one_item_each():
+    tide = tool("tide_table", "High and low tides at a harbour.", ["harbour"],
+                harbour={"type": "string", "description": "The harbour, with its county."})
+    question = "Get the tide table for Oban, Argyll and Ullapool, Ross"
+    # Two calls, one per place (how much of "Oban, Argyll" the parameter keeps is the argument rules' business).
+    assert [a["harbour"].split(",")[0] for _, a in calls(question, tide)] == ["Oban", "Ullapool"]
+    # A plain list of names stays one name per item.
+    assert len(calls("Get the tide table for Oban, Ullapool, Mallaig and Tarbert", tide)) == 4
