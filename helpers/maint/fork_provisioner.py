@@ -16,7 +16,10 @@ kernel differ from one started afresh: not Linux; a command other than this Pyth
 streams given as pipes; an environment that differs from the server's (but for PER_KERNEL's variables); or a server
 that could not be started or reached.
 What it leaves out on purpose: sharing one server between processes (each pytest worker has its own), kernels of
-other languages, restoring kernels from saved provisioner info (only the pid is saved, as LocalProvisioner saves it).
+other languages, restoring kernels from saved provisioner info (only the pid is saved, as LocalProvisioner saves it),
+and a first launch from a thread that ends before its process does: Linux's parent-death signal follows the thread
+that started the server, so the server (and its kernels) would stop with that thread. nbval launches from the
+main thread.
 """
 
 from __future__ import annotations
