@@ -93,7 +93,14 @@ KERNEL_CONFIG := $(VENV)/etc/ipython/ipython_kernel_config.json
 $(KERNEL_CONFIG): helpers/maint/kernel_log.py | $(STAMP)
 	@$(BIN)/python -m helpers.maint.kernel_log
 
-install: $(STAMP) $(LAB_SETTINGS) $(KERNEL_CONFIG)
+# jsonschema imports rfc3987_syntax, which builds an IRI parser as it is imported: about 1 s of CPU in every pytest
+# worker, JupyterLab and nbclient process, which hardly ever check an IRI. A .pth file in .venv's site-packages
+# makes it build at the first IRI checked instead, with the same answers (helpers/maint/lazy_iri.py says how).
+LAZY_IRI := $(VENV)/.installed-lazy-iri
+$(LAZY_IRI): helpers/maint/lazy_iri_install.py $(STAMP)
+	@$(BIN)/python -m helpers.maint.lazy_iri_install >/dev/null && touch $@
+
+install: $(STAMP) $(LAB_SETTINGS) $(KERNEL_CONFIG) $(LAZY_IRI)
 
 # Jupyter refuses to run as root unless told; containers often run as root, so say it for them.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
@@ -134,7 +141,13 @@ lint-workflows:
 # use what the cells before them made. tests/slow_first.py hands the slowest units out first, going by
 # tests/durations.json (make bench-tests), so no slow notebook is left for the end while the other core idles.
 PARALLEL := -n auto --dist loadscope --no-loadscope-reorder
-NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# nbval's kernels are forked from a warm server that has imported ipykernel, sklearn, pandas, openai, ... once
+# (helpers/maint/fork_provisioner.py and warm_kernels.py): each kernel used to spend about 2 s of CPU importing
+# them. tests/jupyter/kernels/course-warm/kernel.json is the kernel spec naming that provisioner; WARM_KERNELS puts it
+# on JUPYTER_PATH for these commands only, so `make lab`, `make notebooks` and `make test-ui` never see it. A kernel
+# whose environment differs from the server's starts the usual way.
+NBVAL := --nbval --nbval-kernel-name course-warm --nbval-sanitize-with tests/nbval_sanitize.cfg
+WARM_KERNELS := JUPYTER_PATH=$(CURDIR)/tests/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH))
 # A lesson with an exercise is its solution notebook with the exercise taken out, down to the stored outputs, and
 # a homework is its solution with the tasks taken out (tests/maint/test_lessons_mirror_solutions.py proves both,
 # and runs each check on its stub), so nbval runs the solution and not the student's notebook again: each
@@ -158,15 +171,15 @@ doctest: install
 # tests/slow_first.py comes in with tests/conftest.py in make test; here it is named, since no test file is
 # collected: it keeps a lesson and its solution on one worker (they write the same files under data/).
 nbval: install
-	$(OFFLINE) PYTHONPATH=tests $(BIN)/pytest -p slow_first $(NBVAL) $(PARALLEL) -p no:cacheprovider $(NBVAL_NOTEBOOKS) -q
+	$(OFFLINE) $(WARM_KERNELS) PYTHONPATH=tests $(BIN)/pytest -p slow_first $(NBVAL) $(PARALLEL) -p no:cacheprovider $(NBVAL_NOTEBOOKS) -q
 
 test: install lint
-	$(OFFLINE) $(BIN)/pytest $(TEST_ARGS) -q
+	$(OFFLINE) $(WARM_KERNELS) $(BIN)/pytest $(TEST_ARGS) -q
 
 # What make test runs (without lint), timed: the slowest tests and units, and the totals (helpers/maint/bench_tests.py).
 # It saves the seconds per file and notebook to tests/durations.json; commit it when the suite changed shape.
 bench-tests: install
-	$(OFFLINE) $(BIN)/python -m helpers.maint.bench_tests --save -- $(TEST_ARGS) -q
+	$(OFFLINE) $(WARM_KERNELS) $(BIN)/python -m helpers.maint.bench_tests --save -- $(TEST_ARGS) -q
 
 # The chat widgets of lessons 10, 13 and 17, and what a newcomer first sees (lessons 00 and 13, no news pop-up), in a real browser: JupyterLab, headless Chromium driven by
 # Playwright (tests/ui/). Kept out of `make test` (pyproject's --ignore), which must run without a browser. Chromium comes from your system

@@ -22,6 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # model_shapes beside 
 
 from model_shapes import SHAPES, ShapedModel  # noqa: E402
 
+from helpers.offline.api.server import STOP_POLL_SECONDS  # noqa: E402  (why: its comment; each test waited 0.5 s)
+
 
 def _vocabulary():
     # What make_client hands the in-process offline model: the FAQ's words (helpers.llm._course_knowledge).
@@ -73,7 +75,7 @@ class ShapeServer:
         self.shape = SHAPES[shape]
         self.server = make_server(shape)
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(STOP_POLL_SECONDS,), daemon=True)
 
     def env(self) -> dict[str, str]:
         """The variables a kernel needs to reach this shape through make_client."""

@@ -74,6 +74,10 @@ DEFAULT_FAULT_DELAY = 30.0  # seconds the "timeout" fault keeps a request waitin
 READ_TIMEOUT = 10.0  # seconds without a byte from the client before the server gives up on a request
 LINGER_SECONDS = 2.0  # after a closing error reply, how long to discard what the client still sends
 MAX_CHUNK_LINE = 4096  # longest chunk-size or trailer line of a chunked body
+# How often OfflineServer's serving thread looks whether stop() was asked. socketserver's default, 0.5 s, is how
+# long each stop() waited: half a second per test that starts a server (25 in test_offline_batch.py alone), an idle
+# core's worth of waiting. Twenty looks a second cost no measurable CPU.
+STOP_POLL_SECONDS = 0.05
 _CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,16}")
 log = logging.getLogger(__name__)
 
@@ -399,7 +403,8 @@ class OfflineServer:
         self.server.faults = FaultPlan(faults)
 
     def start(self) -> Self:
-        self._thread = threading.Thread(target=self.server.serve_forever, name="offline-model", daemon=True)
+        self._thread = threading.Thread(target=self.server.serve_forever, args=(STOP_POLL_SECONDS,),
+                                        name="offline-model", daemon=True)
         self._thread.start()
         return self
 
