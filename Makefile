@@ -93,14 +93,7 @@ KERNEL_CONFIG := $(VENV)/etc/ipython/ipython_kernel_config.json
 $(KERNEL_CONFIG): helpers/maint/kernel_log.py | $(STAMP)
 	@$(BIN)/python -m helpers.maint.kernel_log
 
-# jsonschema imports rfc3987_syntax, which builds an IRI parser as it is imported: about 1 s of CPU in every pytest
-# worker, JupyterLab and nbclient process, which hardly ever check an IRI. A .pth file in .venv's site-packages
-# makes it build at the first IRI checked instead, with the same answers (helpers/maint/lazy_iri.py says how).
-LAZY_IRI := $(VENV)/.installed-lazy-iri
-$(LAZY_IRI): helpers/maint/lazy_iri_install.py $(STAMP)
-	@$(BIN)/python -m helpers.maint.lazy_iri_install >/dev/null && touch $@
-
-install: $(STAMP) $(LAB_SETTINGS) $(KERNEL_CONFIG) $(LAZY_IRI)
+install: $(STAMP) $(LAB_SETTINGS) $(KERNEL_CONFIG)
 
 # Jupyter refuses to run as root unless told; containers often run as root, so say it for them.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)

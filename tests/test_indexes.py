@@ -118,7 +118,6 @@ COVERED_BY = {
     "maint/eval_batch.py": ["offline/test_offline_batch.py"],  # its pieces (helpers.batch); `make eval-batch` runs it
     "maint/kernel_log.py": ["maint/test_nbrun.py"],
     "maint/lab_settings.py": ["doctests", "test_setup.py"],
-    "maint/lazy_iri_install.py": ["doctests", "maint/test_lazy_iri.py"],
     "maint/warm_kernels.py": ["maint/test_fork_provisioner.py"],
     "maint/nbtidy.py": ["maint/test_nbrun.py", "test_notebook_hygiene.py"],
     "mcp_server.py": ["test_mcp.py", "checks/test_homework08_mcp.py"],

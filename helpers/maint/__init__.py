@@ -16,7 +16,4 @@
 - lab_settings: the JupyterLab settings override the course installs into .venv (widget state, `make install`).
 - fork_provisioner: the kernel provisioner of make test's nbval run, which forks kernels from a warm server.
 - warm_kernels: that server: ipykernel and the heavy libraries imported once, a kernel forked per request.
-- lazy_iri: a .pth file in .venv so that rfc3987_syntax builds its IRI parser at the first IRI checked, not at
-  `import jsonschema` (about 1 s of CPU in each pytest worker and Jupyter process).
-- lazy_iri_install: writes that .pth file into .venv (`make install`).
 """
