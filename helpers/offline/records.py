@@ -23,7 +23,9 @@ from helpers.offline.arguments import param_type
 from helpers.offline.binding import fit, mentions
 from helpers.offline.clause_values import one_call, own_values
 from helpers.offline.conversation import Tool
+from helpers.offline.field_roles import name_words
 from helpers.offline.lists import lists_in
+from helpers.offline.text import stem
 
 STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it
 
@@ -83,6 +85,13 @@ _POINTS_BACK = re.compile(r"\b(?:they|them|their|it|its|he|him|his|she|her)\b", 
 _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))*'(?!\w)")
 
 
+def _names(parameter: str, text: str) -> bool:
+    """Whether the text says the parameter's own word ("body" for `body`, "message body" for `message_body`)."""
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    own = {stem(w) for w in name_words(parameter) if len(w) > 2}
+    return bool(own) and own <= said
+
+
 def coordinated_records(tool: Tool, text: str) -> list[str]:
     """The clause cut before each part that gives again a value the part before it gave (see the module).
 
@@ -110,6 +119,9 @@ def coordinated_records(tool: Tool, text: str) -> list[str]:
         if lists_in(right):
             continue  # "a term of 15, 20 and 30 years": the list rule's, one call per item
         common = own_values(tool, left) & own_values(tool, right)
+        # "... with the subject 'Robes' and body 'Bring them'": a part that names a parameter by its own word, which
+        # the part before never named, gives it for the first time (the left's value for it was only a fill).
+        common = {n for n in common if not (_names(n, right) and not _names(n, left))}
         scalars = {n for n in common if param_type(props.get(n) or {}) != "array"}
         if (scalars or len(common) >= 2) and not one_call(tool, left, right):
             pieces.append(left)

@@ -166,3 +166,20 @@ def test_places_written_with_their_region_are_one_item_each():
     assert [a["harbour"].split(",")[0] for _, a in calls(question, tide)] == ["Oban", "Ullapool"]
     # A plain list of names stays one name per item.
     assert len(calls("Get the tide table for Oban, Ullapool, Mallaig and Tarbert", tide)) == 4
+
+
+NOTICE = tool("post_notice", "Post a notice on the sailing club's board.", ["title", "body"],
+              title={"type": "string", "description": "The notice's title."},
+              body={"type": "string", "description": "The notice's text."})
+
+
+def test_a_part_that_names_a_parameter_the_part_before_never_named_gives_it_for_the_first_time():
+    # "... and body '...'": the body is named only after "and", so it belongs to the same notice.
+    got = calls("Post a notice for Harbour Week titled 'Slipway closed' and body 'Use the east ramp'", NOTICE)
+    assert [name for name, _ in got] == ["post_notice"]
+    assert got[0][1]["body"] == "Use the east ramp"
+    # Its negative: both parts name the title, so each is a notice of its own.
+    got = calls("Post a notice with title 'Slipway closed' and body 'Use the east ramp', and another with title "
+                "'Bar open late' and body 'Until midnight'", NOTICE)
+    assert [(args["title"], args["body"]) for _, args in got] == [("Slipway closed", "Use the east ramp"),
+                                                                   ("Bar open late", "Until midnight")]
