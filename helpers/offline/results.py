@@ -46,6 +46,21 @@ LABEL_WORDS = 4  # an argument of at most this many words, not ending a sentence
 # A question that starts with an auxiliary verb asks for yes or no ("Do I need ...?", "Is it ...?").
 _YES_NO = re.compile(r"^\s*(?:and\s+|so\s+|but\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|would|should|"
                      r"shall|has|have|had|may|might|must)\b", re.IGNORECASE)
+# ... or asks it last, after a task or a colon: "Check the weather in Oslo today: do I need a coat?".
+_LATE_YES_NO = re.compile(r"[:;.!?]\s+(?:and\s+|so\s+|but\s+)?(?:do|does|did|is|are|was|were|am|can|could|will|"
+                          r"would|should|shall|has|have|had|may|might|must)\b[^.!?:;]*\?\s*$", re.IGNORECASE)
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Whether the request asks a yes/no question, first or last.
+
+    Example:
+        >>> asks_yes_or_no("Do I need a coat?"), asks_yes_or_no("Check Oslo's weather: do I need a coat?")
+        (True, True)
+        >>> asks_yes_or_no("Check Oslo's weather. What should I wear?")
+        False
+    """
+    return bool(_YES_NO.match(question) or _LATE_YES_NO.search(question))
 
 
 def field_phrase(key: str, value) -> str:
@@ -142,7 +157,7 @@ def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
         >>> _yes_or_no("Is it raining in Oslo?", [("Oslo", {"conditions": "light rain"})])
         'Yes: for Oslo, the conditions are light rain.'
     """
-    if not _YES_NO.match(question):
+    if not asks_yes_or_no(question):
         return None
     asked = stems(question) - {stem(w) for w in STOP_WORDS}
     for label, data in results:
@@ -222,7 +237,7 @@ def combine_results(conv: Conversation, read: Callable = _read) -> str:
     verdict = _yes_or_no(conv.question, results)
     if verdict:
         text = f"{verdict} {facts}"
-    elif _YES_NO.match(conv.question):
+    elif asks_yes_or_no(conv.question):
         text = (f"The results don't say yes or no to that in so many words, so here is what they say. {facts} "
                 f"A real model would draw the conclusion from these facts; I only repeat them.")
     else:

@@ -127,3 +127,16 @@ def test_a_result_named_by_its_tool_reads_inside_a_sentence_too():
                   json.dumps({"level_pct": level})) for i, (name, level) in enumerate([("tank_a", 40), ("tank_b", 75)])]
     compared = combine_results(Conversation(question="Which tank is fuller?", calls=tanks))
     assert "tank_b has the higher level (75% vs 40% for tank_a)." in compared
+
+
+def test_a_yes_no_question_asked_after_a_task_gets_the_yes_no_wording():
+    """"Check the tide at Brest: can I launch the kayak?" asks yes or no last; the facts come with the caveat. A
+    request that ends in a wh-question does not."""
+    from helpers.offline.results import combine_results
+    tide = Call("tide_level", json.dumps({"port": "Brest"}), "c1", 0, json.dumps({"height_m": 1.2, "trend": "rising"}))
+    late = combine_results(Conversation(question="Check the tide at Brest this morning: can I launch the kayak?",
+                                        calls=[tide]))
+    assert late.startswith("The results don't say yes or no to that in so many words")
+    plain = combine_results(Conversation(question="Check the tide at Brest this morning. What time is high water?",
+                                         calls=[tide]))
+    assert "yes or no" not in plain
