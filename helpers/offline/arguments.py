@@ -28,7 +28,7 @@ from helpers.offline.name_choice import PLACE_PARAM, left_for, named_for, place_
 from helpers.offline.names import entities as entities
 from helpers.offline.names import entities_for, tool_words, unwrapped
 from helpers.offline.noun_phrases import cued, noun_value, phrase_for
-from helpers.offline.param_values import emails_in, value_for, wants_email
+from helpers.offline.param_values import emails_in, listed_values, value_for, wants_email
 from helpers.offline.statements import statement_for
 from helpers.offline.text import content_words, stem, word_list
 from helpers.offline.unit_params import is_unit_param, unit_in
@@ -256,6 +256,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                     args[name] = [v for v in numbers.values()]
             elif isinstance(items.get("enum"), list) and (members := enum_values(items["enum"], question)):
                 args[name] = members  # the listed members the request says: "avoiding highways and toll roads"
+            elif members := enum_values(listed_values(schema), question):
+                args[name] = members  # the values a description lists, as the request says them: "e.g. vegan, halal"
             elif name in required or (pool and cued(name, schema, question, pool[0])):
                 args[name] = list(pool)
                 pool = []

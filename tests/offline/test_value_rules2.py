@@ -1,0 +1,51 @@
+"""The offline model's value rules, second round (issue 26), on domains no lesson, no BFCL case and not the first
+round's six use: a glassblowing studio, a tram depot, a fungarium (a mushroom herbarium), a sailmaker's loft.
+
+Each rule is shown firing and, where it has one, not firing (its negative).
+"""
+
+import json
+
+from helpers.offline.conversation import Conversation, Tool
+from helpers.offline.engine import decide
+from helpers.offline.param_values import listed_values
+
+
+def tool(name, description, required=(), **properties):
+    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
+
+
+def only_args(question, *tools):
+    decision = decide(Conversation(question=question, tools=list(tools)))
+    (call,) = decision.calls
+    return json.loads(call[1])
+
+
+TEXT = {"type": "string"}
+
+
+# --- values a description lists with "i.e." or "e.g.", for a text and for a list of texts ----------------------
+
+def test_a_list_after_i_e_gives_the_values_and_its_closing_etc_is_no_value():
+    assert listed_values({"description": "What to report, i.e., cracks, bubbles, stones etc."}) == [
+        "cracks", "bubbles", "stones"]
+    assert listed_values({"description": "Units. For example, 'mm', 'inch' etc."}) == ["mm", "inch"]
+
+
+def test_a_text_parameter_takes_the_listed_value_the_request_says():
+    inspect = tool("inspect_vase", "Inspect a blown glass vase by its batch code.", ["batch", "defect"],
+                   batch=TEXT, defect={"type": "string", "description": "The defect to look for, i.e., cracks, "
+                                                                        "bubbles, stones etc."})
+    assert only_args("Were there bubbles in the vase of batch GX-204?", inspect) == {
+        "batch": "GX-204", "defect": "bubbles"}
+
+
+def test_a_list_parameter_takes_every_listed_value_the_request_says_and_none_it_does_not():
+    depot = tool("find_trams", "Find trams in the depot.", ["depot"],
+                 depot={"type": "string", "description": "The name of the tram depot."},
+                 features={"type": "array", "items": TEXT,
+                           "description": "Features wanted, e.g. low-floor, air conditioning, bike racks."})
+    assert only_args("Find trams at Tolbooth depot with bike racks and air conditioning", depot) == {
+        "depot": "Tolbooth", "features": ["bike racks", "air conditioning"]}
+    # Negative: nothing listed is said, so the optional list is left out.
+    assert only_args("Find trams at Tolbooth depot", depot) == {"depot": "Tolbooth"}
