@@ -240,6 +240,29 @@ def _meets(word: str, stems: set[str]) -> bool:
                                 for w in stems)
 
 
+def _described_unit_fit(unit: str, units: set[str], description: str) -> float:
+    """How well a number's unit fits the unit a description writes, 0.5 to 2.5. The whole unit written as such
+    ("meters/second" for "10 meters/second") fits best; "5 seconds" hardly fits a description that has seconds
+    only under a rate ("in meters/second^2"): per second is not seconds.
+
+    Example:
+        >>> _described_unit_fit("seconds", {"second"}, "The time in seconds.") > _described_unit_fit(
+        ...     "seconds", {"second"}, "The acceleration in meters/second^2.")
+        True
+    """
+    low = description.lower()
+    per = {stem(w) for w in re.findall(r"(?:/|\bper\s+)([a-z]+)", low)}
+    whole = {stem(w) for w in re.findall(r"(?<![/\w])([a-z]+)", re.sub(r"(?:/|\bper\s+)[a-z]+", " ", low))}
+    if not units & (whole | per):
+        return 2.0  # the unit is written inside a word of the description ("sq" in "square feet")
+    if not units & whole and units <= per:
+        return 0.5
+    score = 1.0 + len(units & (whole | per)) / len(units)
+    if len(unit) > 1 and re.search(rf"(?<![\w/]){re.escape(unit.lower())}(?![\w^/])", low):
+        score += 0.5
+    return score
+
+
 def fit(name: str, schema: dict, mention: Mention) -> float:
     """How well a number fits a parameter, from the parameter's words and the number's context.
 
@@ -283,7 +306,7 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
         if units & own:
             score += 4.0  # the unit written on a number says most: "250 grams" for sugar_grams
         elif units & described or (len(mention.unit) > 1 and mention.unit.lower() in description.lower()):
-            score += 2.0
+            score += _described_unit_fit(mention.unit, units, description)
     for word in mention.after:
         if _meets(word, own):
             score += 2.5

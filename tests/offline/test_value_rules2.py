@@ -49,3 +49,21 @@ def test_a_list_parameter_takes_every_listed_value_the_request_says_and_none_it_
         "depot": "Tolbooth", "features": ["bike racks", "air conditioning"]}
     # Negative: nothing listed is said, so the optional list is left out.
     assert only_args("Find trams at Tolbooth depot", depot) == {"depot": "Tolbooth"}
+
+
+# --- a number's unit against the unit a description writes --------------------------------------------------
+
+def test_seconds_go_to_a_time_in_seconds_not_to_a_speed_per_second():
+    winch = tool("winch_haul", "Work out how far a sail winch hauls a line.", ["line_speed", "rate_change", "duration"],
+                 line_speed={"type": "number", "description": "The starting line speed in meters/second."},
+                 rate_change={"type": "number", "description": "How fast the speed grows, in meters/second^2."},
+                 duration={"type": "number", "description": "How long it hauls, in seconds."})
+    assert only_args("The winch gains 0.2 meters/second^2 over 12 seconds, from 0.5 meters/second.", winch) == {
+        "line_speed": 0.5, "rate_change": 0.2, "duration": 12}
+
+
+def test_a_unit_written_inside_a_word_of_the_description_still_fits():
+    loft = tool("price_sail", "Price a new sail for the loft.", ["area", "panels"],
+                area={"type": "integer", "description": "Sail area in square feet."},
+                panels={"type": "integer", "description": "How many cloth panels."})
+    assert only_args("Price a sail of 14 panels and 320 sq ft", loft) == {"area": 320, "panels": 14}
