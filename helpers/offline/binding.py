@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 
 from helpers.offline.field_roles import name_words
-from helpers.offline.text import STOP_WORDS, stem, words
+from helpers.offline.text import STOP_WORDS, edit_distance, stem, words
 
 _WORD_NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
@@ -41,6 +41,7 @@ FREQUENCIES = {"daily": 365, "weekly": 52, "monthly": 12, "quarterly": 4, "annua
 _MAGNITUDES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
                "b": 1e9, "trillion": 1e12}
 _MONEY_ONLY = {"k", "m", "b", "mn", "bn"}  # "300K" is kelvin unless money is meant: "$300K"
+_TYPO_LENGTH = 8  # a stem this long one edit from a parameter's word is a typo of it; shorter words differ by one too often
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}
 # SI prefixes written before a unit's symbol: "100µF" is 100e-6 F, "5 kV" 5e3 V.
 _PREFIXES = {"p": 1e-12, "n": 1e-9, "µ": 1e-6, "μ": 1e-6, "u": 1e-6, "m": 1e-3, "c": 1e-2, "k": 1e3, "M": 1e6,
@@ -235,9 +236,16 @@ def _unit_stems(unit: str) -> set[str]:
 
 def _meets(word: str, stems: set[str]) -> bool:
     """A word's stem among `stems`, or sharing a long start with one (the crude stemmer leaves
-    "accelerat" and "acceler" apart)."""
+    "accelerat" and "acceler" apart), or a long word one edit from one (a typo).
+
+    Example:
+        >>> _meets(stem("tempreature"), {stem("temperature")}), _meets(stem("heights"), {stem("weight")})
+        (True, False)
+    """
     return word in stems or any(len(w) >= 5 and len(word) >= 5 and (w.startswith(word) or word.startswith(w))
-                                for w in stems)
+                                for w in stems) or (
+        # a long word one slip from a parameter's word is that word mistyped: "acceleeration of 9.8"
+        len(word) >= _TYPO_LENGTH and any(len(w) >= _TYPO_LENGTH - 1 and edit_distance(word, w, 1) <= 1 for w in stems))
 
 
 def _described_unit_fit(unit: str, units: set[str], description: str) -> float:

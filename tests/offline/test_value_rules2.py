@@ -67,3 +67,14 @@ def test_a_unit_written_inside_a_word_of_the_description_still_fits():
                 area={"type": "integer", "description": "Sail area in square feet."},
                 panels={"type": "integer", "description": "How many cloth panels."})
     assert only_args("Price a sail of 14 panels and 320 sq ft", loft) == {"area": 320, "panels": 14}
+
+
+# --- a long word mistyped still names its parameter ---------------------------------------------------------
+
+def test_a_mistyped_long_parameter_word_still_points_at_its_number():
+    culture = tool("culture_spores", "Grow a spore culture from a fungarium specimen.", ["specimens"],
+                   specimens={"type": "integer", "description": "How many specimens to plate."},
+                   temperature={"type": "number", "description": "Incubation temperature in Celsius. Default 22."})
+    assert only_args("Plate 6 specimens at a tempreature of 24.5", culture) == {"specimens": 6, "temperature": 24.5}
+    # Negative: no word near the number is (or is close to) "temperature", so the optional stays out.
+    assert only_args("Plate 6 specimens with a heat of 24.5", culture) == {"specimens": 6}
