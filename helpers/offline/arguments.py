@@ -247,13 +247,17 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
             if numeric(items or {}):
                 lists = number_lists(question) or ([] if name not in required else ranges(question))
-                if lists:
-                    # Several list parameters take several lists in order: "Group A [3, 4] and Group B [7, 8]".
+                if lists and (name in required or lists_given < len(lists)):
+                    # Several list parameters take several lists in order: "Group A [3, 4] and Group B [7, 8]"; an
+                    # optional one takes only a list no other parameter took (no "years" copied from "cash_flows").
                     chosen = lists[lists_given] if lists_given < len(lists) else lists[0]
                     lists_given += 1
-                    args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in chosen]
+                    args[name] = _typed(chosen, items)
                 elif name in required:
                     args[name] = [v for v in numbers.values()]
+            elif numeric(inner := items.get("items") if isinstance(items.get("items"), dict) else {}) and \
+                    items.get("type") == "array" and (rows := number_lists(question)):
+                args[name] = [_typed(row, inner) for row in rows]  # a table of rows: "[[10, 20], [30, 40]]"
             elif isinstance(items.get("enum"), list) and (members := enum_values(items["enum"], question)):
                 args[name] = members  # the listed members the request says: "avoiding highways and toll roads"
             elif members := enum_values(listed_values(schema), question):
@@ -262,6 +266,16 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = list(pool)
                 pool = []
     return args
+
+
+def _typed(values: list, items: dict) -> list:
+    """Numbers as an array's items want them: whole numbers as int for integer items.
+
+    Example:
+        >>> _typed([3.0, 4.5], {"type": "integer"}), _typed([3.0], {"type": "number"})
+        ([3, 4.5], [3.0])
+    """
+    return [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in values]
 
 
 def _numeric_words(props: dict) -> str:

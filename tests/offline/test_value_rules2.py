@@ -78,3 +78,21 @@ def test_a_mistyped_long_parameter_word_still_points_at_its_number():
     assert only_args("Plate 6 specimens at a tempreature of 24.5", culture) == {"specimens": 6, "temperature": 24.5}
     # Negative: no word near the number is (or is close to) "temperature", so the optional stays out.
     assert only_args("Plate 6 specimens with a heat of 24.5", culture) == {"specimens": 6}
+
+
+# --- lists of numbers: a table of rows, and no list given twice ---------------------------------------------
+
+def test_an_array_of_numeric_rows_takes_the_rows_the_request_writes():
+    grid = tool("kiln_shelf_plan", "Plan where the glass pieces stand on the annealing shelf.", ["layout"],
+                layout={"type": "array", "items": {"type": "array", "items": {"type": "integer"}},
+                        "description": "Rows of piece heights in cm."})
+    assert only_args("Plan the shelf with rows [[12, 30], [8, 15, 22]]", grid) == {"layout": [[12, 30], [8, 15, 22]]}
+
+
+def test_an_optional_list_takes_no_list_another_parameter_took():
+    fares = tool("fare_totals", "Add up tram fares taken on each route.", ["fares"],
+                 fares={"type": "array", "items": {"type": "number"}, "description": "The fares taken."},
+                 routes={"type": "array", "items": {"type": "integer"}, "description": "Route numbers, optional."})
+    assert only_args("Add up the fares [2.5, 3, 1.75]", fares) == {"fares": [2.5, 3, 1.75]}
+    # Two lists: the second goes to the optional parameter.
+    assert only_args("Add up the fares [2.5, 3] on routes [11, 23]", fares) == {"fares": [2.5, 3], "routes": [11, 23]}
