@@ -96,3 +96,21 @@ def test_an_optional_list_takes_no_list_another_parameter_took():
     assert only_args("Add up the fares [2.5, 3, 1.75]", fares) == {"fares": [2.5, 3, 1.75]}
     # Two lists: the second goes to the optional parameter.
     assert only_args("Add up the fares [2.5, 3] on routes [11, 23]", fares) == {"fares": [2.5, 3], "routes": [11, 23]}
+
+
+# --- a flag set by the action its description gives it ------------------------------------------------------
+
+def _quote_tool():
+    return tool("quote_sail", "Quote the price of a new sail.", ["sail"],
+                sail={"type": "string", "description": "The kind of sail, e.g. mainsail, jib, spinnaker."},
+                premium={"type": "boolean", "description": "If true, include a spare batten set. Default is false."})
+
+
+def test_a_flag_is_set_when_the_request_says_the_action_its_description_gives_it():
+    assert only_args("Quote a jib and include the spare batten set", _quote_tool()) == {"sail": "jib", "premium": True}
+    assert only_args("Quote a jib, without including a batten set", _quote_tool()) == {"sail": "jib", "premium": False}
+
+
+def test_a_flag_stays_out_when_the_request_says_only_part_of_that_action():
+    # Negative: "battens" alone, with no "include", is not the action.
+    assert only_args("Quote a jib with battens", _quote_tool()) == {"sail": "jib"}
