@@ -24,7 +24,7 @@ from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.flags import described_default, flag_in
 from helpers.offline.formulas import expression_for
-from helpers.offline.name_choice import PLACE_PARAM, left_for, named_for, place_aware, with_region
+from helpers.offline.name_choice import PLACE_PARAM, left_for, named_for, place_aware, slot_before, with_region
 from helpers.offline.names import entities as entities
 from helpers.offline.names import entities_for, tool_words, unwrapped
 from helpers.offline.noun_phrases import cued, noun_value, phrase_for
@@ -210,7 +210,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             others = [n for n, s in props.items() if n != name and n not in args and isinstance(s, dict)
                       and param_type(s) == "string" and not s.get("enum")]
             mine, theirs = left_for(name, question, pool, others)
-            if mine and (name in required or cued(name, schema, question, mine[0]) or named_for(name, mine[0])):
+            if mine and (name in required or cued(name, schema, question, mine[0]) or named_for(name, mine[0])
+                         or slot_before(schema, question, mine[0])):
                 open_place = any(PLACE_PARAM.search(n) and n not in args and n != name for n in props)
                 args[name] = place_aware(name, question, mine, open_place)
                 pool.remove(args[name])

@@ -114,3 +114,21 @@ def test_a_flag_is_set_when_the_request_says_the_action_its_description_gives_it
 def test_a_flag_stays_out_when_the_request_says_only_part_of_that_action():
     # Negative: "battens" alone, with no "include", is not the action.
     assert only_args("Quote a jib with battens", _quote_tool()) == {"sail": "jib"}
+
+
+# --- a description ending with a preposition leaves a slot for the name after it ----------------------------
+
+def _timetable_tool():
+    return tool("tram_timetable", "The timetable of a tram line.", ["line"],
+                line={"type": "string", "description": "The name of the tram line."},
+                depot={"type": "string", "description": "The depot the trams start from."})
+
+
+def test_an_optional_text_takes_the_name_after_the_preposition_its_description_ends_with():
+    assert only_args("The timetable of the Harbour Line from Gorgie", _timetable_tool()) == {
+        "line": "Harbour Line", "depot": "Gorgie"}
+
+
+def test_a_name_after_another_preposition_leaves_the_slot_empty():
+    # Negative: "to Gorgie" is not "from Gorgie": the optional depot stays out.
+    assert only_args("The timetable of the Harbour Line to Gorgie", _timetable_tool()) == {"line": "Harbour Line"}
