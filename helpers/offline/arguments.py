@@ -24,7 +24,14 @@ from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.flags import described_default, flag_in
 from helpers.offline.formulas import expression_for
-from helpers.offline.name_choice import PLACE_PARAM, left_for, named_for, place_aware, slot_before, with_region
+from helpers.offline.name_choice import (
+    PLACE_PARAM,
+    left_for,
+    named_for,
+    place_aware,
+    slot_before,
+    with_region,
+)
 from helpers.offline.names import entities as entities
 from helpers.offline.names import entities_for, tool_words, unwrapped
 from helpers.offline.noun_phrases import cued, noun_value, phrase_for
