@@ -332,7 +332,10 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
     if mention.percent and (own | described) & _RATE_WORDS:
         score += 2.0
     if mention.frequency:
-        score += 3.0 if {stem("frequency"), stem("times"), stem("compound"), stem("period")} & (own | described) else -9
+        # A count per year fits a frequency, a compounding or "times per ...", not a time span in years.
+        per = re.search(r"\btimes\b|\bper\b", description, re.IGNORECASE) or stem("times") in own
+        score += 3.0 if {stem("frequency"), stem("compound")} & (own | described) or (
+            per and {stem("times"), stem("period")} & (own | described)) else -9
     year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit
     if year_like and stem("year") in own | described:
         score += 2.0

@@ -132,3 +132,21 @@ def test_an_optional_text_takes_the_name_after_the_preposition_its_description_e
 def test_a_name_after_another_preposition_leaves_the_slot_empty():
     # Negative: "to Gorgie" is not "from Gorgie": the optional depot stays out.
     assert only_args("The timetable of the Harbour Line to Gorgie", _timetable_tool()) == {"line": "Harbour Line"}
+
+
+# --- a frequency word is a count per year, not a time span --------------------------------------------------
+
+def _pass_tool(**extra):
+    return tool("price_tram_pass", "Price a tram season pass.", ["fare", "span"],
+                fare={"type": "number", "description": "The fare of each payment."},
+                span={"type": "integer", "description": "The time span in years the pass covers."}, **extra)
+
+
+def test_monthly_goes_to_a_count_per_year_and_the_years_to_the_span():
+    paid = _pass_tool(instalments={"type": "integer", "description": "How many times per year it is paid."})
+    assert only_args("Price a pass of $40 paid monthly over 2 years", paid) == {"fare": 40, "span": 2, "instalments": 12}
+
+
+def test_a_time_span_in_years_takes_no_frequency_word():
+    # Negative: with no count-per-year parameter, "monthly" goes nowhere; the span is the 2 years.
+    assert only_args("Price a pass of $40 paid monthly over 2 years", _pass_tool()) == {"fare": 40, "span": 2}
