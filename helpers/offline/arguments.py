@@ -24,11 +24,18 @@ from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.flags import described_default, flag_in
 from helpers.offline.formulas import expression_for
-from helpers.offline.name_choice import PLACE_PARAM, left_for, named_for, place_aware, with_region
+from helpers.offline.name_choice import (
+    PLACE_PARAM,
+    left_for,
+    named_for,
+    place_aware,
+    slot_before,
+    with_region,
+)
 from helpers.offline.names import entities as entities
 from helpers.offline.names import entities_for, tool_words, unwrapped
 from helpers.offline.noun_phrases import cued, noun_value, phrase_for
-from helpers.offline.param_values import emails_in, value_for, wants_email
+from helpers.offline.param_values import emails_in, listed_values, value_for, wants_email
 from helpers.offline.statements import statement_for
 from helpers.offline.text import content_words, stem, word_list
 from helpers.offline.unit_params import is_unit_param, unit_in
@@ -210,7 +217,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             others = [n for n, s in props.items() if n != name and n not in args and isinstance(s, dict)
                       and param_type(s) == "string" and not s.get("enum")]
             mine, theirs = left_for(name, question, pool, others)
-            if mine and (name in required or cued(name, schema, question, mine[0]) or named_for(name, mine[0])):
+            if mine and (name in required or cued(name, schema, question, mine[0]) or named_for(name, mine[0])
+                         or slot_before(schema, question, mine[0])):
                 open_place = any(PLACE_PARAM.search(n) and n not in args and n != name for n in props)
                 args[name] = place_aware(name, question, mine, open_place)
                 pool.remove(args[name])
@@ -247,19 +255,35 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
             if numeric(items or {}):
                 lists = number_lists(question) or ([] if name not in required else ranges(question))
-                if lists:
-                    # Several list parameters take several lists in order: "Group A [3, 4] and Group B [7, 8]".
+                if lists and (name in required or lists_given < len(lists)):
+                    # Several list parameters take several lists in order: "Group A [3, 4] and Group B [7, 8]"; an
+                    # optional one takes only a list no other parameter took (no "years" copied from "cash_flows").
                     chosen = lists[lists_given] if lists_given < len(lists) else lists[0]
                     lists_given += 1
-                    args[name] = [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in chosen]
+                    args[name] = _typed(chosen, items)
                 elif name in required:
                     args[name] = [v for v in numbers.values()]
+            elif numeric(inner := items.get("items") if isinstance(items.get("items"), dict) else {}) and \
+                    items.get("type") == "array" and (rows := number_lists(question)):
+                args[name] = [_typed(row, inner) for row in rows]  # a table of rows: "[[10, 20], [30, 40]]"
             elif isinstance(items.get("enum"), list) and (members := enum_values(items["enum"], question)):
                 args[name] = members  # the listed members the request says: "avoiding highways and toll roads"
+            elif members := enum_values(listed_values(schema), question):
+                args[name] = members  # the values a description lists, as the request says them: "e.g. vegan, halal"
             elif name in required or (pool and cued(name, schema, question, pool[0])):
                 args[name] = list(pool)
                 pool = []
     return args
+
+
+def _typed(values: list, items: dict) -> list:
+    """Numbers as an array's items want them: whole numbers as int for integer items.
+
+    Example:
+        >>> _typed([3.0, 4.5], {"type": "integer"}), _typed([3.0], {"type": "number"})
+        ([3, 4.5], [3.0])
+    """
+    return [int(v) if items.get("type") == "integer" and float(v).is_integer() else v for v in values]
 
 
 def _numeric_words(props: dict) -> str:

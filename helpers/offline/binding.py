@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 
 from helpers.offline.field_roles import name_words
-from helpers.offline.text import STOP_WORDS, stem, words
+from helpers.offline.text import STOP_WORDS, edit_distance, stem, words
 
 _WORD_NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
@@ -41,6 +41,7 @@ FREQUENCIES = {"daily": 365, "weekly": 52, "monthly": 12, "quarterly": 4, "annua
 _MAGNITUDES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
                "b": 1e9, "trillion": 1e12}
 _MONEY_ONLY = {"k", "m", "b", "mn", "bn"}  # "300K" is kelvin unless money is meant: "$300K"
+_TYPO_LENGTH = 8  # a stem this long one edit from a parameter's word is a typo of it; shorter words differ by one too often
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}
 # SI prefixes written before a unit's symbol: "100µF" is 100e-6 F, "5 kV" 5e3 V.
 _PREFIXES = {"p": 1e-12, "n": 1e-9, "µ": 1e-6, "μ": 1e-6, "u": 1e-6, "m": 1e-3, "c": 1e-2, "k": 1e3, "M": 1e6,
@@ -235,9 +236,39 @@ def _unit_stems(unit: str) -> set[str]:
 
 def _meets(word: str, stems: set[str]) -> bool:
     """A word's stem among `stems`, or sharing a long start with one (the crude stemmer leaves
-    "accelerat" and "acceler" apart)."""
+    "accelerat" and "acceler" apart), or a long word one edit from one (a typo).
+
+    Example:
+        >>> _meets(stem("tempreature"), {stem("temperature")}), _meets(stem("heights"), {stem("weight")})
+        (True, False)
+    """
     return word in stems or any(len(w) >= 5 and len(word) >= 5 and (w.startswith(word) or word.startswith(w))
-                                for w in stems)
+                                for w in stems) or (
+        # a long word one slip from a parameter's word is that word mistyped: "acceleeration of 9.8"
+        len(word) >= _TYPO_LENGTH and any(len(w) >= _TYPO_LENGTH - 1 and edit_distance(word, w, 1) <= 1 for w in stems))
+
+
+def _described_unit_fit(unit: str, units: set[str], description: str) -> float:
+    """How well a number's unit fits the unit a description writes, 0.5 to 2.5. The whole unit written as such
+    ("meters/second" for "10 meters/second") fits best; "5 seconds" hardly fits a description that has seconds
+    only under a rate ("in meters/second^2"): per second is not seconds.
+
+    Example:
+        >>> _described_unit_fit("seconds", {"second"}, "The time in seconds.") > _described_unit_fit(
+        ...     "seconds", {"second"}, "The acceleration in meters/second^2.")
+        True
+    """
+    low = description.lower()
+    per = {stem(w) for w in re.findall(r"(?:/|\bper\s+)([a-z]+)", low)}
+    whole = {stem(w) for w in re.findall(r"(?<![/\w])([a-z]+)", re.sub(r"(?:/|\bper\s+)[a-z]+", " ", low))}
+    if not units & (whole | per):
+        return 2.0  # the unit is written inside a word of the description ("sq" in "square feet")
+    if not units & whole and units <= per:
+        return 0.5
+    score = 1.0 + len(units & (whole | per)) / len(units)
+    if len(unit) > 1 and re.search(rf"(?<![\w/]){re.escape(unit.lower())}(?![\w^/])", low):
+        score += 0.5
+    return score
 
 
 def fit(name: str, schema: dict, mention: Mention) -> float:
@@ -283,7 +314,7 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
         if units & own:
             score += 4.0  # the unit written on a number says most: "250 grams" for sugar_grams
         elif units & described or (len(mention.unit) > 1 and mention.unit.lower() in description.lower()):
-            score += 2.0
+            score += _described_unit_fit(mention.unit, units, description)
     for word in mention.after:
         if _meets(word, own):
             score += 2.5
@@ -301,7 +332,10 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
     if mention.percent and (own | described) & _RATE_WORDS:
         score += 2.0
     if mention.frequency:
-        score += 3.0 if {stem("frequency"), stem("times"), stem("compound"), stem("period")} & (own | described) else -9
+        # A count per year fits a frequency, a compounding or "times per ...", not a time span in years.
+        per = re.search(r"\btimes\b|\bper\b", description, re.IGNORECASE) or stem("times") in own
+        score += 3.0 if {stem("frequency"), stem("compound")} & (own | described) or (
+            per and {stem("times"), stem("period")} & (own | described)) else -9
     year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit
     if year_like and stem("year") in own | described:
         score += 2.0

@@ -3,8 +3,10 @@
 - `flag_in(name, schema, question)`: True when the flag's own words appear ("with its history" for
   `include_history`), False after a negation ("without history"), None when the request doesn't name it;
 - `described_default(schema)`: the default a description writes ("Default is true").
+A flag its name does not name may be named by its description's action: "Whether to account for terrain" is set
+by "accounting for terrain" (the action's verb and its last word, both said).
 
-What it leaves out on purpose: meaning. A flag is named by its own words only; "show me everything" does not
+What it leaves out on purpose: meaning. A flag is named by its own words or its described action only; "show me everything" does not
 set `include_details`.
 """
 
@@ -43,7 +45,32 @@ def flag_in(name: str, schema: dict, question: str) -> bool | None:
     if len(own) == 2 and set(own) <= set(tokens):  # "with toll roads avoided" for avoid_tolls
         first = min(tokens.index(w) for w in own)
         return not negations & set(tokens[max(0, first - 3):first])
-    return None
+    return _described_action(schema, tokens, negations)
+
+
+# What a flag's description says it does: "Whether to account for terrain ...", "If true, include match statistics
+# like ...". The phrase ends at a comma, a full stop, "like"/"such as", or a preposition after its object.
+_ACTION = re.compile(r"\b(?:whether\s+to|if\s+(?:set\s+to\s+)?true,?)\s+(?P<phrase>[a-z][a-z ]*?)"
+                     r"(?=\s+(?:like|such|e\.g|etc|in|on|of|when|if|from|with|by|and|or)\b|[,.;(]|$)", re.IGNORECASE)
+
+
+def _described_action(schema: dict, tokens: list[str], negations: set[str]) -> bool | None:
+    """True when the request says the action the description gives the flag: its verb and its last word
+    ("accounting for terrain" for "Whether to account for terrain in distance calculation"); None otherwise.
+
+    Example:
+        >>> _described_action({"description": "Whether to account for tides in the crossing."},
+        ...                   [stem(w) for w in words("Plan the crossing, accounting for tides")], set())
+        True
+    """
+    found = _ACTION.search(str(schema.get("description") or ""))
+    if not found:
+        return None
+    phrase = [stem(w) for w in words(found.group("phrase"))]
+    if len(phrase) < 2 or phrase[0] not in tokens or phrase[-1] not in tokens:
+        return None
+    at = tokens.index(phrase[0])
+    return not negations & set(tokens[max(0, at - 3):at])
 
 
 def described_default(schema: dict) -> bool:

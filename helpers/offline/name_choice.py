@@ -4,6 +4,8 @@ the parameter's own noun at a name's end, by "in"/"near" for a place; and a plac
 - `left_for(name, question, pool, others)`: the names this parameter may take, in order, and those left to the
   other open text parameters (`others`, their names);
 - `named_for(name, value)`: a name ending in the parameter's noun ("Premier League" for `league`);
+- `slot_before(schema, question, value)`: a description ending in a preposition ("the depot trams start from")
+  is filled by the name after that preposition ("from Gorgie");
 - `place_aware(name, question, pool, open_place)`: a place parameter takes the name set after "in", "near" or
   "around"; another parameter leaves it to an open place parameter;
 - `with_region(...)`: "Boston, Massachusetts" is one place: the region joins it when the description asks for a
@@ -59,6 +61,23 @@ def named_for(name: str, value: str) -> bool:
     """
     own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w} - {"name", "id", "type"}
     return len(value.split()) > 1 and stem(value.split()[-1].lower()) in own
+
+
+_SLOT_END = re.compile(r"\b(on|in|at|for|from|with|by|into)\s*\.?\s*$", re.IGNORECASE)
+
+
+def slot_before(schema: dict, question: str, value: str) -> bool:
+    """A description that ends with a preposition leaves a slot after it ("The platform the user plays on."): the
+    name the request writes after that preposition ("on Switch") fills it.
+
+    Example:
+        >>> slot_before({"description": "The depot the tram runs from."}, "Trams from Leith at 9", "Leith")
+        True
+        >>> slot_before({"description": "The depot of the tram."}, "Trams from Leith at 9", "Leith")
+        False
+    """
+    found = _SLOT_END.search(str(schema.get("description") or ""))
+    return bool(found) and re.search(rf"\b{found.group(1)}\s+{re.escape(value)}\b", question, re.IGNORECASE) is not None
 
 
 def with_region(name: str, schema: dict, question: str, place: str, pool: list[str], props: dict,

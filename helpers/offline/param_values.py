@@ -34,8 +34,9 @@ from helpers.offline.dates import date_for
 from helpers.offline.instructions.numbers import NUMBER_WORDS
 from helpers.offline.text import STOP_WORDS, content_words, stem, words
 
-_LISTED = re.compile(r"\b(?:e\.?\s?g\.?|for example|for instance|such as|like|one of|either|options?|values?|"
-                     r"choose from)\s*[:,]?\s*(?P<items>[^.;)\n]+)", re.IGNORECASE)
+# "i.e." too: descriptions write it where they mean "e.g." ("i.e., victim, accused, verdict etc.").
+_LISTED = re.compile(r"\b(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|for instance|such as|like|one of|either|options?|"
+                     r"values?|choose from)\s*[:,]?\s*(?P<items>[^.;)\n]+)", re.IGNORECASE)
 # A date said relative to today, kept as written: the offline model has no calendar.
 _RELATIVE_DATE = re.compile(r"\b(?:(?:next|last|past|this|coming)\s+(?:week(?:end)?|month|year|day|monday|tuesday|"
                             r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|yesterday|tonight)\b",
@@ -52,6 +53,7 @@ _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
 _PATH_WORDS = {"path", "paths", "file", "filename", "filepath", "folder", "dir", "directory", "repo_path"}
 _POSIX_PATH = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.-]*)*")
+_ITEM_MARKS = " '\"`[]"  # the quotes and brackets around a listed item: "Eg: ['I', 'V']"
 _AROUND = "\"'`()[]<>,;!?\u201c\u201d\u2018\u2019"
 _WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/][\w.\\/-]*")  # "C:\\temp\\x.txt", "C:/data/x.csv"
 
@@ -62,6 +64,8 @@ def listed_values(schema: dict) -> list[str]:
     Example:
         >>> listed_values({"description": "the door, e.g. front, back, garage"})
         ['front', 'back', 'garage']
+        >>> listed_values({"description": "The part wanted, i.e., stem, petal, root etc."})
+        ['stem', 'petal', 'root']
     """
     examples = schema.get("examples")
     if isinstance(examples, list) and examples:
@@ -70,7 +74,9 @@ def listed_values(schema: dict) -> list[str]:
     if match is None:
         return []
     items = re.split(r"\s*(?:,|\bor\b|\band\b|/)\s*", match.group("items"))
-    return [i.strip(" '\"`") for i in items if i.strip(" '\"`") and len(i.split()) <= 3]
+    # "verdict etc": the list's closing "etc" is no part of its last item.
+    items = [re.sub(r"\s*\betc\b\.?$", "", i.strip(_ITEM_MARKS)).strip(_ITEM_MARKS) for i in items]
+    return [i for i in items if i and i.lower() != "etc" and len(i.split()) <= 3]
 
 
 def quoted_values(description: str) -> list[str]:
