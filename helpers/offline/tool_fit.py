@@ -13,7 +13,8 @@ words of kind ("*freezing*"). `tool_fits(tool, question)` is true when:
   `high_score`). Initials count as the words they stand for ("BMI" for "body mass index");
 - or the tool gives the details of its object (details, information, stats) and the request names that
   object ("the size of the sculpture 'David'" for "Retrieve details of a sculpture");
-- or the request names the tool outright ("open a ticket" for `open_ticket`) or a value its schema lists.
+- or the request names the tool outright ("open a ticket" for `open_ticket`) or a value its schema lists (an enum,
+  or a description's whole set: "i.e., cracks, bubbles"; not its examples, an open list).
 It is false when the request holds fewer numbers than the tool's required numbers (`missing_numbers`), and
 when the request only asks what a kind of thing is ("What is a holy book?") and the tool is no dictionary.
 A request no offered tool fits gets no call, and `no_tool_note(tools)` says so plainly; one turned down only
@@ -40,6 +41,7 @@ from helpers.offline.binding import mentions, number_lists
 from helpers.offline.call_plan import clauses
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
+from helpers.offline.param_values import listed_values
 from helpers.offline.text import STOP_WORDS, content_words, stem, words
 
 NAME_WORDS_ENOUGH = 2  # a request that says this many of the tool's own name words (not its verb) is about it
@@ -228,9 +230,17 @@ _ONE_UNIT = re.compile(r"\b(?:next|last|past|this|coming|a|an|per|every|each)\s+
 
 
 def _listed(tool: Tool) -> list:
+    """The values the tool's parameters list: an enum's, or those a description lists as the whole set ("i.e.,
+    cracks, bubbles"). Examples ("e.g. front, back") are left out: they are an open list, often of common words."""
     props = (tool.parameters or {}).get("properties") or {}
-    return [v for schema in props.values() if isinstance(schema, dict) for v in schema.get("enum") or []
+    schemas = [schema for schema in props.values() if isinstance(schema, dict)]
+    return [v for schema in schemas
+            for v in (schema.get("enum") or (listed_values({"description": schema.get("description")})
+                                             if _WHOLE_SET.search(str(schema.get("description") or "")) else []))
             if isinstance(v, str) and v.strip()]
+
+
+_WHOLE_SET = re.compile(r"\bi\.\s?e\.|\bone of\b", re.I)
 
 
 def _canonical_value(value: str) -> set[str]:

@@ -173,3 +173,12 @@ def test_an_address_or_a_link_is_a_value_not_what_is_asked():
     assert called("Email ana@regatta.example that the race starts at noon", mailer)[0] == ["send_mail"]
     # Its negative: an address in a request the tool has nothing to do with is still no call.
     assert called("What is the firing temperature of a kiln? Ask ana@regatta.example", mailer)[0] == []
+
+
+def test_a_value_a_description_lists_makes_the_tool_fit_as_an_enum_value_does():
+    """"Are there mites in hive 4?" names a value the pest parameter lists after "i.e.": the tool is about it."""
+    check = tool("inspect_hive", "Inspect one beehive by its number.", ["hive", "pest"], hive=INT,
+                 pest={"type": "string", "description": "The pest to look for, i.e., mites, beetles, moths."})
+    assert called("Are there mites in hive 4?", check)[0] == ["inspect_hive"]
+    # Its negative: a thing the tool lists nowhere is still another subject.
+    assert called("Are there swans on the pond near hive 4?", check)[0] == []
