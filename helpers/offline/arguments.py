@@ -263,8 +263,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                     args[name] = _typed(chosen, items)
                 elif name in required:
                     args[name] = [v for v in numbers.values()]
-            elif numeric(inner := items.get("items") if isinstance(items.get("items"), dict) else {}) and \
-                    items.get("type") == "array" and (rows := number_lists(question)):
+            elif numeric(inner := _dict_or_empty(items.get("items"))) and items.get("type") == "array" and \
+                    (rows := number_lists(question)):
                 args[name] = [_typed(row, inner) for row in rows]  # a table of rows: "[[10, 20], [30, 40]]"
             elif isinstance(items.get("enum"), list) and (members := enum_values(items["enum"], question)):
                 args[name] = members  # the listed members the request says: "avoiding highways and toll roads"
@@ -274,6 +274,10 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = list(pool)
                 pool = []
     return args
+
+
+def _dict_or_empty(value) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def _typed(values: list, items: dict) -> list:

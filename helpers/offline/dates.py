@@ -107,15 +107,15 @@ def wanted_form(description: str) -> Form | None:
     """
     pattern = _PATTERN.search(description)
     if pattern:
-        order = tuple(part.lower()[0] for part in (pattern.group(1), pattern.group(3), pattern.group(4)))
-        if sorted(order) == ["d", "m", "y"]:
-            return Form(order, pattern.group(2))  # type: ignore[arg-type]
+        first, second, third = (part.lower()[0] for part in (pattern.group(1), pattern.group(3), pattern.group(4)))
+        if sorted((first, second, third)) == ["d", "m", "y"]:
+            return Form((first, second, third), pattern.group(2))
     worded = _WORDED.search(description)
     if worded:
-        order = tuple(part.lower()[0] for part in worded.groups())
+        first, second, third = (part.lower()[0] for part in worded.groups())
         sep = description[worded.end(1)]
-        if sorted(order) == ["d", "m", "y"]:
-            return Form(order, sep)  # type: ignore[arg-type]
+        if sorted((first, second, third)) == ["d", "m", "y"]:
+            return Form((first, second, third), sep)
     example = _EXAMPLE.search(description)
     if example:
         text = example.group(0)
