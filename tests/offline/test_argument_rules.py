@@ -7,25 +7,11 @@ Each rule is shown firing and, where it has one, not firing (its negative).
 import json
 
 import pytest
+from made_up import calls, only_args, tool
 
 from helpers.offline import neutral_client
-from helpers.offline.conversation import Conversation, Tool
+from helpers.offline.conversation import Conversation
 from helpers.offline.engine import decide
-
-
-def tool(name, description, required=(), **properties):
-    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
-
-
-def calls(question, *tools, **conv):
-    decision = decide(Conversation(question=question, tools=list(tools), **conv))
-    return [(name, json.loads(args)) for name, args in decision.calls]
-
-
-def only_args(question, *tools):
-    (call,) = calls(question, *tools)
-    return call[1]
-
 
 NUM = {"type": "number"}
 INT = {"type": "integer"}

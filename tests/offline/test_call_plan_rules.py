@@ -4,19 +4,8 @@ case uses: a bakery, a glasshouse, a sailing club, a pottery kiln, an aquarium.
 Each rule is shown firing and, where it has one, not firing (its negative).
 """
 
-import json
 
-from helpers.offline.conversation import Conversation, Tool
-from helpers.offline.engine import decide
-
-
-def tool(name, description, required=(), **properties):
-    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
-
-
-def calls(question, *tools):
-    decision = decide(Conversation(question=question, tools=list(tools)))
-    return [(name, json.loads(args)) for name, args in decision.calls]
+from made_up import calls, tool
 
 
 def num(description):

@@ -8,22 +8,11 @@ fitting request worded differently from the tool's description that still gets i
 import json
 
 import pytest
+from made_up import called, tool
 
 from helpers.offline import neutral_client
 from helpers.offline.asked import asked_phrases, is_definition_question, questions_in
-from helpers.offline.conversation import Conversation, Tool
-from helpers.offline.engine import decide
 from helpers.offline.tool_fit import is_about, missing_note, missing_numbers, tool_fits
-
-
-def tool(tool_name, description, required=(), **properties):
-    return Tool(tool_name, description, {"type": "object", "properties": properties, "required": list(required)})
-
-
-def called(question, *tools):
-    decision = decide(Conversation(question=question, tools=list(tools)))
-    return [name for name, _ in decision.calls], decision.text
-
 
 TEXT = {"type": "string"}
 INT = {"type": "integer"}

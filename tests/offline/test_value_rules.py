@@ -7,23 +7,13 @@ Each rule is shown firing and, where it has one, not firing (its negative).
 import json
 
 import pytest
+from made_up import only_args, tool
 
 from helpers.offline.arguments import entities
 from helpers.offline.conversation import Conversation, Tool
 from helpers.offline.dates import date_for, date_in, wanted_form
 from helpers.offline.engine import decide
 from helpers.offline.param_values import identifier_in, path_in
-
-
-def tool(name, description, required=(), **properties):
-    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
-
-
-def only_args(question, *tools):
-    decision = decide(Conversation(question=question, tools=list(tools)))
-    (call,) = decision.calls
-    return json.loads(call[1])
-
 
 TEXT = {"type": "string"}
 

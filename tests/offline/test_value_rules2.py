@@ -4,22 +4,10 @@ round's six use: a glassblowing studio, a tram depot, a fungarium (a mushroom he
 Each rule is shown firing and, where it has one, not firing (its negative).
 """
 
-import json
 
-from helpers.offline.conversation import Conversation, Tool
-from helpers.offline.engine import decide
+from made_up import only_args, tool
+
 from helpers.offline.param_values import listed_values
-
-
-def tool(name, description, required=(), **properties):
-    return Tool(name, description, {"type": "object", "properties": properties, "required": list(required)})
-
-
-def only_args(question, *tools):
-    decision = decide(Conversation(question=question, tools=list(tools)))
-    (call,) = decision.calls
-    return json.loads(call[1])
-
 
 TEXT = {"type": "string"}
 
