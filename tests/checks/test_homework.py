@@ -208,12 +208,14 @@ def test_build_prompt_fails_without_answer_only_from_the_entries(sentence):
     assert "answer only from these entries" in result.hint
 
 
+def _right_rag(client, model, question):
+    context = "\n".join(d["answer"] for d in search(question))
+    return client.responses.create(model=model, input=f"{question}\n{context}").output_text
+
+
 def test_rag(offline):
     client, model = offline
-
-    def right(client, model, question):
-        context = "\n".join(d["answer"] for d in search(question))
-        return client.responses.create(model=model, input=f"{question}\n{context}").output_text
+    right = _right_rag
 
     def no_search(client, model, question):
         return client.responses.create(model=model, input=question).output_text
@@ -480,16 +482,18 @@ def test_my_agent_loop(offline):
     assert "append response.output" in result.hint
 
 
+def _right_count_iterations(messages):
+    count, previous = 0, False
+    for item in messages:
+        model_item = item.get("type") in ("function_call", "reasoning") or item.get("role") == "assistant"
+        count += model_item and not previous
+        previous = model_item
+    return count
+
+
 def test_count_iterations(offline):
     client, model = offline
-
-    def right(messages):
-        count, previous = 0, False
-        for item in messages:
-            model_item = item.get("type") in ("function_call", "reasoning") or item.get("role") == "assistant"
-            count += model_item and not previous
-            previous = model_item
-        return count
+    right = _right_count_iterations
 
     def counts_calls(messages):
         return sum(item.get("type") == "function_call" for item in messages) + 1
@@ -1024,12 +1028,14 @@ def test_count_tool(documents):
     assert "only that section" in result.hint
 
 
+def _right_follow_up(client, model, result, question):
+    return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
+                      messages=result.messages, verbose=False)
+
+
 def test_follow_up(offline):
     client, model = offline
-
-    def right(client, model, result, question):
-        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
-                          messages=result.messages, verbose=False)
+    right = _right_follow_up
 
     def forgets(client, model, result, question):
         return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL], verbose=False)
@@ -1186,10 +1192,6 @@ def _weak_model():
 def test_right_code_passes_whatever_the_students_model_does():
     client, model = _weak_model()
 
-    def rag(client, model, question):
-        context = "\n".join(d["answer"] for d in search(question))
-        return client.responses.create(model=model, input=f"{question}\n{context}").output_text
-
     def budgeted(client, model, question, tools, schemas, max_tokens, max_iterations=50):
         messages, used = [{"role": "user", "content": question}], 0
         for _ in range(max_iterations):
@@ -1204,22 +1206,10 @@ def test_right_code_passes_whatever_the_students_model_does():
             messages.extend(make_call(call, tools) for call in calls)
         return "", "iteration_limit", used
 
-    def follow_up(client, model, result, question):
-        return agent_loop(client, model, question, {"search": search}, schemas=[SEARCH_TOOL],
-                          messages=result.messages, verbose=False)
-
-    def count_iterations(messages):
-        count, previous = 0, False
-        for item in messages:
-            model_item = item.get("type") in ("function_call", "reasoning") or item.get("role") == "assistant"
-            count += model_item and not previous
-            previous = model_item
-        return count
-
-    for name, result in [("1.5", hw.check_rag(rag, client, model)),
+    for name, result in [("1.5", hw.check_rag(_right_rag, client, model)),
                          ("2.4", hw.check_my_agent_loop(_loop, client, model)),
-                         ("2.5", hw.check_count_iterations(count_iterations, client, model)),
+                         ("2.5", hw.check_count_iterations(_right_count_iterations, client, model)),
                          ("4.3", hw.check_run_with_budget(budgeted, client, model)),
                          ("5.1", hw.check_my_chat_loop(_chat_loop, client, model)),
-                         ("5.3", hw.check_follow_up(follow_up, client, model))]:
+                         ("5.3", hw.check_follow_up(_right_follow_up, client, model))]:
         assert result.passed, (name, result)
