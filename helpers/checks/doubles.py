@@ -117,19 +117,23 @@ class SpyClient:
                 "function_call"]
 
 
-def scripted_response(*items, text: str | None = None, n: int = 1):
-    """A Responses API result holding the given function calls (name, arguments) and/or a text message.
+def scripted_response(*items, text: str | None = None, n: int = 1, reasoning: bool = False):
+    """A Responses API result holding the given function calls (name, arguments) and/or a text message; with
+    `reasoning`, a reasoning item first, as reasoning models send it.
 
     Example:
         >>> response = scripted_response(("search", {"query": "docker"}), ("search", {"query": "join"}))
         >>> [(item.name, item.arguments, item.call_id) for item in response.output]
         [('search', '{"query": "docker"}', 'call_1_0'), ('search', '{"query": "join"}', 'call_1_1')]
+        >>> [item.type for item in scripted_response(("search", {}), text="On it.", reasoning=True).output]
+        ['reasoning', 'function_call', 'message']
     """
     from openai.types.responses import Response
 
-    output = [{"type": "function_call", "id": f"fc_{n}_{i}", "call_id": f"call_{n}_{i}", "name": name,
-               "arguments": args if isinstance(args, str) else json.dumps(args), "status": "completed"}
-              for i, (name, args) in enumerate(items)]
+    output = [{"type": "reasoning", "id": f"rs_{n}", "summary": []}] if reasoning else []
+    output += [{"type": "function_call", "id": f"fc_{n}_{i}", "call_id": f"call_{n}_{i}", "name": name,
+                "arguments": args if isinstance(args, str) else json.dumps(args), "status": "completed"}
+               for i, (name, args) in enumerate(items)]
     if text is not None:
         output.append({"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
                        "content": [{"type": "output_text", "text": text, "annotations": []}]})

@@ -16,8 +16,6 @@ lesson's loop takes none), and what the loop prints.
 
 from __future__ import annotations
 
-import json
-
 from helpers.checks.core import CheckFailed, fail_if, read_field, run_student_code, task_check
 from helpers.checks.doubles import (
     SCRIPTED_ANSWER,
@@ -76,22 +74,6 @@ def _check_history(calls: list, what: str) -> None:
                 "model again.")
 
 
-def _shaped(n: int, call: tuple | None = None, text: str | None = None):
-    """A scripted response as reasoning models send them: a reasoning item first, then text and/or one call."""
-    from openai.types.responses import Response
-
-    output = [{"type": "reasoning", "id": f"rs_{n}", "summary": []}]
-    if text is not None:
-        output.append({"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
-                       "content": [{"type": "output_text", "text": text, "annotations": []}]})
-    if call is not None:
-        output.append({"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": call[0],
-                       "arguments": json.dumps(call[1]), "status": "completed"})
-    return Response.model_validate({"id": f"resp_{n}", "created_at": 0, "model": "scripted", "object": "response",
-                                    "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
-                                    "output": output})
-
-
 @task_check("04-agentic-loop", "E04", title="Write the agent loop")
 def check_run_agent(run_agent, client, model):
     """Check `run_agent(client, model, question, tools, tool_schemas) -> str` on a scripted model, then on yours.
@@ -132,9 +114,10 @@ def check_run_agent(run_agent, client, model):
             "of the response that asked for no tool.")
 
     # 2. A model shaped as reasoning models answer: reasoning first, text beside a call, one call per response.
-    shaped = ScriptedClient([_shaped(1, ("search", {"query": "docker"}), text="Let me look that up."),
-                             _shaped(2, ("search", {"query": "docker install"})),
-                             _shaped(3, text=SCRIPTED_ANSWER)])
+    shaped = ScriptedClient([scripted_response(("search", {"query": "docker"}), text="Let me look that up.", n=1,
+                                               reasoning=True),
+                             scripted_response(("search", {"query": "docker install"}), n=2, reasoning=True),
+                             scripted_response(text=SCRIPTED_ANSWER, n=3, reasoning=True)])
     ran.clear()
     answer = run_student_code(run_agent, shaped, "scripted", "How do I install Docker?", {"search": fake_search},
                               [SEARCH_TOOL], what="run_agent on a scripted reasoning model")
