@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 
 from helpers.offline.field_roles import name_words
-from helpers.offline.text import STOP_WORDS, edit_distance, stem, words
+from helpers.offline.text import STOP_STEMS, STOP_WORDS, edit_distance, stem, words
 
 _WORD_NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
@@ -282,7 +282,7 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
     """
     own = {stem(w) for w in re.findall(r"[a-z]+|\d+", " ".join(name_words(name)))} - _GENERIC
     description = str(schema.get("description") or "")
-    described = {stem(w) for w in words(description)} - _GENERIC - {stem(w) for w in STOP_WORDS}
+    described = {stem(w) for w in words(description)} - _GENERIC - STOP_STEMS
     score = 0.0
     if mention.assigned:
         if mention.assigned.lower() == name.lower():

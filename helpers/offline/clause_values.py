@@ -20,7 +20,7 @@ from helpers.offline.arguments import entities, fill_arguments, unwrapped
 from helpers.offline.binding import bind_numbers, fit, mentions
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
-from helpers.offline.text import STOP_WORDS, stem
+from helpers.offline.text import STOP_STEMS, stem
 
 # The ordinal part of a parameter's name: `temperature1` and `temperature2`, `first_city` and `second_city` are
 # one kind of value.
@@ -83,7 +83,7 @@ def counts_things(name: str, schema: dict, mention, text: str) -> bool:
     if not COUNT_WORDS.search(said):
         return False
     after = re.findall(r"[A-Za-z]+", text[mention.end:])[:3]
-    return bool({stem(w.lower()) for w in after} - {stem(w) for w in STOP_WORDS}
+    return bool({stem(w.lower()) for w in after} - STOP_STEMS
                 & {stem(w.lower()) for w in re.findall(r"[A-Za-z]+", said)})
 
 

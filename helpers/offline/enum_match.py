@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from helpers.offline.instructions.numbers import NUMBER_WORDS
-from helpers.offline.text import STOP_WORDS, stem
+from helpers.offline.text import STOP_STEMS, stem
 
 _DIGITS = {word: str(value) for word, value in NUMBER_WORDS.items() if " " not in word and word not in
            ("single", "once", "twice", "thrice", "both")}
@@ -43,7 +43,7 @@ def enum_value(enum: list, question: str, taken: frozenset | set = frozenset()):
             if re.search(rf"(?<![\w.]){re.escape(str(member))}(?![\w.])", question):
                 found.append((member, 1, question.find(str(member))))
             continue
-        own = _canonical(str(member)) - {stem(w) for w in STOP_WORDS}
+        own = _canonical(str(member)) - STOP_STEMS
         if own and own <= asked:
             where = lowered.find(str(member).lower())
             found.append((member, len(own), where if where >= 0 else len(question)))

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from helpers.offline.cjk import is_cjk
 from helpers.offline.conversation import Conversation, first_string_arg, read_output, tool_error
-from helpers.offline.text import STOP_WORDS, number_text, stem, stems
+from helpers.offline.text import STOP_STEMS, number_text, stems
 
 SUMMARY_CHARS = 200  # longest summary of one tool result: a line, not a dump
 SUMMARY_ITEMS = 5  # items of a list result summarised; the rest would only repeat the pattern
@@ -159,7 +159,7 @@ def _yes_or_no(question: str, results: list[tuple[str, dict]]) -> str | None:
     """
     if not asks_yes_or_no(question):
         return None
-    asked = stems(question) - {stem(w) for w in STOP_WORDS}
+    asked = stems(question) - STOP_STEMS
     for label, data in results:
         asked_here = asked - stems(label)
         for key, value in data.items():

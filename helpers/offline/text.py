@@ -13,6 +13,7 @@ model must be explainable, not clever.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from helpers.offline.cjk import CJK_RUN, cjk_words
@@ -138,6 +139,9 @@ def content_words(text: str) -> list[str]:
     return out
 
 
+# Cached: the rules ask for the stems of the same few hundred words (a request's, a schema's, the stop words)
+# hundreds of thousands of times per benchmark run; a stem depends on the word alone.
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude stem: strip one common English suffix so "installing", "installed", "installs" meet.
 
@@ -161,6 +165,10 @@ def stem(word: str) -> str:
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
         word = word[:-1]
     return word
+
+
+# The stems of the stop words, which several rules take away from a set of stems.
+STOP_STEMS = frozenset(stem(w) for w in STOP_WORDS)
 
 
 def stems(text: str) -> set[str]:

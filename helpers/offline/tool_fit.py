@@ -42,7 +42,7 @@ from helpers.offline.call_plan import clauses
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.param_values import listed_values
-from helpers.offline.text import STOP_WORDS, content_words, stem, words
+from helpers.offline.text import STOP_STEMS, STOP_WORDS, content_words, stem, words
 
 NAME_WORDS_ENOUGH = 2  # a request that says this many of the tool's own name words (not its verb) is about it
 _VERB_STEMS = {stem(w) for w in "calculate calc compute get find fetch retrieve search lookup check info data".split()}
@@ -142,7 +142,7 @@ def _any_fact_fits(tool: Tool, question: str) -> bool:
     text = f"{tool.name} {tool.description}"
     if not _ANY_FACT & _stems(text):
         return False
-    about = _stems(text) - _ANY_FACT - _REQUEST_STEMS - _VERB_STEMS - {stem(w) for w in STOP_WORDS}
+    about = _stems(text) - _ANY_FACT - _REQUEST_STEMS - _VERB_STEMS - STOP_STEMS
     return any(_meets(stem(w), about) for w in content_words(question) if w not in REQUEST_WORDS and len(w) > 3)
 
 
