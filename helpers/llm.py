@@ -17,6 +17,10 @@ lesson 11, which are async.
 
 What it leaves out on purpose: the presets' data (helpers.setup.providers), streaming helpers, and any wrapper around the SDK's calls. Lessons call `client.responses.create(...)` themselves; hiding that call
 would hide the lesson.
+
+Why one module of about 430 lines: it answers one question a lesson asks, "which model am I talking to?".
+Choosing the provider, making the sync and async clients and saying what the chosen provider lacks all read
+the same `Settings`; the presets' data already lives apart, in helpers.setup.providers.
 """
 
 from __future__ import annotations
