@@ -340,7 +340,13 @@ def on_your_model(client, model, run) -> str:
     except (CheckFailed, NotDoneYet) as e:
         seen = str(e)
     except Exception as e:  # noqa: BLE001 -- the provider's error is what happened on that model, not a FAIL
-        seen = f"the call failed ({type(e).__name__}: {preview(str(e), 160)})."
+        lacking = without_responses_api(client)
+        if lacking and getattr(e, "status_code", None) in (400, 404):
+            # A provider without the Responses API answers a Responses call with 404 (or 400): say what it
+            # lacks, not an error code the student has to decode.
+            seen = f"{lacking} has no Responses API, so this run could not be tried there."
+        else:
+            seen = f"the call failed ({type(e).__name__}: {preview(str(e), 160)})."
     return f" On your model ({model}): {seen}"
 
 

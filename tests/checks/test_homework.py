@@ -1213,3 +1213,38 @@ def test_right_code_passes_whatever_the_students_model_does():
                          ("5.1", hw.check_my_chat_loop(_chat_loop, client, model)),
                          ("5.3", hw.check_follow_up(_right_follow_up, client, model))]:
         assert result.passed, (name, result)
+
+
+def _provider_answering(base_url: str, status: int):
+    """A real openai client pointed at a provider's URL whose every answer is `status`, as a provider without
+    the Responses API answers POST /responses."""
+    import httpx
+    import openai
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json={"error": {"message": "not found", "type": "not_found"}})
+
+    return openai.OpenAI(base_url=base_url, api_key="x", max_retries=0,
+                         http_client=httpx.Client(transport=httpx.MockTransport(answer)))
+
+
+def _one_responses_call(client, model):
+    client.responses.create(model=model, input="hi")
+    return "it answered."
+
+
+def test_your_model_line_says_plainly_that_a_provider_has_no_responses_api():
+    from helpers.checks.doubles import on_your_model
+    from helpers.llm import PROVIDERS
+
+    line = on_your_model(_provider_answering(PROVIDERS["gemini"].base_url, 404), "gemini-x", _one_responses_call)
+    assert line == " On your model (gemini-x): Google Gemini has no Responses API, so this run could not be tried there."
+
+
+def test_your_model_line_reports_other_failures_as_failed_calls():
+    from helpers.checks.doubles import on_your_model
+    from helpers.llm import PROVIDERS
+
+    # A provider that has the Responses API and still answers 404 (a wrong model name): the error itself.
+    line = on_your_model(_provider_answering(PROVIDERS["openai"].base_url, 404), "gpt-x", _one_responses_call)
+    assert line.startswith(" On your model (gpt-x): the call failed (NotFoundError: "), line
