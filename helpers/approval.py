@@ -87,24 +87,37 @@ def arguments_digest(arguments) -> str:
     return hashlib.sha256(canonical_arguments(arguments).encode()).hexdigest()
 
 
-def hints_of(annotations) -> dict[str, bool]:
-    """The four MCP hints of a tool, each filled with MCP's default when the server left it out.
+def given_hints(annotations) -> dict[str, bool]:
+    """The MCP hints a server did set, under their wire names; a hint it left out is absent.
 
     `annotations` is None, a dict in the wire's camelCase (`readOnlyHint`) or Python's snake_case
     (`read_only_hint`), or an object with those attributes (mcp's `ToolAnnotations`). Example:
-    >>> hints_of({"readOnlyHint": True})
-    {'readOnlyHint': True, 'destructiveHint': True, 'idempotentHint': False, 'openWorldHint': True}
+    >>> given_hints({"read_only_hint": True, "openWorldHint": False})
+    {'readOnlyHint': True, 'openWorldHint': False}
     """
     hints = {}
-    for wire, default in HINT_DEFAULTS.items():
+    for wire in HINT_DEFAULTS:
         snake = "".join("_" + c.lower() if c.isupper() else c for c in wire)  # readOnlyHint -> read_only_hint
-        if isinstance(annotations, Mapping):
+        if annotations is None:
+            value = None
+        elif isinstance(annotations, Mapping):
             value = annotations.get(wire, annotations.get(snake))
         else:
             # The snake_case name first, and the camelCase one only without it: mcp 2.x warns on reading the old name.
             value = getattr(annotations, snake) if hasattr(annotations, snake) else getattr(annotations, wire, None)
-        hints[wire] = default if value is None else bool(value)
+        if value is not None:
+            hints[wire] = bool(value)
     return hints
+
+
+def hints_of(annotations) -> dict[str, bool]:
+    """The four MCP hints of a tool, each filled with MCP's default when the server left it out.
+
+    `annotations` takes the forms `given_hints` reads. Example:
+    >>> hints_of({"readOnlyHint": True})
+    {'readOnlyHint': True, 'destructiveHint': True, 'idempotentHint': False, 'openWorldHint': True}
+    """
+    return HINT_DEFAULTS | given_hints(annotations)
 
 
 def policy_for(annotations) -> str:

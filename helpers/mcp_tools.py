@@ -47,13 +47,12 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from helpers.apis.adapter import flavour_of
+from helpers.approval import given_hints  # lesson 13
 from helpers.tools import ToolError, serialize
 from helpers.tools.registry import ToolMapping
 
 DEFAULT_TIMEOUT_S = 60.0
 # The MCP annotation fields, as the wire (and the spec) names them, and as the Python SDK does.
-ANNOTATION_FIELDS = {"title": "title", "readOnlyHint": "read_only_hint", "destructiveHint": "destructive_hint",
-                     "idempotentHint": "idempotent_hint", "openWorldHint": "open_world_hint"}
 MAX_NAME_LENGTH = 64  # the longest function name the OpenAI APIs take
 
 
@@ -92,11 +91,10 @@ def annotations_of(tool) -> dict:
     annotations = getattr(tool, "annotations", None) if not isinstance(tool, dict) else tool.get("annotations")
     if annotations is None:
         return {}
-    if isinstance(annotations, dict):  # the wire's camelCase (or the SDK's names, in a hand-made dict)
-        found = {wire: _field(annotations, wire, python) for wire, python in ANNOTATION_FIELDS.items()}
-    else:  # an SDK object: its own names only (the camelCase ones are deprecated aliases that warn)
-        found = {wire: getattr(annotations, python, None) for wire, python in ANNOTATION_FIELDS.items()}
-    return {wire: value for wire, value in found.items() if value is not None}
+    # The title is lesson 16's to show; the four hints are read as lesson 13's policy reads them, in either
+    # spelling (an SDK object's snake_case attributes, the wire's camelCase keys).
+    title = _field(annotations, "title")
+    return ({"title": title} if title is not None else {}) | given_hints(annotations)
 
 
 def prefixed_name(server: str, tool: str) -> str:
