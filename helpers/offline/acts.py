@@ -1,0 +1,107 @@
+"""What kind of act a request asks for, beside what it asks about: the family of its leading verb, and whether it
+asks for an explanation. tool_fit.py turns a tool down when the act is one the tool does not do.
+
+A request's object is not all it says: "Cancel my appointment" is about an appointment, as `book_appointment` is,
+but asks for the opposite act; "Change the Wi-Fi password" is about the password `get_wifi_password` returns, but
+asks to change it. `act_family(question)` is the family of the request's leading verb (the first word after
+"please", "can you", "I want to", ...), among a few families of general English verbs that act on things in
+different ways: setting a state, taking something away, buying, selling, cleaning, repairing. A tool does an act of
+a family when its name or description says one of that family's verbs (`does_act`).
+
+`is_explanation(question)` tells "Why do cats purr?" and "How do solar panels turn sunlight into electricity?",
+which ask how or why the world works, from a request for a value ("How is the weather in Oslo?", "How many
+...?"). No data tool answers those; one that explains or guides does.
+
+What it leaves out on purpose: a verb outside the families is not judged (most requests say "get", "find",
+"book", "send", which the noun phrases of asked.py judge), and a synonym missing from its family ("axe the
+meeting") is not taken for one. A verb is told from a noun only by its place at the start of the request.
+"""
+
+from __future__ import annotations
+
+import re
+
+from helpers.offline.asked import TOKEN
+from helpers.offline.text import stem
+
+# Families of verbs that act on a thing in one way; a request's act and a tool's act meet when both say a verb
+# of the same family. General English, about no subject.
+ACT_FAMILIES: dict[str, frozenset[str]] = {name: frozenset(stem(w) for w in verbs.split()) for name, verbs in {
+    "set": "set change modify update edit adjust alter switch turn put configure dim brighten raise lower "
+           "increase decrease enable disable activate deactivate toggle rename move reschedule",
+    "remove": "cancel delete remove erase undo revoke withdraw unsubscribe uninstall drop clear discard",
+    "buy": "buy purchase order",
+    "sell": "sell",
+    "clean": "clean wash",
+    "repair": "repair fix mend",
+}.items()}
+# Words a request may start with before its verb: "please", "can you", "I'd like to", "help me".
+_LEAD_IN = frozenset("""please kindly can could would will you i id we lets let us me just now also then ok okay
+hey hi so and want need like to help go ahead try""".split())
+# "Why do cats purr?", "How does a heat pump work?": the subject after "how do" is not the one asking
+# ("How do I ..." asks how to do a thing, which a tool for that thing may do).
+_WHY = re.compile(r"^\W*why\b", re.I)
+_HOW_WORKS = re.compile(r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|one)\b)", re.I)
+# "What is the best way to boil an egg?", "How to wrap a vase?": advice on how to do a thing, not a value.
+_ADVICE = re.compile(r"^\W*(?:what(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?:best|right|correct|easiest|quickest|safest)\s+"
+                     r"ways?\s+to|how\s+to)\b", re.I)
+_LOOKS = re.compile(r"\b(?:look|looks|seem|seems|sound|sounds|compare)\b", re.I)  # "How does the week look?"
+_VALUE = re.compile(r"\d|[\"\u201c]|(?<!^)(?<![.?!]\s)\b[A-Z][a-z]")  # a number, a quote or a name to look up
+
+
+def leading_verb(question: str) -> str:
+    """The first word of the request after its lead-in words, lower case ("" when none).
+
+    Example:
+        >>> leading_verb("Could you please cancel my booking?"), leading_verb("I'd like to sell my bike")
+        ('cancel', 'sell')
+    """
+    for token in TOKEN.findall(question.replace("\u2019", "'")):
+        word = token.lower().replace("'", "")
+        if not word.isalpha():
+            continue
+        if word not in _LEAD_IN:
+            return word
+    return ""
+
+
+def act_family(question: str) -> str | None:
+    """The family of the request's leading verb, or None when it is no verb of the families.
+
+    Example:
+        >>> act_family("Please delete the old photos"), act_family("Find the old photos")
+        ('remove', None)
+    """
+    verb = stem(leading_verb(question))
+    return next((name for name, verbs in ACT_FAMILIES.items() if verb in verbs), None)
+
+
+def does_act(family: str, tool_text: str) -> bool:
+    """Whether a tool's name and description say a verb of the family.
+
+    Example:
+        >>> does_act("remove", "cancel_booking: Cancels a booking"), does_act("remove", "Books a room")
+        (True, False)
+        >>> does_act("remove", "Allows deletion or addition of columns")
+        True
+    """
+    said = {stem(t.lower()) for t in TOKEN.findall(tool_text.replace("_", " "))}
+    # A noun of the act counts as its verb: "allows deletion of columns" deletes ("deletion" starts with "delet").
+    return any(w.startswith(verb) for verb in ACT_FAMILIES[family] for w in said if len(verb) >= 3)
+
+
+def is_explanation(question: str) -> bool:
+    """Whether the request asks why or how the world works, with no value to look up (see the module).
+
+    Example:
+        >>> is_explanation("Why do cats purr?"), is_explanation("How does a heat pump work?")
+        (True, True)
+        >>> is_explanation("How do I book a room?"), is_explanation("Why is parcel QX-12 late?")
+        (False, False)
+        >>> is_explanation("What is the best way to store honey?")
+        True
+    """
+    text = question.strip()
+    if not (_WHY.match(text) or _HOW_WORKS.match(text) or _ADVICE.match(text)) or _LOOKS.search(text):
+        return False
+    return not _VALUE.search(text[1:])

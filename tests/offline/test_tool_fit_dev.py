@@ -1,0 +1,119 @@
+"""The made-up development set of fit_cases.py, case by case, and the rules of acts.py and the search gate on their
+own (issue 26: no call when no tool fits, without losing the requests a tool does fit).
+
+A case the rules still get wrong is marked xfail(strict) with the reason: a synonym no word list holds ("jabs" for
+a vaccination, "practise" for a rehearsal), or an object the tool mentions only as a modifier ("voice section").
+"""
+
+import pytest
+from fit_cases import CASES, TOOLSETS
+from made_up import called, tool
+
+from helpers.offline.acts import act_family, does_act, is_explanation, leading_verb
+from helpers.offline.arguments import is_search_like, reads_like_search
+
+# The cases the rules miss, by request, with why: each is a limit README.md names.
+MISSED = {
+    "How much of the antibiotic should a 12 kg spaniel get at 5 mg per kg?": "dose: a synonym the tool never says",
+    "How much power has the roof generated this week?": "power, roof: synonyms of electricity and panels",
+    "How much would it cost to post 3 kg to Canada?": "cost, post: synonyms of price and shipping",
+    "My back tyre is flat, can you fix the puncture on 2026-06-01?": "the enum says puncture_repair, written joined",
+    "Do you have brake pads in stock?": "brake pads is only an example value (e.g.) of the part parameter",
+    "Have you got a 700x25c inner tube?": "inner tube is only an example value (e.g.) of the part parameter",
+    "What is the longest bike race in the world?": "bike, a word of the tool's name, is taken as the object",
+    "How many public holidays are there in Spain?": "holiday is in the tool's description as another kind",
+    "When do we practise next?": "practise: a synonym of rehearsal",
+    "Tell all the tenors that Thursday's sectional moves to room 5": "a one-text tool is read as a search, and "
+                                                                      "tenor is also listed by list_rehearsals",
+    "How do I warm up my voice before singing?": "voice is in the tool's description, as a modifier",
+    "I need somewhere to sit and work on 2026-01-20": "a desk is implied, never said",
+}
+
+
+@pytest.mark.parametrize("setname, question, wanted, kind", [
+    pytest.param(*case, id=f"{case[0]}-{case[3]}-{i}",
+                 marks=[pytest.mark.xfail(strict=True, reason=MISSED[case[1]])] if case[1] in MISSED else [])
+    for i, case in enumerate(CASES)])
+def test_the_development_set(setname, question, wanted, kind):
+    names, text = called(question, *TOOLSETS[setname])
+    if wanted is None:
+        assert names == [], f"{kind}: {question!r} got {names}"
+    else:
+        assert names[:1] == [wanted], f"{kind}: {question!r} got {names}"
+
+
+def test_every_kind_has_cases_in_at_least_three_domains():
+    for kind in {c[3] for c in CASES}:
+        assert len({c[0] for c in CASES if c[3] == kind and c[1] not in MISSED}) >= 3, kind
+
+
+# --- acts.py: the act a request asks for --------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, verb, family", [
+    ("Could you please cancel my booking?", "cancel", "remove"),
+    ("I'd like to sell my old canoe", "sell", "sell"),
+    ("Switch the porch light off", "switch", "set"),
+    ("Please find my last invoice", "find", None),
+    ("hey can you wash the van tomorrow", "wash", "clean"),
+])
+def test_the_leading_verb_and_its_family(question, verb, family):
+    assert leading_verb(question) == verb and act_family(question) == family
+
+
+def test_an_act_the_tool_does_not_do_is_no_fit_though_the_object_is_its():
+    kayak = tool("book_kayak", "Books a kayak for a paddling trip on the lake.", ["date"],
+                 date={"type": "string", "description": "YYYY-MM-DD"})
+    assert called("Cancel my kayak for 2026-07-01", kayak)[0] == []
+    assert called("Book a kayak for 2026-07-01", kayak)[0] == ["book_kayak"]  # the negative: the tool's own act
+    readings = tool("get_meter_reading", "Returns the latest reading of the gas meter, in cubic metres.", ["meter"],
+                    meter={"type": "string", "description": "Meter id, e.g. GM-4"})
+    assert called("Change the gas meter GM-4 reading to 1200", readings)[0] == []
+    assert called("What does gas meter GM-4 read now?", readings)[0] == ["get_meter_reading"]
+    # A tool that says a verb of the family does that act: "Updates" is a "set" verb, so "change" fits it.
+    update = tool("update_meter_reading", "Updates the recorded reading of a gas meter.", ["meter", "value"],
+                  meter={"type": "string"}, value={"type": "number"})
+    assert called("Change the reading of gas meter GM-4 to 1200", update)[0] == ["update_meter_reading"]
+    assert does_act("remove", "cancel_order: Cancels an order") and not does_act("remove", "Books a kayak")
+
+
+@pytest.mark.parametrize("question, explains", [
+    ("Why do kayaks tip over?", True),
+    ("How does a heat pump work?", True),
+    ("What is the best way to store honey?", True),
+    ("How do I book a kayak?", False),  # asks how to do a thing a tool may do
+    ("Why is order 4471 late?", False),  # a value to look up
+    ("How does the week look for the Oslo office?", False),  # asks for a state, not how the world works
+])
+def test_an_explanation_question_is_told_from_a_lookup(question, explains):
+    assert is_explanation(question) is explains
+
+
+def test_an_explanation_gets_no_data_tool_but_a_guide_fits_it():
+    pump = tool("heat_pump_status", "Returns the heat pump's mode, flow temperature and power use.", [])
+    assert called("How does a heat pump work?", pump)[0] == []
+    assert called("What is the heat pump's flow temperature right now?", pump)[0] == ["heat_pump_status"]
+    guide = tool("explain_appliance", "Explains how a heat pump, a boiler or another appliance works.", ["appliance"],
+                 appliance={"type": "string"})
+    assert called("How does a heat pump work?", guide)[0] == ["explain_appliance"]
+
+
+# --- a tool of one text parameter is a search only when it reads like one -----------------------------------
+
+def test_a_one_text_tool_that_acts_is_no_search_for_every_question():
+    speak = tool("text_to_speech", "Converts the given text into spoken audio on the kitchen speaker.", ["text"],
+                 text={"type": "string", "description": "The text to read aloud."})
+    assert is_search_like(speak) and not reads_like_search(speak)
+    assert called("What is the capital of Mongolia?", speak)[0] == []
+    assert called("Hi, I'm Noor. How are you today?", speak)[0] == []
+    # Its negative: a request about what it does still calls it.
+    assert called("Convert this text to spoken audio: dinner is ready", speak)[0] == ["text_to_speech"]
+    # A real search is still searched first, whatever is asked (the course's search-first rule).
+    notes = tool("search_recipes", "Search the family recipe box.", ["query"], query={"type": "string"})
+    assert reads_like_search(notes) and called("What is the capital of Mongolia?", notes)[0] == ["search_recipes"]
+
+
+def test_a_url_parameter_is_no_query():
+    fetch = tool("http_get", "Sends a GET request to the tide table API to search tide times.", ["url"],
+                 url={"type": "string", "description": "The endpoint, e.g. https://tides.example/search"})
+    assert not is_search_like(fetch)
+    assert called("Write a haiku about the sea", fetch)[0] == []
