@@ -35,6 +35,14 @@ ACT_FAMILIES: dict[str, frozenset[str]] = {name: frozenset(stem(w) for w in verb
     "clean": "clean wash",
     "repair": "repair fix mend",
 }.items()}
+# Verbs of a tool that changes the world rather than answers: what it does when called is one of these acts.
+WRITE_VERBS = frozenset(set().union(*ACT_FAMILIES.values()) | {stem(w) for w in """create add send book schedule post
+submit reserve register write insert upload publish save store record log invite share""".split()})
+# A question that only asks ("What's on my calendar?"), not one that asks for an act ("Can you book ...?").
+# "How to save the game at stage 7?" asks for the act itself, as "Save the game" does.
+_ASKS = re.compile(r"^\W*(?:what|which|who|whom|whose|when|where|how(?!\s+to\b))\b", re.I)
+_ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bplease\b|\bi(?:'d| would)\s+like\b|"
+                          r"\bi\s+(?:want|need)\b|\blet'?s\b|\bshould\s+(?:i|we)\s+(?:book|send|add|create)", re.I)
 # Words a request may start with before its verb: "please", "can you", "I'd like to", "help me".
 _LEAD_IN = frozenset("""please kindly can could would will you i id we lets let us me just now also then ok okay
 hey hi so and want need like to help go ahead try""".split())
@@ -105,3 +113,26 @@ def is_explanation(question: str) -> bool:
     if not (_WHY.match(text) or _HOW_WORKS.match(text) or _ADVICE.match(text)) or _LOOKS.search(text):
         return False
     return not _VALUE.search(text[1:])
+
+
+def only_asks(question: str) -> bool:
+    """Whether the request is a question for information and asks for no act: "What's on my calendar tomorrow?",
+    not "Can you book a table?" nor "Book a table".
+
+    Example:
+        >>> only_asks("What's on my calendar tomorrow?"), only_asks("When can you book me in?")
+        (True, False)
+    """
+    return bool(_ASKS.match(question)) and not _ASKS_TO_ACT.search(question)
+
+
+def tool_writes(name: str, description: str) -> bool:
+    """Whether the tool's own act, the first word of its name or of its description, changes the world
+    ("create_event", "Sends an email ..."): such a tool does something, it does not tell what is.
+
+    Example:
+        >>> tool_writes("create_calendar_event", "Creates an event."), tool_writes("get_events", "Lists events.")
+        (True, False)
+    """
+    firsts = [w for w in (name.replace(".", "_").split("_")[:1] + TOKEN.findall(description)[:1]) if w.isalpha()]
+    return any(stem(w.lower()) in WRITE_VERBS for w in firsts)

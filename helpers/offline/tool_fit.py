@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from helpers.offline.acts import act_family, does_act, is_explanation
+from helpers.offline.acts import act_family, does_act, is_explanation, only_asks, tool_writes
 from helpers.offline.asked import (
     GENERIC_MODIFIERS,
     REQUEST_WORDS,
@@ -98,6 +98,8 @@ def _fits_one(tool: Tool, question: str) -> bool:
     family = act_family(question)
     if family and not does_act(family, tool_text):
         return False  # acts.py: "Cancel my appointment" is not what book_appointment does, though it names its object
+    if only_asks(question) and tool_writes(tool.name, tool.description or ""):
+        return False  # acts.py: "What's on my calendar?" is not answered by create_calendar_event
     if is_explanation(question) and not _DEFINES.search(tool_text):
         return False  # "Why do cats purr?" asks how the world works: no data tool answers it
     about = _stems(f"{tool.name} {tool.description}")
@@ -156,7 +158,27 @@ def _phrase_fits(phrase: list[str], tool: Tool, about: set[str]) -> bool:
     named = {n for n in {stem(w) for w in name_words(tool.name)} - _REQUEST_STEMS - _VERB_STEMS if len(n) > 2}
     if any(_meets(word, named) for word in phrase if word not in GENERIC_MODIFIERS):
         return True
-    return _meets(phrase[-1], about)
+    return _meets(phrase[-1], about) or phrase[-1] in _example_heads(tool)
+
+
+def _example_heads(tool: Tool) -> set[str]:
+    """The last word of each example a parameter's description gives ("e.g. 'chain', 'brake pads'": chain, pad):
+    a request whose head is one asks about a thing the tool takes. The head only, and of a lower-case example: a
+    name ("such as 'San Francisco, CA'") is a value, never what is asked."""
+    props = (tool.parameters or {}).get("properties") or {}
+    heads = set()
+    for schema in props.values():
+        description = str(schema.get("description") or "") if isinstance(schema, dict) else ""
+        if not _EXAMPLES.search(description):
+            continue
+        for value in listed_values({"description": description}):
+            found = [w for w in words(str(value)) if w.isalpha()]
+            if found and str(value)[:1].islower() and len(found[-1]) > 3:
+                heads.add(stem(found[-1]))
+    return heads
+
+
+_EXAMPLES = re.compile(r"\be\.\s?g\.|\bfor example\b|\bsuch as\b", re.I)
 
 
 def _any_fact_fits(tool: Tool, question: str) -> bool:
