@@ -38,6 +38,9 @@ ACT_FAMILIES: dict[str, frozenset[str]] = {name: frozenset(stem(w) for w in verb
 # Verbs of a tool that changes the world rather than answers: what it does when called is one of these acts.
 WRITE_VERBS = frozenset(set().union(*ACT_FAMILIES.values()) | {stem(w) for w in """create add send book schedule post
 submit reserve register write insert upload publish save store record log invite share""".split()})
+# The words themselves, not their stems: "readings" is a noun, "reads" a verb.
+_READ_VERBS = frozenset("get gets retrieve retrieves fetch fetches return returns list lists search searches find finds "
+                        "look looks read reads check checks show shows".split())
 # A question that only asks ("What's on my calendar?"), not one that asks for an act ("Can you book ...?").
 # "How to save the game at stage 7?" asks for the act itself, as "Save the game" does.
 _ASKS = re.compile(r"^\W*(?:what|which|who|whom|whose|when|where|how(?!\s+to\b))\b", re.I)
@@ -133,6 +136,51 @@ def tool_writes(name: str, description: str) -> bool:
     Example:
         >>> tool_writes("create_calendar_event", "Creates an event."), tool_writes("get_events", "Lists events.")
         (True, False)
+        >>> tool_writes("http_get", "Sends a GET request to retrieve a page.")
+        False
     """
     firsts = [w for w in (name.replace(".", "_").split("_")[:1] + TOKEN.findall(description)[:1]) if w.isalpha()]
-    return any(stem(w.lower()) in WRITE_VERBS for w in firsts)
+    if not any(stem(w.lower()) in WRITE_VERBS for w in firsts):
+        return False
+    # "requests_get: Sends a GET request to retrieve ..." sends in order to read: a read verb in its name or first
+    # sentence says it tells.
+    first_sentence = re.split(r"(?<=[.!?])\s", description, maxsplit=1)[0]
+    said = {t.lower() for t in TOKEN.findall(f"{name.replace('_', ' ').replace('.', ' ')} {first_sentence}")}
+    return not said & _READ_VERBS
+
+
+# A sentence that starts with its subject tells something: "I'm staying at a hotel in Lisbon", "The heater is loud".
+_TELLS = re.compile(r"^\W*(?:i|i'm|im|i've|we|we're|we've|my|our|the|it|it's|its|this|that|there|he|she|they|his|"
+                    r"her|their|yesterday|today|last)\b", re.I)
+_QUESTION = re.compile(r"\?\s*$|^\W*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|can|could|do|does|"
+                       r"did|should|will|would|may)\b", re.I)
+
+
+# A part that says what its speaker wants asks, whatever its form: "I need to convert 5000 euros".
+_WANTS = re.compile(r"\b(?:need|needs|want|wants|wanted|like|looking|interested|have\s+to|has\s+to|planning|trying|"
+                    r"wish|hope|must|tell|show|give|find|get|help|know|curious|wondering)\b", re.I)
+_POINTS_BACK = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those|both|each|either|all|one|ones|"
+                          r"he|she|him|her|his|there)\b", re.I)
+_HELP = re.compile(r"\bhelp\b|\b(?:a|some|few|two|three|following)\s+(?:tasks?|things|questions?|requests?)\b", re.I)
+
+
+def asked_parts(parts: list[str]) -> list[str]:
+    """The parts of a request that ask: when one part is a question, the parts that only tell something are
+    context ("I'm staying at a hotel in Lisbon. What's the best restaurant nearby?" asks about a restaurant).
+
+    Example:
+        >>> asked_parts(["I'm in Oban", "When is the next ferry?"])
+        ['When is the next ferry?']
+        >>> asked_parts(["The heater is loud", "What could it be?"])
+        ['The heater is loud', 'What could it be?']
+        >>> asked_parts(["The heater is loud", "turn it off"])
+        ['The heater is loud', 'turn it off']
+        >>> asked_parts(["Can you help me with two tasks?", "I need the heater's mode"])
+        ['Can you help me with two tasks?', "I need the heater's mode"]
+    """
+    asking = [part for part in parts if _QUESTION.search(part) and not _HELP.search(part)]
+    if not asking or any(_POINTS_BACK.search(part) for part in asking):
+        # "Can you help me with two tasks?" asks nothing yet: the tasks are in the parts that follow. "How much
+        # will John have for both options?" asks about what the parts before it told.
+        return parts
+    return [part for part in parts if _QUESTION.search(part) or not _TELLS.match(part) or _WANTS.search(part)]

@@ -191,13 +191,15 @@ def _another_tool(reading: Reading) -> Decision | None:
     # its name must be mentioned, or its description and the question must name something.
     used = {c.name for c in conv.calls}
     other = next((t for t in others if t.name in used), None)
-    if other is None and others:
-        best = max(others, key=lambda t: tool_relevance(t, question))
+    # The most relevant tool the request is about (tool_fit.py), not just the most relevant: "What is the mooring
+    # tool and how do I book?" shares most words with book_mooring, which a question does not ask to act.
+    for candidate in sorted(others, key=lambda t: -tool_relevance(t, question)) if other is None else []:
         # A value the tool lists ("my dog" for a species enum) speaks to it as a word of its description does.
-        relevance = tool_relevance(best, question) + DESCRIPTION_WORD_WEIGHT * names_listed_value(best, question)
-        if (relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(best, question))) \
-                and (tool_fits(best, question) or must_call or conv.calls):
-            other = best  # tool_fit.py: the tool must be about what the request asks for
+        relevance = tool_relevance(candidate, question) + DESCRIPTION_WORD_WEIGHT * names_listed_value(candidate, question)
+        if (relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(candidate, question))) \
+                and (tool_fits(candidate, question) or must_call or conv.calls):
+            other = candidate
+            break
     if other is None:
         return None
     return _planned_step(reading, replace(conv, question=question), others, other)

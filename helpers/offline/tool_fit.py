@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from helpers.offline.acts import act_family, does_act, is_explanation, only_asks, tool_writes
+from helpers.offline.acts import act_family, asked_parts, does_act, is_explanation, only_asks, tool_writes
 from helpers.offline.asked import (
     GENERIC_MODIFIERS,
     REQUEST_WORDS,
@@ -89,7 +89,10 @@ def is_about(tool: Tool, question: str) -> bool:
         # "What is a holy book?" is answered from knowledge, not by searching holy books; a dictionary answers it.
         return bool(_DEFINES.search(f"{tool.name.replace('_', ' ')} {tool.description}"))
     # A request of several tasks fits a tool when one of its tasks does: "..., and then get me the leaders".
+    # A sentence that only tells something is context when another asks (acts.asked_parts).
     parts = clauses(question)
+    if len(parts) > 1 and (asked := asked_parts(parts)) != parts:
+        return any(_fits_one(tool, part) for part in asked)
     return any(_fits_one(tool, part) for part in parts) if len(parts) > 1 else _fits_one(tool, question)
 
 
@@ -118,7 +121,7 @@ def _fits_one(tool: Tool, question: str) -> bool:
     own = {stem(w) for w in name_words(tool.name)} - _REQUEST_STEMS
     if own and own <= said:
         return True  # the request names the tool: "..., open a ticket" for open_ticket
-    return names_listed_value(tool, question)  # it names a value the tool lists: "North"
+    return any(_canonical_value(v) <= said for v in _listed(tool))  # it names a value the tool lists: "North"
 
 
 def names_listed_value(tool: Tool, question: str) -> bool:

@@ -9,7 +9,15 @@ import pytest
 from fit_cases import CASES, TOOLSETS
 from made_up import called, tool
 
-from helpers.offline.acts import act_family, does_act, is_explanation, leading_verb, only_asks, tool_writes
+from helpers.offline.acts import (
+    act_family,
+    asked_parts,
+    does_act,
+    is_explanation,
+    leading_verb,
+    only_asks,
+    tool_writes,
+)
 from helpers.offline.arguments import is_search_like, reads_like_search
 
 # The cases the rules miss, by request, with why: each is a limit README.md names.
@@ -164,3 +172,39 @@ def test_how_to_asks_for_the_act_itself():
 def test_a_parameters_example_is_a_thing_the_tool_is_about(stock_tool, fits, other):
     assert called(fits, stock_tool)[0] == [stock_tool.name]
     assert called(other, stock_tool)[0] == []  # its negative: a thing no example and no tool word names
+
+
+# --- a sentence that only tells is context when another one asks -------------------------------------------
+
+@pytest.mark.parametrize("the_tool, context_only, asks_for_it", [
+    (tool("find_campsites", "Finds campsites with free pitches in a national park on a date.", ["park", "date"],
+          park={"type": "string"}, date={"type": "string", "description": "YYYY-MM-DD"}),
+     "We are camping in Snowdonia on 2026-06-06. What is the best pub nearby?",
+     "We are going to Snowdonia. Can you find campsites with free pitches in Snowdonia on 2026-06-06?"),
+    (tool("boiler_control", "Sets the boiler's heating mode and target temperature.", ["mode"],
+          mode={"type": "string", "enum": ["heat", "eco", "off"]}),
+     "The boiler is making a rattling noise. Which plumber in Leeds is open on Sundays?",
+     "The boiler is too loud at night. Set the boiler to eco mode"),
+    (tool("track_ferry", "Tracks a ferry crossing and gives its expected arrival time.", ["crossing"],
+          crossing={"type": "string"}),
+     "My ferry crossing to Mull was lovely. Who built the lighthouse on Mull?",
+     "My sister is on the Mull crossing. When will the ferry crossing to Mull arrive?"),
+])
+def test_a_sentence_that_only_tells_is_context(the_tool, context_only, asks_for_it):
+    assert called(context_only, the_tool)[0] == []
+    assert called(asks_for_it, the_tool)[0] == [the_tool.name]  # its negative: the asking sentence is about it
+
+
+def test_the_parts_that_ask():
+    assert asked_parts(["I'm in Oban", "When is the next ferry?"]) == ["When is the next ferry?"]
+    assert asked_parts(["I'm in Oban", "book the ferry"]) == ["I'm in Oban", "book the ferry"]  # nothing asks
+    # A question that points back at what was told asks about it: the told parts stay.
+    told = ["The first quilt has 12 blocks", "The second has 20 blocks", "How much fabric do both need?"]
+    assert asked_parts(told) == told
+
+
+def test_a_question_that_points_back_keeps_the_story_it_points_at():
+    fabric = tool("quilt_fabric", "Works out the fabric a quilt needs from its block count.", ["blocks"],
+                  blocks={"type": "integer", "description": "The number of quilt blocks."})
+    question = "The first quilt has 12 blocks. The second quilt has 20 blocks. How much fabric do both quilts need?"
+    assert called(question, fabric)[0] == ["quilt_fabric", "quilt_fabric"]
