@@ -75,6 +75,7 @@ def param_type(schema: dict) -> str:
 
 
 _QUERY_PARAM = re.compile(r"query|keyword|search|question|text|term|prompt|^q$|^input$", re.IGNORECASE)
+_ADDRESS_PARAM = re.compile(r"url|uri|link|endpoint|path|file|dir|folder|email|phone", re.IGNORECASE)
 _ENTITY_PARAM = re.compile(r"name|id$|city|user|email|country|location|date|place|code", re.IGNORECASE)
 
 
@@ -95,6 +96,8 @@ def is_search_like(tool: Tool) -> bool:
         return False
     name = required[0]
     description = str(params.get(name, {}).get("description", ""))
+    if _ADDRESS_PARAM.search(name):
+        return False  # a URL, a path or an address is where to act, never a query: "url" of requests_get
     if _QUERY_PARAM.search(name) or _QUERY_PARAM.search(description):
         return True
     # A tool that reads like a lookup takes what the request is about in a parameter that says nothing of itself
@@ -102,6 +105,31 @@ def is_search_like(tool: Tool) -> bool:
     # movie") asks for that thing, which fill_arguments reads from the request, not for a keyword query.
     return bool(_SEARCHY.search(f"{tool.name} {tool.description}")) and not _ENTITY_PARAM.search(name) \
         and not description.strip()
+
+
+_QUERY_NAMED = re.compile(r"query|keyword|search|question|^q$", re.IGNORECASE)
+
+
+def reads_like_search(tool: Tool) -> bool:
+    """Whether a search-like tool (`is_search_like`) is a search for any question, not a tool that acts on one text.
+
+    Its parameter is named like a query ("query", "keywords", "question"), or the tool reads like a search
+    ("Search the recipes", "Look up ..."). A parameter named or described only as a text, a term, a prompt or an
+    input ("The text of the message") is what an action acts on: `send_message(body)` sends, `translate(text)`
+    translates, and neither is asked every question.
+
+    Example:
+        >>> reads_like_search(Tool("lookup", "", {"properties": {"q": {"type": "string"}}, "required": ["q"]}))
+        True
+        >>> reads_like_search(Tool("send_message", "Send a message to the team.", {"properties": {"body":
+        ...     {"type": "string", "description": "The text of the message."}}, "required": ["body"]}))
+        False
+    """
+    params = (tool.parameters or {}).get("properties") or {}
+    name = next(iter(required_string_params(tool)), "")
+    description = str((params.get(name) or {}).get("description", ""))
+    return bool(_QUERY_NAMED.search(name) or re.search(r"query|keyword|search", description, re.I)
+                or _SEARCHY.search(f"{tool.name} {tool.description}"))
 
 
 # A tool named like this is where an answer is delivered ("final_result", "submit_answer", "respond"),

@@ -56,7 +56,8 @@ The modules the rules live in:
 - call_plan.py: the calls a request asks for, all in one response ("Berlin and Madrid": two calls); the
   request cut into tasks by tasks.py, what each clause gives a tool read by clause_values.py;
 - tool_fit.py: whether an offered tool is about what the request asks for (else no call, said plainly; a tool
-  that fits but lacks numbers it needs gets a question for them); asked.py: what the request asks for;
+  that fits but lacks numbers it needs gets a question for them); asked.py: what the request asks for; acts.py:
+  the act it asks for (a tool that does another act does not fit);
 - routing.py: handoffs and agents offered as tools; a handoff's transfer message is taken out of the turn
   when the request is read, so the agent handed to answers the user's question;
 - answers.py: every text the model says, quoting documents with quoting.py and other tools' results with
@@ -84,6 +85,7 @@ from helpers.offline.arguments import (
     is_reply_tool,
     is_search_like,
     next_entity_call,
+    reads_like_search,
     tool_relevance,
 )
 from helpers.offline.call_plan import plan_calls
@@ -98,7 +100,14 @@ from helpers.offline.recap import recap_reply
 from helpers.offline.results import combine_results
 from helpers.offline.routing import after_handoff, own_tools, route
 from helpers.offline.search_policy import next_searches
-from helpers.offline.tool_fit import is_about, missing_note, missing_numbers, no_tool_note, tool_fits
+from helpers.offline.tool_fit import (
+    is_about,
+    missing_note,
+    missing_numbers,
+    names_listed_value,
+    no_tool_note,
+    tool_fits,
+)
 
 # The two signatures: a rule reads the request and decides or passes; a finishing step finishes a decision.
 Rule = Callable[[Reading], Decision | None]
@@ -182,12 +191,15 @@ def _another_tool(reading: Reading) -> Decision | None:
     # its name must be mentioned, or its description and the question must name something.
     used = {c.name for c in conv.calls}
     other = next((t for t in others if t.name in used), None)
-    if other is None and others:
-        best = max(others, key=lambda t: tool_relevance(t, question))
-        relevance = tool_relevance(best, question)
-        if (relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(best, question))) \
-                and (tool_fits(best, question) or must_call or conv.calls):
-            other = best  # tool_fit.py: the tool must be about what the request asks for
+    # The most relevant tool the request is about (tool_fit.py), not just the most relevant: "What is the mooring
+    # tool and how do I book?" shares most words with book_mooring, which a question does not ask to act.
+    for candidate in sorted(others, key=lambda t: -tool_relevance(t, question)) if other is None else []:
+        # A value the tool lists ("my dog" for a species enum) speaks to it as a word of its description does.
+        relevance = tool_relevance(candidate, question) + DESCRIPTION_WORD_WEIGHT * names_listed_value(candidate, question)
+        if (relevance >= NAME_WORD_WEIGHT or (relevance >= DESCRIPTION_WORD_WEIGHT and entities_for(candidate, question))) \
+                and (tool_fits(candidate, question) or must_call or conv.calls):
+            other = candidate
+            break
     if other is None:
         return None
     return _planned_step(reading, replace(conv, question=question), others, other)
@@ -197,9 +209,13 @@ def _search(reading: Reading) -> Decision | None:
     searchy = [t for t in _sources(reading) if is_search_like(t)]
     used = {c.name for c in reading.conv.calls}
     search = next((t for t in searchy if t.name in used), searchy[0] if searchy else None)
-    if search is not None and (reading.terms or reading.must_call):
-        return _search_step(reading, search)
-    return None
+    if search is None or not (reading.terms or reading.must_call):
+        return None
+    question = reading.named_question
+    if not (reads_like_search(search) or reading.must_call or used
+            or (tool_relevance(search, question) and is_about(search, question))):
+        return None  # send_message(body) takes one text but is no search: only a request about it calls it
+    return _search_step(reading, search)
 
 
 def _forced_by_names(reading: Reading) -> Decision | None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.acts import act_family, asked_parts, does_act, is_explanation, only_asks, tool_writes
 from helpers.offline.asked import (
     GENERIC_MODIFIERS,
     REQUEST_WORDS,
@@ -43,12 +44,14 @@ from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.param_values import listed_values
 from helpers.offline.text import STOP_STEMS, STOP_WORDS, content_words, stem, words
+from helpers.offline.unit_params import is_unit_param
 
 NAME_WORDS_ENOUGH = 2  # a request that says this many of the tool's own name words (not its verb) is about it
 _VERB_STEMS = {stem(w) for w in "calculate calc compute get find fetch retrieve search lookup check info data".split()}
 _REQUEST_STEMS = {stem(w) for w in REQUEST_WORDS}
 # What a tool gives when it gives anything about its object: "details of a sculpture" answers "the size of it".
-_ANY_FACT = frozenset({stem(w) for w in "detail details info information stats facts profile".split()})
+_ANY_FACT_WORDS = frozenset("detail details info information stats facts profile".split())
+_ANY_FACT = frozenset({stem(w) for w in _ANY_FACT_WORDS})
 # A tool that says what things are answers a definition question.
 _DEFINES = re.compile(r"\b(?:defin\w*|meaning\w*|dictionar\w*|glossar\w*|explain\w*|encyclop\w*|wiki\w*)", re.I)
 
@@ -86,11 +89,22 @@ def is_about(tool: Tool, question: str) -> bool:
         # "What is a holy book?" is answered from knowledge, not by searching holy books; a dictionary answers it.
         return bool(_DEFINES.search(f"{tool.name.replace('_', ' ')} {tool.description}"))
     # A request of several tasks fits a tool when one of its tasks does: "..., and then get me the leaders".
+    # A sentence that only tells something is context when another asks (acts.asked_parts).
     parts = clauses(question)
+    if len(parts) > 1 and (asked := asked_parts(parts)) != parts:
+        return any(_fits_one(tool, part) for part in asked)
     return any(_fits_one(tool, part) for part in parts) if len(parts) > 1 else _fits_one(tool, question)
 
 
 def _fits_one(tool: Tool, question: str) -> bool:
+    tool_text = f"{tool.name.replace('_', ' ')} {tool.description}"
+    family = act_family(question)
+    if family and not does_act(family, tool_text):
+        return False  # acts.py: "Cancel my appointment" is not what book_appointment does, though it names its object
+    if only_asks(question) and tool_writes(tool.name, tool.description or ""):
+        return False  # acts.py: "What's on my calendar?" is not answered by create_calendar_event
+    if is_explanation(question) and not _DEFINES.search(tool_text):
+        return False  # "Why do cats purr?" asks how the world works: no data tool answers it
     about = _stems(f"{tool.name} {tool.description}")
     own = {stem(w) for w in name_words(tool.name)} - _REQUEST_STEMS - _VERB_STEMS
     said = {stem(w) for w in words(question)}
@@ -108,6 +122,20 @@ def _fits_one(tool: Tool, question: str) -> bool:
     if own and own <= said:
         return True  # the request names the tool: "..., open a ticket" for open_ticket
     return any(_canonical_value(v) <= said for v in _listed(tool))  # it names a value the tool lists: "North"
+
+
+def names_listed_value(tool: Tool, question: str) -> bool:
+    """Whether the request names a value the tool's schema lists (an enum, or a description's whole set): the
+    request speaks the tool's own vocabulary, as "my dog" does to a booking tool whose species lists "dog".
+
+    Example:
+        >>> vet = Tool("book_vet", "Book a visit.", {"properties": {"species": {"type": "string",
+        ...            "enum": ["dog", "cat"]}}})
+        >>> names_listed_value(vet, "My dog is limping"), names_listed_value(vet, "My horse is limping")
+        (True, False)
+    """
+    said = {stem(w) for w in words(question)}
+    return any(_canonical_value(v) <= said for v in _listed(tool, units=False))
 
 
 def _another_kind(phrase: list[str], tool: Tool, about: set[str], said: set[str]) -> bool:
@@ -133,15 +161,35 @@ def _phrase_fits(phrase: list[str], tool: Tool, about: set[str]) -> bool:
     named = {n for n in {stem(w) for w in name_words(tool.name)} - _REQUEST_STEMS - _VERB_STEMS if len(n) > 2}
     if any(_meets(word, named) for word in phrase if word not in GENERIC_MODIFIERS):
         return True
-    return _meets(phrase[-1], about)
+    return _meets(phrase[-1], about) or phrase[-1] in _example_heads(tool)
+
+
+def _example_heads(tool: Tool) -> set[str]:
+    """The last word of each example a parameter's description gives ("e.g. 'chain', 'brake pads'": chain, pad):
+    a request whose head is one asks about a thing the tool takes. The head only, and of a lower-case example: a
+    name ("such as 'San Francisco, CA'") is a value, never what is asked."""
+    props = (tool.parameters or {}).get("properties") or {}
+    heads = set()
+    for schema in props.values():
+        description = str(schema.get("description") or "") if isinstance(schema, dict) else ""
+        if not _EXAMPLES.search(description):
+            continue
+        for value in listed_values({"description": description}):
+            found = [w for w in words(str(value)) if w.isalpha()]
+            if found and str(value)[:1].islower() and len(found[-1]) > 3:
+                heads.add(stem(found[-1]))
+    return heads
+
+
+_EXAMPLES = re.compile(r"\be\.\s?g\.|\bfor example\b|\bsuch as\b", re.I)
 
 
 def _any_fact_fits(tool: Tool, question: str) -> bool:
     """A tool that gives the details of its object fits a request about any side of that object: one of the
     request's content words is one of the tool's own words (not the details words)."""
     text = f"{tool.name} {tool.description}"
-    if not _ANY_FACT & _stems(text):
-        return False
+    if not _ANY_FACT_WORDS & ({w.lower() for w in name_words(text)} | {w.lower() for w in words(text)}):
+        return False  # the words themselves, not their stems: "state" is no "stats"
     about = _stems(text) - _ANY_FACT - _REQUEST_STEMS - _VERB_STEMS - STOP_STEMS
     return any(_meets(stem(w), about) for w in content_words(question) if w not in REQUEST_WORDS and len(w) > 3)
 
@@ -225,15 +273,16 @@ def missing_note(tool: Tool, missing: list[str]) -> str:
 
 
 # A unit of time with no number before it is one of it: "the next month", "last year", "an hour".
-_ONE_UNIT = re.compile(r"\b(?:next|last|past|this|coming|a|an|per|every|each)\s+(?:second|minute|hour|day|night|week|fortnight|"
+_ONE_UNIT = re.compile(r"\b(?:next|last|past|this|coming|upcoming|following|a|an|per|every|each)\s+(?:second|minute|hour|day|night|week|fortnight|"
                        r"month|quarter|year|decade|century)\b", re.IGNORECASE)
 
 
-def _listed(tool: Tool) -> list:
+def _listed(tool: Tool, units: bool = True) -> list:
     """The values the tool's parameters list: an enum's, or those a description lists as the whole set ("i.e.,
-    cracks, bubbles"). Examples ("e.g. front, back") are left out: they are an open list, often of common words."""
+    cracks, bubbles"). Examples ("e.g. front, back") are left out: they are an open list, often of common words.
+    `units=False` leaves out a unit parameter's: "in kilometers" says how to answer, not what about."""
     props = (tool.parameters or {}).get("properties") or {}
-    schemas = [schema for schema in props.values() if isinstance(schema, dict)]
+    schemas = [schema for name, schema in props.items() if isinstance(schema, dict) and (units or not is_unit_param(name))]
     return [v for schema in schemas
             for v in (schema.get("enum") or (listed_values({"description": schema.get("description")})
                                              if _WHOLE_SET.search(str(schema.get("description") or "")) else []))
