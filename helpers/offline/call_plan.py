@@ -12,7 +12,9 @@ question)` reads the request into the calls it asks for, in order:
    when a call of the tool is made already; a clause for the same tool as the one before is another call when
    it gives a parameter again, unless the two read together fill one call ("The first tank ... The second
    tank ..." for volume1..temperature2);
-3. inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
+3. members of one parameter's closed set joined by "and" ("the status and trial date", "both ascending and
+   descending") give one call each, with every record of the clause (member_lists.py);
+   inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
    longer than the parameters free to take it gives one call per item; other lists of the same length go
    with it item by item ("20 minutes and 15 minutes respectively"); a list an array parameter takes, or one
    whose items fill as many parameters ("the sides 4 and 5" for x and y), stays in one call;
@@ -24,7 +26,7 @@ question)` reads the request into the calls it asks for, in order:
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
 The lists themselves are found by lists.py, the records ("a flight from A to B and another from B to C") by
-records.py.
+records.py, the members of a closed set by member_lists.py.
 
 What it leaves out on purpose: meaning. Which clause is a task is read from words and punctuation; a request
 that coordinates tasks without any of them ("the capital of Australia, the population of Canada") is cut only
@@ -50,6 +52,7 @@ from helpers.offline.clause_values import (
 )
 from helpers.offline.conversation import Tool
 from helpers.offline.lists import lists_in, number_groups, word_lists
+from helpers.offline.member_lists import one_per_member
 from helpers.offline.records import records
 from helpers.offline.tasks import clauses, cut_between_tools
 
@@ -272,21 +275,29 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         groups[-1][1] = f"{groups[-1][1]} {pending}"
     calls: list[tuple[Tool, dict]] = []
     for tool, text, repeats in groups:
-        for record in [piece for grouped in _by_group(tool, text) for piece in records(tool, grouped)]:
+        # "the status and trial date for case A and case B": each member goes with every record the clause holds.
+        for record, member_of, member in [(piece, name, member) for one, name, member in one_per_member(tool, text)
+                                          for grouped in _by_group(tool, one) for piece in records(tool, grouped)]:
             fanned = _expand(tool, record)
             guesses: list[set[str]] = [set() for _ in fanned]
             filled = [fill_arguments(tool, t, None, names_in(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
+            if member_of is not None:  # "in both ascending and descending order": this call's member, as listed
+                for args, guessed in zip(filled, guesses, strict=True):
+                    args[member_of] = member
+                    guessed.discard(member_of)
             _pin_items(tool, filled, [items for _, items in fanned], guesses)
             for (call_text, _), args in zip(fanned, filled, strict=True):
                 _listed_words(tool, call_text, args)
-            _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats, guesses)
+            _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats, guesses,
+                       frozenset() if member_of is None else {member_of})
     return calls
 
 
 def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], filled: list[dict],
-               repeats: bool, guesses: list[set[str]]) -> None:
+               repeats: bool, guesses: list[set[str]], pinned: frozenset | set = frozenset()) -> None:
     """The calls of one fan-out added in order, each taking what its own text leaves out (or only guesses) from
-    the previous call of the same tool; a call made already is not made twice."""
+    the previous call of the same tool; a call made already is not made twice. `pinned`: the parameters the call's
+    member run set (member_lists.py), which nothing carried over replaces."""
     for call_text, args, guessed in zip(texts, filled, guesses, strict=True):
         for name in guessed:
             # A task that only points back ("the leaders involved during the war", "his discovery") takes the
@@ -295,16 +306,17 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
             if earlier is not None:
                 args[name] = earlier
         required = (tool.parameters or {}).get("required") or []
-        own = own_values(tool, call_text, args, guessed)
+        own = own_values(tool, call_text, args, guessed) | (set(pinned) & set(args))
         carried = set()
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
             for name in required:
-                if name in previous and (name not in args or name in guessed or not from_text(args[name], call_text)):
+                if name in previous and name not in pinned and (name not in args or name in guessed
+                                                                or not from_text(args[name], call_text)):
                     args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
                     carried.add(name)
             if repeats:
-                args = {**previous, **{k: v for k, v in args.items() if from_text(v, call_text)}}
+                args = {**previous, **{k: v for k, v in args.items() if from_text(v, call_text) or k in pinned}}
                 carried |= set(previous)
         fan: tuple[str, list] | None = None
         for name in required:

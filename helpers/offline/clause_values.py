@@ -134,7 +134,7 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
         names = names_in(tool, part)
         args = fill_arguments(tool, part, None, names, guessed)
         alone += [(k, args[k], part) for k in own_values(tool, part, args, guessed)
-                  if (not isinstance(args[k], str) or args[k] in names)
+                  if (not isinstance(args[k], str) or is_name(args[k], names))
                   and not (isinstance(args[k], list) and len(args[k]) < 2)  # one number is no list given
                   # The first clause's numbers are not compared: alone, it may bind one its words don't name.
                   and not (part is before and isinstance(args[k], int | float))]
@@ -149,10 +149,28 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
                                                   for v in held.values()):
             continue  # "Windows 10": the number is part of a name read together
         moved = [k for k, v in held.items() if v == value and not isinstance(v, bool)]
-        if not any(base(k) == base(name) or strength(k, value, part) >= min(strength(name, value, part), MOVE_CUE)
-                   for k in moved):
+        # A name has no strength to compare: it may move to a parameter alike, or one the clause names by its own
+        # word ("at the 'Northside' studio" to `studio`), not to whatever is left ("Ullapool" to `service`).
+        if not any(base(k) == base(name) or (strength(k, value, part) >= min(strength(name, value, part), MOVE_CUE)
+                                             if not isinstance(value, str) else said_of(k, part)) for k in moved):
             return False
     return True
+
+
+def said_of(parameter: str, text: str) -> bool:
+    """Whether the text says a word of the parameter's name ("studio" for `studio_name`)."""
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    return bool({stem(w) for w in name_words(parameter) if len(w) > 2} - STOP_STEMS & said)
+
+
+def is_name(value: str, names: list[str]) -> bool:
+    """Whether a value is one of the names, or a place written with its region, each part a name ("Houston, TX").
+
+    Example:
+        >>> is_name("Houston, TX", ["Houston", "TX"]), is_name("the houston area", ["Houston"])
+        (True, False)
+    """
+    return value in names or ("," in value and all(part.strip() in names for part in value.split(",")))
 
 
 def adds_to(tool: Tool, before: str, text: str) -> bool:

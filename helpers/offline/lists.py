@@ -51,6 +51,8 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
             if not rest:
                 continue
             start = m.end() - len(rest)  # "Play Taylor Swift": the name without the request's verb
+        if re.fullmatch(r"I(?:['’](?:m|d|ve|ll))?", text[start:m.end()]):
+            continue  # "Boston, MA and I'm craving sushi": the speaker is no item of a list
         items.append((start, m.end()))
     items = [(a, b) for a, b in items
              if not re.search(rf"\b(?:{months})\.?\s*\d*,?\s*$", text[:m.start()], re.IGNORECASE)  # a date
@@ -88,7 +90,7 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
     return sorted(found)
 
 
-_WORD = r"(?!(?:and|or|the|a|an|of|in|for|at|on|to|with|by|from|as|is|are|its|their|each|both)\b)[A-Za-z][\w-]*"
+_WORD = r"(?!(?:and|or|the|a|an|of|in|for|at|on|to|with|by|from|as|is|are|its|their|each|both|I)\b)[A-Za-z][\w-]*"
 _LIST_HEAD = re.compile(r"\b(?:of|for|in|from|about|on|with|between|like|under|at|to|into|over)\s+"
                         r"(?:the\s+|a\s+|an\s+|both\s+|either\s+)?", re.IGNORECASE)
 

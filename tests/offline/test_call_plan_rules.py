@@ -172,3 +172,35 @@ def test_a_part_that_names_a_parameter_the_part_before_never_named_gives_it_for_
                 "'Bar open late' and body 'Until midnight'", NOTICE)
     assert [(args["title"], args["body"]) for _, args in got] == [("Slipway closed", "Use the east ramp"),
                                                                    ("Bar open late", "Until midnight")]
+
+
+TRADES = tool("find_boatyard", "Find a boatyard near a harbour.", ["location", "service"],
+              location={"type": "string", "description": "The town and its county."},
+              service={"type": "string", "description": "The service wanted."})
+
+
+def test_a_place_written_with_its_region_is_a_value_given_again_so_a_second_clause_is_another_call():
+    got = calls("Find a boatyard for antifouling in Oban, Argyll and then a boatyard for rigging in Ullapool, Ross",
+                TRADES)
+    # Two calls (how much of "Oban, Argyll" the parameter keeps is the argument rules' business).
+    assert [a["location"].split(",")[0] for _, a in got] == ["Oban", "Ullapool"]
+    # Its negative: a second clause that gives no place of its own adds to the one call.
+    assert len(calls("Find a boatyard for antifouling in Oban, Argyll and then sort them by rating", TRADES)) == 1
+
+
+def test_the_speaker_is_no_item_of_a_list():
+    from helpers.offline.lists import lists_in
+
+    assert lists_in("I'm moored in Oban, Argyll and I'm after a boatyard for rigging") == []
+    assert len(calls("I'm moored in Oban, Argyll and I'm after a boatyard for rigging", TRADES)) == 1
+    # Its negative: names joined by "and" are still a list.
+    assert len(lists_in("I need riggers in Oban and Mallaig")) == 1
+
+
+def test_a_sentence_opening_word_before_a_pronoun_or_comma_is_no_name():
+    from helpers.offline.names import entities
+
+    assert entities("Imagine you run a rope walk. After your shift, you splice ropes in Mallaig.") == ["Mallaig"]
+    assert entities("Later, we sail to Tiree.") == ["Tiree"]
+    # Its negative: a name that opens a sentence is followed by its verb, and stays a name.
+    assert entities("Oban has two slipways. Mallaig is busier.") == ["Oban", "Mallaig"]
