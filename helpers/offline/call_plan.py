@@ -7,7 +7,7 @@ question)` reads the request into the calls it asks for, in order:
    from Apple");
 2. each clause takes the tool its words point at (`arguments.tool_relevance`); a clause that points at no
    tool is context for the next one (or the last), and one that says to do "the same" again repeats the
-   previous call with what it changes; a clause that names a tool but gives it nothing of its own
+   calls before it with what it changes ("repeat these for 'deletion'": each earlier call, once more); a clause that names a tool but gives it nothing of its own
    (clause_values.py) is context for the next clause about that tool ("John has two funds."), or adds nothing
    when a call of the tool is made already; a clause for the same tool as the one before is another call when
    it gives a parameter again, unless the two read together fill one call ("The first tank ... The second
@@ -52,9 +52,10 @@ from helpers.offline.clause_values import (
 )
 from helpers.offline.conversation import Tool
 from helpers.offline.lists import lists_in, number_groups, word_lists
-from helpers.offline.member_lists import one_per_member
+from helpers.offline.member_lists import closed_sets, one_per_member
 from helpers.offline.records import records
 from helpers.offline.tasks import clauses, cut_between_tools
+from helpers.offline.text import STOP_STEMS, stem
 
 MIN_RELEVANCE = 1.0  # a clause points at a tool when at least one of its words is in the tool's name or description
 
@@ -297,7 +298,13 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
                repeats: bool, guesses: list[set[str]], pinned: frozenset | set = frozenset()) -> None:
     """The calls of one fan-out added in order, each taking what its own text leaves out (or only guesses) from
     the previous call of the same tool; a call made already is not made twice. `pinned`: the parameters the call's
-    member run set (member_lists.py), which nothing carried over replaces."""
+    member run set (member_lists.py), which nothing carried over replaces. A clause that says to repeat ("repeat
+    these calculations for ...", "the same analysis for ...") repeats every call of the tool made before it, each
+    with what it changes."""
+    before: list[dict] = []
+    for t, a in calls:
+        if t is tool and a not in before:
+            before.append(a)
     for call_text, args, guessed in zip(texts, filled, guesses, strict=True):
         for name in guessed:
             # A task that only points back ("the leaders involved during the war", "his discovery") takes the
@@ -308,6 +315,7 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
         required = (tool.parameters or {}).get("required") or []
         own = own_values(tool, call_text, args, guessed) | (set(pinned) & set(args))
         carried = set()
+        variants: list[dict] = []
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
             for name in required:
@@ -316,7 +324,13 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
                     args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
                     carried.add(name)
             if repeats:
-                args = {**previous, **{k: v for k, v in args.items() if from_text(v, call_text) or k in pinned}}
+                changes = {k: v for k, v in args.items() if (from_text(v, call_text) or k in pinned)
+                           and not _member_echo(tool, args, k)}
+                # Every call before it, each with the changes; calls that then differ only in what the clause
+                # changes are one call ("Then do the same for Tiree" after Oban and Mallaig: one more).
+                bases = before if len(before) >= 2 else [previous]
+                variants = [{**base, **changes} for base in bases]
+                args = variants[-1]
                 carried |= set(previous)
         fan: tuple[str, list] | None = None
         for name in required:
@@ -337,9 +351,32 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
                 fan = (name, given)  # "... the GDP in those same years": one call per year the earlier calls took
         if calls and required and not (own | carried) & set(required):
             continue  # a later task that gives the tool nothing, and no call before fills: not a call of its own
-        for one in ([{**args, fan[0]: value} for value in fan[1]] if fan else [args]):
-            if (tool, one) not in calls:
-                calls.append((tool, one))
+        for variant in variants[:-1] + [args]:
+            for one in ([{**variant, fan[0]: value} for value in fan[1]] if fan else [variant]):
+                if (tool, one) not in calls:
+                    calls.append((tool, one))
+
+
+def _member_echo(tool: Tool, args: dict, name: str) -> bool:
+    """Whether a text argument only echoes the member another parameter of the call took from its closed set
+    ("repeat for 'deletion'": `mutation_type` is 'deletion', so `sequence` is not): no change of its own."""
+    value = args.get(name)
+    sets = closed_sets(tool)
+    if not isinstance(value, str) or name in sets:
+        return False
+    props = (tool.parameters or {}).get("properties") or {}
+    for other in sets:
+        member = args.get(other)
+        if other == name or not isinstance(member, str):
+            continue
+        # The member alone, or with the other parameter's own words ("heavy brine" for `brine`='heavy').
+        own = {stem(w) for w in re.findall(r"[a-z]+", f"{other} {(props.get(other) or {}).get('description') or ''}"
+                                                          .lower())} | STOP_STEMS
+        rest = {stem(w) for w in re.findall(r"[a-z]+", value.lower())} - {
+            stem(w) for w in re.findall(r"[a-z]+", member.lower())}
+        if member.lower() in value.lower() and rest <= own:
+            return True
+    return False
 
 
 # A task that says it is for every subject the calls before it took: "these years", "both religions", "each city".

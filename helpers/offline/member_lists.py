@@ -36,7 +36,7 @@ _AND = re.compile(r"\band\b|&|\bas\s+well\s+as\b|\bplus\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.;!?]\s|\bthen\b", re.IGNORECASE)
 
 
-def _closed_sets(tool: Tool) -> dict[str, list[str]]:
+def closed_sets(tool: Tool) -> dict[str, list[str]]:
     """The scalar parameters that take one member of a closed set, each with its members."""
     props = (tool.parameters or {}).get("properties") or {}
     sets: dict[str, list[str]] = {}
@@ -58,7 +58,7 @@ def member_runs(tool: Tool, text: str) -> list[tuple[str, list[tuple[int, int, s
     different members joined as the module says."""
     runs = []
     listed = [(spans[0][0], spans[-1][1]) for spans in lists_in(text)]
-    for name, members in _closed_sets(tool).items():
+    for name, members in closed_sets(tool).items():
         said = member_mentions(members, text)
         run: list[tuple[int, int, str]] = []
         for mention in said + [None]:

@@ -204,3 +204,47 @@ def test_a_sentence_opening_word_before_a_pronoun_or_comma_is_no_name():
     assert entities("Later, we sail to Tiree.") == ["Tiree"]
     # Its negative: a name that opens a sentence is followed by its verb, and stays a name.
     assert entities("Oban has two slipways. Mallaig is busier.") == ["Oban", "Mallaig"]
+
+
+def test_a_phrase_said_again_before_every_item_makes_a_list_without_and():
+    from helpers.offline.lists import lists_in
+
+    gauge = tool("tide_gauge_reading", "Read a tide gauge.", ["gauge"],
+                 gauge={"type": "integer", "description": "The gauge's number."})
+    # The "and" lies beyond the task's cut ("then"): the phrase said again says it is a list.
+    got = calls("Read tide gauge 5, tide gauge 3, then tide gauge 4 and finally tide gauge 2", gauge)
+    assert [a["gauge"] for _, a in got] == [5, 3, 4, 2]
+    # Its negative: a bare comma between two names is one place, not a list.
+    assert lists_in("Read the tide gauge at Oban, Argyll") == []
+
+
+def test_followed_by_starts_another_task():
+    from helpers.offline.tasks import clauses
+
+    assert clauses("Glaze a bowl in celadon, followed by a jug in tenmoku") == ["Glaze a bowl in celadon",
+                                                                                "a jug in tenmoku"]
+    # Its negative: without it, the clause stays whole.
+    assert clauses("Glaze a bowl in celadon with a jug beside it") == ["Glaze a bowl in celadon with a jug beside it"]
+
+
+CURE = tool("cure_cheese", "Plan the curing of a cheese wheel.", ["wheel", "brine"],
+            wheel={"type": "string", "description": "The wheel's label."},
+            brine={"type": "string", "enum": ["light", "heavy"], "description": "The brine used."},
+            weeks={"type": "integer", "description": "Weeks of curing."})
+
+
+def test_a_repeat_repeats_every_call_before_it_with_what_it_changes():
+    got = calls("Plan the curing of wheels 'Tomme 12' and 'Brie 4' in light brine, then repeat the same plan in "
+                "heavy brine", CURE)
+    assert sorted((a["wheel"], a["brine"]) for _, a in got) == [
+        ("Brie 4", "heavy"), ("Brie 4", "light"), ("Tomme 12", "heavy"), ("Tomme 12", "light")]
+    # Its negative: a repeat that changes what told the calls apart is one more call, not two.
+    got = calls("Plan the curing of wheels 'Tomme 12' and 'Brie 4' in light brine, then do the same for wheel "
+                "'Feta 9'", CURE)
+    assert [a["wheel"] for _, a in got] == ["Tomme 12", "Brie 4", "Feta 9"]
+
+
+def test_a_repeat_for_a_member_does_not_give_that_member_to_a_text_parameter():
+    # "for 'heavy' brine": the member is the brine's, not a new wheel label.
+    got = calls("Plan the curing of wheel 'Tomme 12' in 'light' brine, then repeat for 'heavy' brine", CURE)
+    assert [(a["wheel"], a["brine"]) for _, a in got] == [("Tomme 12", "light"), ("Tomme 12", "heavy")]
