@@ -1,7 +1,8 @@
 """What one clause gives a tool on its own, and whether two clauses are one call or two: read by call_plan.py.
 
 - `own_values(tool, text)`: the parameters a clause gives values of its own (written in it, not guessed; a number
-  word only where a count parameter counts those things: "the first five primes", not "two different funds");
+  word only where a count parameter counts those things: "the first five primes", not "two different funds"; a
+  text value only when no enum of the call took it: "a Picnic Area" for `amenities` is no place);
 - `gives_values`, `from_text`: whether a clause gives a tool anything, whether a value was written in a text;
 - `overlaps(tool, before, text)`: the clause gives again a parameter the clause before gave, so it is another
   call, unless `one_call` finds that the two read together fill one call with every value each gives alone
@@ -67,9 +68,23 @@ def own_values(tool: Tool, text: str, args: dict | None = None, guessed: set[str
                        and (not m.spelled or counts_things(name, props.get(name) or {}, m, text))]
             if any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in written):
                 own.add(name)
-        elif from_text(value, text):
+        elif from_text(value, text) and not _member_elsewhere(props, args, name):
             own.add(name)
     return own
+
+
+def _member_elsewhere(props: dict, args: dict, name: str) -> bool:
+    """Whether a free-text argument is only a member another parameter's enum took ("a Picnic Area" for
+    `amenities` is no place for `location`): the clause gives it once, to the parameter that lists it."""
+    value = args.get(name)
+    if not isinstance(value, str) or (props.get(name) or {}).get("enum"):
+        return False
+    for other, held in args.items():
+        schema = props.get(other) or {}
+        members = schema.get("enum") or (schema.get("items") or {}).get("enum") if isinstance(schema, dict) else None
+        if other != name and members and value in (held if isinstance(held, list) else [held]):
+            return True
+    return False
 
 
 COUNT_WORDS = re.compile(r"\b(?:count|number\s+of|num|quantity|how\s+many)\b", re.IGNORECASE)

@@ -248,3 +248,14 @@ def test_a_repeat_for_a_member_does_not_give_that_member_to_a_text_parameter():
     # "for 'heavy' brine": the member is the brine's, not a new wheel label.
     got = calls("Plan the curing of wheel 'Tomme 12' in 'light' brine, then repeat for 'heavy' brine", CURE)
     assert [(a["wheel"], a["brine"]) for _, a in got] == [("Tomme 12", "light"), ("Tomme 12", "heavy")]
+
+
+def test_a_member_an_enum_list_took_is_no_text_value_of_the_clause_so_and_cuts_no_record():
+    field = tool("find_kite_field", "Find a kite field near a town.", ["location"],
+                 location={"type": "string", "description": "The town and its county."},
+                 features={"type": "array", "items": {"type": "string", "enum": ["Windsock", "Car Park", "Toilets"]}})
+    got = calls("Find kite fields in Oban, Argyll that have a Windsock and a Car Park, then find kite fields in "
+                "Ullapool, Ross that have Toilets", field)
+    assert [a["features"] for _, a in got] == [["Windsock", "Car Park"], ["Toilets"]]
+    # Its negative: a second place after "and" is still another call.
+    assert len(calls("Find kite fields with a Windsock in Oban and kite fields with Toilets in Ullapool", field)) == 2
