@@ -109,7 +109,8 @@ def from_text(value, text: str) -> bool:
     if isinstance(value, int | float):
         return any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in mentions(text))
     if isinstance(value, str):
-        return value.lower() in text.lower()
+        # "five_years" is written "five years": an enum member's joints are spaces in the text.
+        return value.lower() in text.lower() or re.sub(r"[_]+", " ", value.lower()) in text.lower()
     if isinstance(value, list):
         return any(from_text(v, text) for v in value)
     return False
@@ -133,7 +134,8 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
     bases and heights are two (read together, the second base is left over). A value read together may go to
     another parameter only to one alike (`temperature2`) or one its words fit as well ("the face value is
     $1000" to `face_value` rather than `period`), not to whatever is left ("5.88 light years" to a speed).
-    A phrase read from the words (not a name) is not compared: only numbers, names, lists and flags."""
+    A phrase read from the words (not a name) is not compared: only numbers, names, enum members, lists and flags;
+    a parameter with no twin that both clauses name strongly with different numbers makes two calls."""
     props = (tool.parameters or {}).get("properties") or {}
 
     def base(name: str) -> str:
@@ -144,12 +146,17 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
         return max((fit(name, props.get(name) or {}, m) for m in found), default=0.0)
 
     alone = []
+    numbers: list[dict] = []
     for part in (before, text):
         guessed: set[str] = set()
         names = names_in(tool, part)
         args = fill_arguments(tool, part, None, names, guessed)
-        alone += [(k, args[k], part) for k in own_values(tool, part, args, guessed)
-                  if (not isinstance(args[k], str) or is_name(args[k], names))
+        own = own_values(tool, part, args, guessed)
+        numbers.append({k: args[k] for k in own if isinstance(args[k], int | float) and not isinstance(args[k], bool)
+                        and strength(k, args[k], part) >= MOVE_CUE})
+        alone += [(k, args[k], part) for k in own
+                  if (not isinstance(args[k], str) or is_name(args[k], names)
+                      or args[k] in ((props.get(k) or {}).get("enum") or []))  # a member: "the past year"
                   and not (isinstance(args[k], list) and len(args[k]) < 2)  # one number is no list given
                   # The first clause's numbers are not compared: alone, it may bind one its words don't name.
                   and not (part is before and isinstance(args[k], int | float))]
@@ -157,6 +164,12 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
     guessed = set()
     joined = fill_arguments(tool, together, None, names_in(tool, together), guessed)
     held = {k: joined[k] for k in own_values(tool, together, joined, guessed)}
+    # The same parameter, one of its kind, named strongly in both with two numbers, one of which the two read together
+    # leave over ("the top 10 artworks ... the top 5 artworks"): two calls.
+    if any(numbers[0][k] != v and sum(base(n) == base(k) for n in props) == 1
+           and not (numbers[0][k] in held.values() and v in held.values()) for k, v in numbers[1].items()
+           if k in numbers[0]):
+        return False
     for name, value, part in alone:
         if held.get(name) == value:
             continue

@@ -259,3 +259,32 @@ def test_a_member_an_enum_list_took_is_no_text_value_of_the_clause_so_and_cuts_n
     assert [a["features"] for _, a in got] == [["Windsock", "Car Park"], ["Toilets"]]
     # Its negative: a second place after "and" is still another call.
     assert len(calls("Find kite fields with a Windsock in Oban and kite fields with Toilets in Ullapool", field)) == 2
+
+
+def test_a_member_given_again_after_then_is_another_call():
+    gauge = tool("tide_summary", "Summary of a harbour's tides over a time frame.", ["harbour", "time_frame"],
+                 harbour={"type": "string", "description": "The harbour."},
+                 time_frame={"type": "string", "enum": ["week", "year", "five_years"]})
+    got = calls("Give me the tide summary for Oban for the past year and then for the past five years", gauge)
+    assert [a["time_frame"] for _, a in got] == ["year", "five_years"]
+    # Its negative: one member said is one call.
+    assert len(calls("Give me the tide summary for Oban for the past five years", gauge)) == 1
+
+
+LOFT = tool("top_kites", "Fetch the top kites of a kite club's loft.", ["number"],
+            number={"type": "integer", "description": "The number of kites to fetch."},
+            sort_by={"type": "string", "enum": ["popularity", "wingspan", "chronological"],
+                     "description": "How the kites are sorted. Default is 'popularity'."})
+RESALE = tool("kite_resale_growth", "Growth of a kite's resale price.", ["initial_price", "final_price"],
+              initial_price={"type": "integer", "description": "The price paid for the kite."},
+              final_price={"type": "integer", "description": "The price the kite is worth now."})
+
+
+def test_one_parameter_named_twice_with_two_numbers_is_two_calls_when_one_number_would_be_left_over():
+    # Read together, "the top 5 kites" takes `number` and the 10 is left over: two calls, not one with 5.
+    got = calls("Fetch the top 10 popular kites at the Oban Kite Club sorted by popularity and then fetch the top 5 "
+                "kites sorted chronologically", LOFT)
+    assert [(a["number"], a["sort_by"]) for _, a in got] == [(10, "popularity"), (5, "chronological")]
+    # Its negative: read together, both numbers are used (paid, then worth now): one call.
+    question = "Ana paid $40 for a kite five years ago. Today the kite's price is worth $65. What is its resale growth?"
+    assert len(calls(question, RESALE)) == 1
