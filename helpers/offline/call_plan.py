@@ -6,8 +6,10 @@ question)` reads the request into the calls it asks for, in order:
    "after that", ...), and again between two tools a clause names ("Invest $2000 in Google and withdraw $1000
    from Apple");
 2. each clause takes the tool its words point at (`arguments.tool_relevance`); a clause that points at no
-   tool is context for the next one (or the last), and one that says to do "the same" again repeats the
-   calls before it with what it changes ("repeat these for 'deletion'": each earlier call, once more); a clause that names a tool but gives it nothing of its own
+   tool is context for the next one (or the last) unless it is a question or order of its own that gives the
+   next clause's tool what that clause gives again ("What was X about? Also, what was the importance of Y?"),
+   and one that says to do "the same" again repeats the calls before it with what it changes ("repeat these
+   for 'deletion'": each earlier call, once more); a clause that names a tool but gives it nothing of its own
    (clause_values.py) is context for the next clause about that tool ("John has two funds."), or adds nothing
    when a call of the tool is made already; a clause for the same tool as the one before is another call when
    it gives a parameter again, unless the two read together fill one call ("The first tank ... The second
@@ -61,6 +63,9 @@ MIN_RELEVANCE = 1.0  # a clause points at a tool when at least one of its words 
 
 # A clause with these words is about the subject already named ("who are they playing"): more of the same call.
 _POINTS_BACK = re.compile(r"\b(?:they|them|their|it|its|he|him|his|she|her|this|these|those)\b", re.IGNORECASE)
+# A clause that asks or orders something itself, not a story's statement ("What was ...", "Find ...").
+_ASKS = re.compile(r"(?:what|how|who|where|when|which|whose|why|find|get|tell|show|give|calculate|compute|fetch|"
+                   r"retrieve|list|search|look\s+up)\b", re.IGNORECASE)
 _SAME = re.compile(r"\b(?:same|again|repeat|another|similarly|likewise|as\s+well)\b", re.IGNORECASE)
 
 
@@ -261,6 +266,11 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
             # of its own is context for the next clause about it, not a call.
             pending = f"{pending}. {piece.text}" if pending else piece.text
             continue
+        if pending and _ASKS.match(pending) and overlaps(piece.tool, pending, piece.text):
+            # "What was the Treaty of Ghent about? Also, what was the importance of ...?": a question of its own
+            # that gives the tool what the next task gives again is a call of its own, not context.
+            groups.append([piece.tool, pending, False])
+            pending = ""
         text = f"{pending}. {piece.text}" if pending else piece.text  # context and task stay sentences apart
         pending = ""
         if groups and not gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):

@@ -147,13 +147,16 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
 
     alone = []
     numbers: list[dict] = []
+    numeric = [n for n, sc in props.items() if isinstance(sc, dict) and sc.get("type") in ("integer", "number")]
     for part in (before, text):
         guessed: set[str] = set()
         names = names_in(tool, part)
         args = fill_arguments(tool, part, None, names, guessed)
         own = own_values(tool, part, args, guessed)
+        # A number named strongly, or the one number of a clause for the tool's one numeric parameter.
+        sole = len(numeric) == 1 and len([m for m in mentions(part) if not m.spelled]) == 1
         numbers.append({k: args[k] for k in own if isinstance(args[k], int | float) and not isinstance(args[k], bool)
-                        and strength(k, args[k], part) >= MOVE_CUE})
+                        and (sole or strength(k, args[k], part) >= MOVE_CUE)})
         alone += [(k, args[k], part) for k in own
                   if (not isinstance(args[k], str) or is_name(args[k], names)
                       or args[k] in ((props.get(k) or {}).get("enum") or []))  # a member: "the past year"
@@ -166,9 +169,12 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
     held = {k: joined[k] for k in own_values(tool, together, joined, guessed)}
     # The same parameter, one of its kind, named strongly in both with two numbers, one of which the two read together
     # leave over ("the top 10 artworks ... the top 5 artworks"): two calls.
+    def used(number) -> bool:  # held as a value, or inside a name read together ("Windows 10")
+        return number in held.values() or any(isinstance(v, str) and re.search(rf"(?<![\d.]){number:g}(?![\d.])", v)
+                                              for v in held.values())
+
     if any(numbers[0][k] != v and sum(base(n) == base(k) for n in props) == 1
-           and not (numbers[0][k] in held.values() and v in held.values()) for k, v in numbers[1].items()
-           if k in numbers[0]):
+           and not (used(numbers[0][k]) and used(v)) for k, v in numbers[1].items() if k in numbers[0]):
         return False
     for name, value, part in alone:
         if held.get(name) == value:

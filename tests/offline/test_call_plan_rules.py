@@ -288,3 +288,29 @@ def test_one_parameter_named_twice_with_two_numbers_is_two_calls_when_one_number
     # Its negative: read together, both numbers are used (paid, then worth now): one call.
     question = "Ana paid $40 for a kite five years ago. Today the kite's price is worth $65. What is its resale growth?"
     assert len(calls(question, RESALE)) == 1
+
+
+DYE = tool("dye_cost", "Cost of dyeing wool.", ["grams", "colour"],
+           grams={"type": "integer", "description": "The wool to dye, in grams."},
+           colour={"type": "string", "description": "The dye colour."})
+
+
+def test_the_one_number_of_each_clause_for_a_tools_one_numeric_parameter_is_a_call_each():
+    got = calls("How much will it cost if I dye 300 of wool in indigo? and how much if I dye 500 in madder?", DYE)
+    assert [a["grams"] for _, a in got] == [300, 500]
+    # Its negative: a number inside a name read together ("Force 6") is used, so the clauses stay one call.
+    rating = tool("kite_finder", "Find a kite.", ["rating", "wind"], rating={"type": "number"},
+                  wind={"type": "string", "description": "The wind the kite flies in."})
+    assert len(calls("Find me a kite with rating above 4.5 and made for Force 6", rating)) == 1
+
+
+HISTORY = tool("island_history", "Fetch facts about an event in the isles' history.", ["event"],
+               event={"type": "string", "description": "The event."})
+
+
+def test_a_question_before_a_task_that_gives_the_same_parameter_is_a_call_of_its_own():
+    got = calls("What was the Battle of Largs about? Also, what was the importance of the Lewis Chessmen in history?",
+                HISTORY)
+    assert [a["event"] for _, a in got] == ["Battle of Largs", "Lewis Chessmen"]
+    # Its negative: a statement before the task is context, not a call.
+    assert len(calls("I grew up near Largs. What was the importance of the Lewis Chessmen in history?", HISTORY)) == 1
