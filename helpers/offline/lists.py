@@ -87,6 +87,8 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
                                      for a, b in zip(r, r[1:], strict=False)) or _repeats_lead(text, r)]
     taken = [(r[0][0], r[-1][1]) for r in found]
     for spans in word_lists(text):
+        if len(spans) == 2 and re.search(r"\bbetween\s+$", text[:spans[0][0]], re.IGNORECASE):
+            continue  # "between New York and Boston", as above: the two ends of one span (an array may take them)
         if not any(a < spans[-1][1] and spans[0][0] < b for a, b in taken):
             found.append(spans)
     return sorted(found)

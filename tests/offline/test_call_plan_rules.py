@@ -314,3 +314,16 @@ def test_a_question_before_a_task_that_gives_the_same_parameter_is_a_call_of_its
     assert [a["event"] for _, a in got] == ["Battle of Largs", "Lewis Chessmen"]
     # Its negative: a statement before the task is context, not a call.
     assert len(calls("I grew up near Largs. What was the importance of the Lewis Chessmen in history?", HISTORY)) == 1
+
+
+def test_between_a_and_b_is_one_span_even_when_its_ends_are_plain_two_word_names():
+    between = tool("sailing_distance", "Sailing distance between two harbours.", ["harbour_a", "harbour_b"],
+                   harbour_a={"type": "string"}, harbour_b={"type": "string"})
+    question = "What is the sailing distance between Port Ellen and Port Askaig, and between North Berwick and South Leith?"
+    assert [(a["harbour_a"], a["harbour_b"]) for _, a in calls(question, between)] == [
+        ("Port Ellen", "Port Askaig"), ("North Berwick", "South Leith")]
+    # Its negative: an array still takes the two ends said after "between".
+    crews = tool("race_result", "Who won a race between crews.", ["crews"],
+                 crews={"type": "array", "items": {"type": "string"}})
+    assert calls("Who won the race between Port Ellen and Port Askaig?", crews) == [
+        ("race_result", {"crews": ["Port Ellen", "Port Askaig"]})]
