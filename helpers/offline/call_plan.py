@@ -6,13 +6,17 @@ question)` reads the request into the calls it asks for, in order:
    "after that", ...), and again between two tools a clause names ("Invest $2000 in Google and withdraw $1000
    from Apple");
 2. each clause takes the tool its words point at (`arguments.tool_relevance`); a clause that points at no
-   tool is context for the next one (or the last), and one that says to do "the same" again repeats the
-   previous call with what it changes; a clause that names a tool but gives it nothing of its own
+   tool is context for the next one (or the last) unless it is a question or order of its own that gives the
+   next clause's tool what that clause gives again ("What was X about? Also, what was the importance of Y?"),
+   and one that says to do "the same" again repeats the calls before it with what it changes ("repeat these
+   for 'deletion'": each earlier call, once more); a clause that names a tool but gives it nothing of its own
    (clause_values.py) is context for the next clause about that tool ("John has two funds."), or adds nothing
    when a call of the tool is made already; a clause for the same tool as the one before is another call when
    it gives a parameter again, unless the two read together fill one call ("The first tank ... The second
    tank ..." for volume1..temperature2);
-3. inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
+3. members of one parameter's closed set joined by "and" ("the status and trial date", "both ascending and
+   descending") give one call each, with every record of the clause (member_lists.py);
+   inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
    longer than the parameters free to take it gives one call per item; other lists of the same length go
    with it item by item ("20 minutes and 15 minutes respectively"); a list an array parameter takes, or one
    whose items fill as many parameters ("the sides 4 and 5" for x and y), stays in one call;
@@ -24,7 +28,7 @@ question)` reads the request into the calls it asks for, in order:
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
 The lists themselves are found by lists.py, the records ("a flight from A to B and another from B to C") by
-records.py.
+records.py, the members of a closed set by member_lists.py.
 
 What it leaves out on purpose: meaning. Which clause is a task is read from words and punctuation; a request
 that coordinates tasks without any of them ("the capital of Australia, the population of Canada") is cut only
@@ -50,13 +54,18 @@ from helpers.offline.clause_values import (
 )
 from helpers.offline.conversation import Tool
 from helpers.offline.lists import lists_in, number_groups, word_lists
+from helpers.offline.member_lists import closed_sets, one_per_member
 from helpers.offline.records import records
 from helpers.offline.tasks import clauses, cut_between_tools
+from helpers.offline.text import STOP_STEMS, stem
 
 MIN_RELEVANCE = 1.0  # a clause points at a tool when at least one of its words is in the tool's name or description
 
 # A clause with these words is about the subject already named ("who are they playing"): more of the same call.
 _POINTS_BACK = re.compile(r"\b(?:they|them|their|it|its|he|him|his|she|her|this|these|those)\b", re.IGNORECASE)
+# A clause that asks or orders something itself, not a story's statement ("What was ...", "Find ...").
+_ASKS = re.compile(r"(?:what|how|who|where|when|which|whose|why|find|get|tell|show|give|calculate|compute|fetch|"
+                   r"retrieve|list|search|look\s+up)\b", re.IGNORECASE)
 _SAME = re.compile(r"\b(?:same|again|repeat|another|similarly|likewise|as\s+well)\b", re.IGNORECASE)
 
 
@@ -257,6 +266,11 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
             # of its own is context for the next clause about it, not a call.
             pending = f"{pending}. {piece.text}" if pending else piece.text
             continue
+        if pending and _ASKS.match(pending) and overlaps(piece.tool, pending, piece.text):
+            # "What was the Treaty of Ghent about? Also, what was the importance of ...?": a question of its own
+            # that gives the tool what the next task gives again is a call of its own, not context.
+            groups.append([piece.tool, pending, False])
+            pending = ""
         text = f"{pending}. {piece.text}" if pending else piece.text  # context and task stay sentences apart
         pending = ""
         if groups and not gives_values(piece.tool, piece.text) and any(g[0] is piece.tool for g in groups):
@@ -272,21 +286,35 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
         groups[-1][1] = f"{groups[-1][1]} {pending}"
     calls: list[tuple[Tool, dict]] = []
     for tool, text, repeats in groups:
-        for record in [piece for grouped in _by_group(tool, text) for piece in records(tool, grouped)]:
+        # "the status and trial date for case A and case B": each member goes with every record the clause holds.
+        for record, member_of, member in [(piece, name, member) for one, name, member in one_per_member(tool, text)
+                                          for grouped in _by_group(tool, one) for piece in records(tool, grouped)]:
             fanned = _expand(tool, record)
             guesses: list[set[str]] = [set() for _ in fanned]
             filled = [fill_arguments(tool, t, None, names_in(tool, t), g) for (t, _), g in zip(fanned, guesses, strict=True)]
+            if member_of is not None:  # "in both ascending and descending order": this call's member, as listed
+                for args, guessed in zip(filled, guesses, strict=True):
+                    args[member_of] = member
+                    guessed.discard(member_of)
             _pin_items(tool, filled, [items for _, items in fanned], guesses)
             for (call_text, _), args in zip(fanned, filled, strict=True):
                 _listed_words(tool, call_text, args)
-            _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats, guesses)
+            _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats, guesses,
+                       frozenset() if member_of is None else {member_of})
     return calls
 
 
 def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], filled: list[dict],
-               repeats: bool, guesses: list[set[str]]) -> None:
+               repeats: bool, guesses: list[set[str]], pinned: frozenset | set = frozenset()) -> None:
     """The calls of one fan-out added in order, each taking what its own text leaves out (or only guesses) from
-    the previous call of the same tool; a call made already is not made twice."""
+    the previous call of the same tool; a call made already is not made twice. `pinned`: the parameters the call's
+    member run set (member_lists.py), which nothing carried over replaces. A clause that says to repeat ("repeat
+    these calculations for ...", "the same analysis for ...") repeats every call of the tool made before it, each
+    with what it changes."""
+    before: list[dict] = []
+    for t, a in calls:
+        if t is tool and a not in before:
+            before.append(a)
     for call_text, args, guessed in zip(texts, filled, guesses, strict=True):
         for name in guessed:
             # A task that only points back ("the leaders involved during the war", "his discovery") takes the
@@ -295,16 +323,24 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
             if earlier is not None:
                 args[name] = earlier
         required = (tool.parameters or {}).get("required") or []
-        own = own_values(tool, call_text, args, guessed)
+        own = own_values(tool, call_text, args, guessed) | (set(pinned) & set(args))
         carried = set()
+        variants: list[dict] = []
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
             for name in required:
-                if name in previous and (name not in args or name in guessed or not from_text(args[name], call_text)):
+                if name in previous and name not in pinned and (name not in args or name in guessed
+                                                                or not from_text(args[name], call_text)):
                     args[name] = previous[name]  # "the same city", "repeat with 10 seconds"
                     carried.add(name)
             if repeats:
-                args = {**previous, **{k: v for k, v in args.items() if from_text(v, call_text)}}
+                changes = {k: v for k, v in args.items() if (from_text(v, call_text) or k in pinned)
+                           and not _member_echo(tool, args, k)}
+                # Every call before it, each with the changes; calls that then differ only in what the clause
+                # changes are one call ("Then do the same for Tiree" after Oban and Mallaig: one more).
+                bases = before if len(before) >= 2 else [previous]
+                variants = [{**base, **changes} for base in bases]
+                args = variants[-1]
                 carried |= set(previous)
         fan: tuple[str, list] | None = None
         for name in required:
@@ -325,9 +361,32 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
                 fan = (name, given)  # "... the GDP in those same years": one call per year the earlier calls took
         if calls and required and not (own | carried) & set(required):
             continue  # a later task that gives the tool nothing, and no call before fills: not a call of its own
-        for one in ([{**args, fan[0]: value} for value in fan[1]] if fan else [args]):
-            if (tool, one) not in calls:
-                calls.append((tool, one))
+        for variant in variants[:-1] + [args]:
+            for one in ([{**variant, fan[0]: value} for value in fan[1]] if fan else [variant]):
+                if (tool, one) not in calls:
+                    calls.append((tool, one))
+
+
+def _member_echo(tool: Tool, args: dict, name: str) -> bool:
+    """Whether a text argument only echoes the member another parameter of the call took from its closed set
+    ("repeat for 'deletion'": `mutation_type` is 'deletion', so `sequence` is not): no change of its own."""
+    value = args.get(name)
+    sets = closed_sets(tool)
+    if not isinstance(value, str) or name in sets:
+        return False
+    props = (tool.parameters or {}).get("properties") or {}
+    for other in sets:
+        member = args.get(other)
+        if other == name or not isinstance(member, str):
+            continue
+        # The member alone, or with the other parameter's own words ("heavy brine" for `brine`='heavy').
+        own = {stem(w) for w in re.findall(r"[a-z]+", f"{other} {(props.get(other) or {}).get('description') or ''}"
+                                                          .lower())} | STOP_STEMS
+        rest = {stem(w) for w in re.findall(r"[a-z]+", value.lower())} - {
+            stem(w) for w in re.findall(r"[a-z]+", member.lower())}
+        if member.lower() in value.lower() and rest <= own:
+            return True
+    return False
 
 
 # A task that says it is for every subject the calls before it took: "these years", "both religions", "each city".

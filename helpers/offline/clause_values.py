@@ -1,7 +1,8 @@
 """What one clause gives a tool on its own, and whether two clauses are one call or two: read by call_plan.py.
 
 - `own_values(tool, text)`: the parameters a clause gives values of its own (written in it, not guessed; a number
-  word only where a count parameter counts those things: "the first five primes", not "two different funds");
+  word only where a count parameter counts those things: "the first five primes", not "two different funds"; a
+  text value only when no enum of the call took it: "a Picnic Area" for `amenities` is no place);
 - `gives_values`, `from_text`: whether a clause gives a tool anything, whether a value was written in a text;
 - `overlaps(tool, before, text)`: the clause gives again a parameter the clause before gave, so it is another
   call, unless `one_call` finds that the two read together fill one call with every value each gives alone
@@ -67,9 +68,23 @@ def own_values(tool: Tool, text: str, args: dict | None = None, guessed: set[str
                        and (not m.spelled or counts_things(name, props.get(name) or {}, m, text))]
             if any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in written):
                 own.add(name)
-        elif from_text(value, text):
+        elif from_text(value, text) and not _member_elsewhere(props, args, name):
             own.add(name)
     return own
+
+
+def _member_elsewhere(props: dict, args: dict, name: str) -> bool:
+    """Whether a free-text argument is only a member another parameter's enum took ("a Picnic Area" for
+    `amenities` is no place for `location`): the clause gives it once, to the parameter that lists it."""
+    value = args.get(name)
+    if not isinstance(value, str) or (props.get(name) or {}).get("enum"):
+        return False
+    for other, held in args.items():
+        schema = props.get(other) or {}
+        members = schema.get("enum") or (schema.get("items") or {}).get("enum") if isinstance(schema, dict) else None
+        if other != name and members and value in (held if isinstance(held, list) else [held]):
+            return True
+    return False
 
 
 COUNT_WORDS = re.compile(r"\b(?:count|number\s+of|num|quantity|how\s+many)\b", re.IGNORECASE)
@@ -94,7 +109,8 @@ def from_text(value, text: str) -> bool:
     if isinstance(value, int | float):
         return any(abs(m.value - value) < 1e-9 or abs(m.value / 100 - value) < 1e-9 for m in mentions(text))
     if isinstance(value, str):
-        return value.lower() in text.lower()
+        # "five_years" is written "five years": an enum member's joints are spaces in the text.
+        return value.lower() in text.lower() or re.sub(r"[_]+", " ", value.lower()) in text.lower()
     if isinstance(value, list):
         return any(from_text(v, text) for v in value)
     return False
@@ -118,7 +134,8 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
     bases and heights are two (read together, the second base is left over). A value read together may go to
     another parameter only to one alike (`temperature2`) or one its words fit as well ("the face value is
     $1000" to `face_value` rather than `period`), not to whatever is left ("5.88 light years" to a speed).
-    A phrase read from the words (not a name) is not compared: only numbers, names, lists and flags."""
+    A phrase read from the words (not a name) is not compared: only numbers, names, enum members, lists and flags;
+    a parameter with no twin that both clauses name strongly with different numbers makes two calls."""
     props = (tool.parameters or {}).get("properties") or {}
 
     def base(name: str) -> str:
@@ -129,12 +146,20 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
         return max((fit(name, props.get(name) or {}, m) for m in found), default=0.0)
 
     alone = []
+    numbers: list[dict] = []
+    numeric = [n for n, sc in props.items() if isinstance(sc, dict) and sc.get("type") in ("integer", "number")]
     for part in (before, text):
         guessed: set[str] = set()
         names = names_in(tool, part)
         args = fill_arguments(tool, part, None, names, guessed)
-        alone += [(k, args[k], part) for k in own_values(tool, part, args, guessed)
-                  if (not isinstance(args[k], str) or args[k] in names)
+        own = own_values(tool, part, args, guessed)
+        # A number named strongly, or the one number of a clause for the tool's one numeric parameter.
+        sole = len(numeric) == 1 and len([m for m in mentions(part) if not m.spelled]) == 1
+        numbers.append({k: args[k] for k in own if isinstance(args[k], int | float) and not isinstance(args[k], bool)
+                        and (sole or strength(k, args[k], part) >= MOVE_CUE)})
+        alone += [(k, args[k], part) for k in own
+                  if (not isinstance(args[k], str) or is_name(args[k], names)
+                      or args[k] in ((props.get(k) or {}).get("enum") or []))  # a member: "the past year"
                   and not (isinstance(args[k], list) and len(args[k]) < 2)  # one number is no list given
                   # The first clause's numbers are not compared: alone, it may bind one its words don't name.
                   and not (part is before and isinstance(args[k], int | float))]
@@ -142,6 +167,15 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
     guessed = set()
     joined = fill_arguments(tool, together, None, names_in(tool, together), guessed)
     held = {k: joined[k] for k in own_values(tool, together, joined, guessed)}
+    # The same parameter, one of its kind, named strongly in both with two numbers, one of which the two read together
+    # leave over ("the top 10 artworks ... the top 5 artworks"): two calls.
+    def used(number) -> bool:  # held as a value, or inside a name read together ("Windows 10")
+        return number in held.values() or any(isinstance(v, str) and re.search(rf"(?<![\d.]){number:g}(?![\d.])", v)
+                                              for v in held.values())
+
+    if any(numbers[0][k] != v and sum(base(n) == base(k) for n in props) == 1
+           and not (used(numbers[0][k]) and used(v)) for k, v in numbers[1].items() if k in numbers[0]):
+        return False
     for name, value, part in alone:
         if held.get(name) == value:
             continue
@@ -149,10 +183,28 @@ def one_call(tool: Tool, before: str, text: str) -> bool:
                                                   for v in held.values()):
             continue  # "Windows 10": the number is part of a name read together
         moved = [k for k, v in held.items() if v == value and not isinstance(v, bool)]
-        if not any(base(k) == base(name) or strength(k, value, part) >= min(strength(name, value, part), MOVE_CUE)
-                   for k in moved):
+        # A name has no strength to compare: it may move to a parameter alike, or one the clause names by its own
+        # word ("at the 'Northside' studio" to `studio`), not to whatever is left ("Ullapool" to `service`).
+        if not any(base(k) == base(name) or (strength(k, value, part) >= min(strength(name, value, part), MOVE_CUE)
+                                             if not isinstance(value, str) else said_of(k, part)) for k in moved):
             return False
     return True
+
+
+def said_of(parameter: str, text: str) -> bool:
+    """Whether the text says a word of the parameter's name ("studio" for `studio_name`)."""
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    return bool({stem(w) for w in name_words(parameter) if len(w) > 2} - STOP_STEMS & said)
+
+
+def is_name(value: str, names: list[str]) -> bool:
+    """Whether a value is one of the names, or a place written with its region, each part a name ("Houston, TX").
+
+    Example:
+        >>> is_name("Houston, TX", ["Houston", "TX"]), is_name("the houston area", ["Houston"])
+        (True, False)
+    """
+    return value in names or ("," in value and all(part.strip() in names for part in value.split(",")))
 
 
 def adds_to(tool: Tool, before: str, text: str) -> bool:

@@ -70,3 +70,34 @@ def enum_values(enum: list, question: str) -> list:
             found.append((at, member))
     return [member for _, member in sorted(found, key=lambda f: f[0])]
 
+
+
+def member_mentions(members: list, text: str) -> list[tuple[int, int, str]]:
+    """Where the text says each member of a closed set, as (start, end, member), in the text's order: a member's
+    words in a row in any form, the longest member winning where two overlap. Members that differ only in case
+    ("AA", "Aa", "aa") are matched in their own case.
+
+    Example:
+        >>> t = "rain for the last six months and the last year"
+        >>> [(t[a:b], m) for a, b, m in member_mentions(["six_months", "year", "five_years"], t)]
+        [('six months', 'six_months'), ('year', 'year')]
+    """
+    strings = [m for m in members if isinstance(m, str) and m.strip()]
+    lowered = [m.lower() for m in strings]
+    exact = len(set(lowered)) < len(lowered)  # only case tells them apart
+
+    def canon(word: str) -> str:
+        return word if exact else _DIGITS.get(word.lower(), stem(word.lower()))
+
+    tokens = [(m.start(), m.end(), canon(m.group(0))) for m in re.finditer(r"[^_\W]+", text)]
+    found = []
+    for member in strings:
+        own = [canon(w) for w in re.split(r"[_\W]+", member) if w]
+        for i in range(len(tokens) - len(own) + 1):
+            if own and [t[2] for t in tokens[i:i + len(own)]] == own:
+                found.append((tokens[i][0], tokens[i + len(own) - 1][1], member))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, member in sorted(found, key=lambda f: (-(f[1] - f[0]), f[0])):
+        if not any(a < end and start < b for a, b, _ in kept):
+            kept.append((start, end, member))
+    return sorted(kept)

@@ -51,6 +51,8 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
             if not rest:
                 continue
             start = m.end() - len(rest)  # "Play Taylor Swift": the name without the request's verb
+        if re.fullmatch(r"I(?:['’](?:m|d|ve|ll))?", text[start:m.end()]):
+            continue  # "Boston, MA and I'm craving sushi": the speaker is no item of a list
         items.append((start, m.end()))
     items = [(a, b) for a, b in items
              if not re.search(rf"\b(?:{months})\.?\s*\d*,?\s*$", text[:m.start()], re.IGNORECASE)  # a date
@@ -78,17 +80,31 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
     found = [r for r in found if not (len(r) == 2 and re.search(r"\bbetween\s+(?:[a-z]\s*=\s*)?$", text[:r[0][0]],
                                                                 re.IGNORECASE))]
     found = [_places(text, r) for r in found]
-    # A list says "and" or "or" somewhere: "Paris, France" is one place, "Oslo and Paris" two.
+    # A list says "and" or "or" somewhere: "Paris, France" is one place, "Oslo and Paris" two. A phrase said again
+    # before every item says it as well ("the factorial of 5, the factorial of 3, then ..."): the "and" may lie
+    # beyond a task's cut.
     found = [r for r in found if any(re.search(r"\b(?:and|or|vs|versus)\b|&|" + _CJK_AND, text[a[1]:b[0]])
-                                     for a, b in zip(r, r[1:], strict=False))]
+                                     for a, b in zip(r, r[1:], strict=False)) or _repeats_lead(text, r)]
     taken = [(r[0][0], r[-1][1]) for r in found]
     for spans in word_lists(text):
+        if len(spans) == 2 and re.search(r"\bbetween\s+$", text[:spans[0][0]], re.IGNORECASE):
+            continue  # "between New York and Boston", as above: the two ends of one span (an array may take them)
         if not any(a < spans[-1][1] and spans[0][0] < b for a, b in taken):
             found.append(spans)
     return sorted(found)
 
 
-_WORD = r"(?!(?:and|or|the|a|an|of|in|for|at|on|to|with|by|from|as|is|are|its|their|each|both)\b)[A-Za-z][\w-]*"
+def _repeats_lead(text: str, run: list[tuple[int, int]]) -> bool:
+    """Whether every item of a run but the first comes after the same two or three words that came before the first,
+    with a comma ("the factorial of 5, the factorial of 3")."""
+    lead = text[:run[0][0]].split()[-3:]
+    if len(lead) < 2 or not re.search(r"[A-Za-z]", " ".join(lead)):
+        return False
+    return all(re.fullmatch(r",\s*" + r"\s+".join(map(re.escape, lead)) + r"\s*", text[a[1]:b[0]])
+               for a, b in zip(run, run[1:], strict=False))
+
+
+_WORD = r"(?!(?:and|or|the|a|an|of|in|for|at|on|to|with|by|from|as|is|are|its|their|each|both|I)\b)[A-Za-z][\w-]*"
 _LIST_HEAD = re.compile(r"\b(?:of|for|in|from|about|on|with|between|like|under|at|to|into|over)\s+"
                         r"(?:the\s+|a\s+|an\s+|both\s+|either\s+)?", re.IGNORECASE)
 

@@ -1,7 +1,7 @@
 """The names in a request: quoted text, capitalised words and phrases, else the plain words after a preposition.
 
 - `entities(question, tool)`: the names, in order: quotes first, then capitalised phrases that are not a sentence's
-  opening verb, a request verb whose sentence stop was lost ("Liverpool F.C. Include ..."), a unit's name
+  opening verb, nor its opening word before a pronoun, article or comma ("Imagine you", "Later, we"), a request verb whose sentence stop was lost ("Liverpool F.C. Include ..."), a unit's name
   ("(in Joules)"), the tool's own words, or a gloss in brackets ("SNP (Single Nucleotide Polymorphism)");
 - `entities_for(tool, question)`: the same, for a tool that takes names at all;
 - `unwrapped(question)`: a request pasted whole in quotes, without them;
@@ -42,6 +42,11 @@ _QUOTED = re.compile(r"\"([^\"]{1,300})\"|(?<!\w)'((?:[^'\n]|(?<=\w)'(?=\w)){1,3
 _CAPITALISED = re.compile(r"\b[A-Z][\w.-]*(?:\s+(?:of|de|la|del|von|van|da)?\s*[A-Z][\w.-]*)*"
                           r"(?:\s\d{1,2}(?=[,.;:!?]|\s+and\b|$))?")  # a name may end in a number: "Maroon 5"
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+# What follows a sentence's capitalised first word when that word opens the sentence rather than names something: a
+# pronoun, a possessive or an article ("Imagine you", "During your stay", "Plus their cost"), or a comma and a
+# lower-case word ("Later, you", "However, the"). A name is followed by its verb ("Oban has", "Mars is").
+_OPENER_FOLLOWS = re.compile(r",?\s+(?:you|your|i|i'm|i've|i'd|we|our|us|my|me|they|their|them|he|his|she|her|it|its"
+                             r"|the|a|an|this|that|these|those|there|some|every|each|all)\b|,\s+[a-z]")
 
 
 def unwrapped(question: str) -> str:
@@ -93,6 +98,8 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
             parts.pop()
         if len(parts) == 1 and parts[0].lower() in _SENTENCE_START_VERBS:
             continue
+        if at_sentence_start and len(parts) == 1 and _OPENER_FOLLOWS.match(unquoted, match.end()):
+            continue  # "Imagine you ...", "After your trip ...", "Later, you ...": a sentence's opening word
         phrase = re.sub(r"(?<=[a-z]{2})\.$", "", " ".join(parts))  # "Leith." ends a sentence; "F.C." keeps its dot
         if phrase.lower() in STOP_WORDS or stem(phrase.lower()) in tool_stems or phrase == "I":
             continue

@@ -1,7 +1,7 @@
 """The request cut into tasks: where one task of a request ends and the next begins.
 
 `clauses(question)` cuts at sentences (a full stop before a capital, ";", "!", "?", a new line) and at the words
-that start another task ("also", "then", "after that", "additionally", ", and what/how/find ..."); words that only
+that start another task ("also", "then", "after that", "followed by", "additionally", ", and what/how/find ..."); words that only
 order the tasks ("First,", "Lastly,") are dropped, and a sentence that says what not to do ("Don't return full
 text") joins the task before it. `cut_between_tools(text, tools)` cuts a clause again between two tools it names,
 by a word of one tool's name that no other offered tool has ("Invest $2000 in Google and withdraw $1000 from
@@ -24,7 +24,7 @@ from helpers.offline.text import stem
 # Words that start another task in the same request: general English for "and next".
 _TASK_START = re.compile(
     r"(?:\.\s+(?!(?-i:[a-z]))|[;!?]\s+|\n+)"  # a full stop before a lower-case word ends an abbreviation ("Bros. game")
-    r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|"
+    r"|,?\s*\b(?:and\s+then|after\s+that|afterwards|additionally|in\s+addition|as\s+well\s+as|moreover|followed\s+by|"
     r"furthermore|finally|lastly|also)\b,?\s*"
     r"|,?\s+then\s+"
     r"|,?\s+and\s+(?=(?:what|how|who|where|when|which|whether|find|get|calculate|compute|tell|show|give|search|book|"

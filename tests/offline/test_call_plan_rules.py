@@ -172,3 +172,158 @@ def test_a_part_that_names_a_parameter_the_part_before_never_named_gives_it_for_
                 "'Bar open late' and body 'Until midnight'", NOTICE)
     assert [(args["title"], args["body"]) for _, args in got] == [("Slipway closed", "Use the east ramp"),
                                                                    ("Bar open late", "Until midnight")]
+
+
+TRADES = tool("find_boatyard", "Find a boatyard near a harbour.", ["location", "service"],
+              location={"type": "string", "description": "The town and its county."},
+              service={"type": "string", "description": "The service wanted."})
+
+
+def test_a_place_written_with_its_region_is_a_value_given_again_so_a_second_clause_is_another_call():
+    got = calls("Find a boatyard for antifouling in Oban, Argyll and then a boatyard for rigging in Ullapool, Ross",
+                TRADES)
+    # Two calls (how much of "Oban, Argyll" the parameter keeps is the argument rules' business).
+    assert [a["location"].split(",")[0] for _, a in got] == ["Oban", "Ullapool"]
+    # Its negative: a second clause that gives no place of its own adds to the one call.
+    assert len(calls("Find a boatyard for antifouling in Oban, Argyll and then sort them by rating", TRADES)) == 1
+
+
+def test_the_speaker_is_no_item_of_a_list():
+    from helpers.offline.lists import lists_in
+
+    assert lists_in("I'm moored in Oban, Argyll and I'm after a boatyard for rigging") == []
+    assert len(calls("I'm moored in Oban, Argyll and I'm after a boatyard for rigging", TRADES)) == 1
+    # Its negative: names joined by "and" are still a list.
+    assert len(lists_in("I need riggers in Oban and Mallaig")) == 1
+
+
+def test_a_sentence_opening_word_before_a_pronoun_or_comma_is_no_name():
+    from helpers.offline.names import entities
+
+    assert entities("Imagine you run a rope walk. After your shift, you splice ropes in Mallaig.") == ["Mallaig"]
+    assert entities("Later, we sail to Tiree.") == ["Tiree"]
+    # Its negative: a name that opens a sentence is followed by its verb, and stays a name.
+    assert entities("Oban has two slipways. Mallaig is busier.") == ["Oban", "Mallaig"]
+
+
+def test_a_phrase_said_again_before_every_item_makes_a_list_without_and():
+    from helpers.offline.lists import lists_in
+
+    gauge = tool("tide_gauge_reading", "Read a tide gauge.", ["gauge"],
+                 gauge={"type": "integer", "description": "The gauge's number."})
+    # The "and" lies beyond the task's cut ("then"): the phrase said again says it is a list.
+    got = calls("Read tide gauge 5, tide gauge 3, then tide gauge 4 and finally tide gauge 2", gauge)
+    assert [a["gauge"] for _, a in got] == [5, 3, 4, 2]
+    # Its negative: a bare comma between two names is one place, not a list.
+    assert lists_in("Read the tide gauge at Oban, Argyll") == []
+
+
+def test_followed_by_starts_another_task():
+    from helpers.offline.tasks import clauses
+
+    assert clauses("Glaze a bowl in celadon, followed by a jug in tenmoku") == ["Glaze a bowl in celadon",
+                                                                                "a jug in tenmoku"]
+    # Its negative: without it, the clause stays whole.
+    assert clauses("Glaze a bowl in celadon with a jug beside it") == ["Glaze a bowl in celadon with a jug beside it"]
+
+
+CURE = tool("cure_cheese", "Plan the curing of a cheese wheel.", ["wheel", "brine"],
+            wheel={"type": "string", "description": "The wheel's label."},
+            brine={"type": "string", "enum": ["light", "heavy"], "description": "The brine used."},
+            weeks={"type": "integer", "description": "Weeks of curing."})
+
+
+def test_a_repeat_repeats_every_call_before_it_with_what_it_changes():
+    got = calls("Plan the curing of wheels 'Tomme 12' and 'Brie 4' in light brine, then repeat the same plan in "
+                "heavy brine", CURE)
+    assert sorted((a["wheel"], a["brine"]) for _, a in got) == [
+        ("Brie 4", "heavy"), ("Brie 4", "light"), ("Tomme 12", "heavy"), ("Tomme 12", "light")]
+    # Its negative: a repeat that changes what told the calls apart is one more call, not two.
+    got = calls("Plan the curing of wheels 'Tomme 12' and 'Brie 4' in light brine, then do the same for wheel "
+                "'Feta 9'", CURE)
+    assert [a["wheel"] for _, a in got] == ["Tomme 12", "Brie 4", "Feta 9"]
+
+
+def test_a_repeat_for_a_member_does_not_give_that_member_to_a_text_parameter():
+    # "for 'heavy' brine": the member is the brine's, not a new wheel label.
+    got = calls("Plan the curing of wheel 'Tomme 12' in 'light' brine, then repeat for 'heavy' brine", CURE)
+    assert [(a["wheel"], a["brine"]) for _, a in got] == [("Tomme 12", "light"), ("Tomme 12", "heavy")]
+
+
+def test_a_member_an_enum_list_took_is_no_text_value_of_the_clause_so_and_cuts_no_record():
+    field = tool("find_kite_field", "Find a kite field near a town.", ["location"],
+                 location={"type": "string", "description": "The town and its county."},
+                 features={"type": "array", "items": {"type": "string", "enum": ["Windsock", "Car Park", "Toilets"]}})
+    got = calls("Find kite fields in Oban, Argyll that have a Windsock and a Car Park, then find kite fields in "
+                "Ullapool, Ross that have Toilets", field)
+    assert [a["features"] for _, a in got] == [["Windsock", "Car Park"], ["Toilets"]]
+    # Its negative: a second place after "and" is still another call.
+    assert len(calls("Find kite fields with a Windsock in Oban and kite fields with Toilets in Ullapool", field)) == 2
+
+
+def test_a_member_given_again_after_then_is_another_call():
+    gauge = tool("tide_summary", "Summary of a harbour's tides over a time frame.", ["harbour", "time_frame"],
+                 harbour={"type": "string", "description": "The harbour."},
+                 time_frame={"type": "string", "enum": ["week", "year", "five_years"]})
+    got = calls("Give me the tide summary for Oban for the past year and then for the past five years", gauge)
+    assert [a["time_frame"] for _, a in got] == ["year", "five_years"]
+    # Its negative: one member said is one call.
+    assert len(calls("Give me the tide summary for Oban for the past five years", gauge)) == 1
+
+
+LOFT = tool("top_kites", "Fetch the top kites of a kite club's loft.", ["number"],
+            number={"type": "integer", "description": "The number of kites to fetch."},
+            sort_by={"type": "string", "enum": ["popularity", "wingspan", "chronological"],
+                     "description": "How the kites are sorted. Default is 'popularity'."})
+RESALE = tool("kite_resale_growth", "Growth of a kite's resale price.", ["initial_price", "final_price"],
+              initial_price={"type": "integer", "description": "The price paid for the kite."},
+              final_price={"type": "integer", "description": "The price the kite is worth now."})
+
+
+def test_one_parameter_named_twice_with_two_numbers_is_two_calls_when_one_number_would_be_left_over():
+    # Read together, "the top 5 kites" takes `number` and the 10 is left over: two calls, not one with 5.
+    got = calls("Fetch the top 10 popular kites at the Oban Kite Club sorted by popularity and then fetch the top 5 "
+                "kites sorted chronologically", LOFT)
+    assert [(a["number"], a["sort_by"]) for _, a in got] == [(10, "popularity"), (5, "chronological")]
+    # Its negative: read together, both numbers are used (paid, then worth now): one call.
+    question = "Ana paid $40 for a kite five years ago. Today the kite's price is worth $65. What is its resale growth?"
+    assert len(calls(question, RESALE)) == 1
+
+
+DYE = tool("dye_cost", "Cost of dyeing wool.", ["grams", "colour"],
+           grams={"type": "integer", "description": "The wool to dye, in grams."},
+           colour={"type": "string", "description": "The dye colour."})
+
+
+def test_the_one_number_of_each_clause_for_a_tools_one_numeric_parameter_is_a_call_each():
+    got = calls("How much will it cost if I dye 300 of wool in indigo? and how much if I dye 500 in madder?", DYE)
+    assert [a["grams"] for _, a in got] == [300, 500]
+    # Its negative: a number inside a name read together ("Force 6") is used, so the clauses stay one call.
+    rating = tool("kite_finder", "Find a kite.", ["rating", "wind"], rating={"type": "number"},
+                  wind={"type": "string", "description": "The wind the kite flies in."})
+    assert len(calls("Find me a kite with rating above 4.5 and made for Force 6", rating)) == 1
+
+
+HISTORY = tool("island_history", "Fetch facts about an event in the isles' history.", ["event"],
+               event={"type": "string", "description": "The event."})
+
+
+def test_a_question_before_a_task_that_gives_the_same_parameter_is_a_call_of_its_own():
+    got = calls("What was the Battle of Largs about? Also, what was the importance of the Lewis Chessmen in history?",
+                HISTORY)
+    assert [a["event"] for _, a in got] == ["Battle of Largs", "Lewis Chessmen"]
+    # Its negative: a statement before the task is context, not a call.
+    assert len(calls("I grew up near Largs. What was the importance of the Lewis Chessmen in history?", HISTORY)) == 1
+
+
+def test_between_a_and_b_is_one_span_even_when_its_ends_are_plain_two_word_names():
+    between = tool("sailing_distance", "Sailing distance between two harbours.", ["harbour_a", "harbour_b"],
+                   harbour_a={"type": "string"}, harbour_b={"type": "string"})
+    question = "What is the sailing distance between Port Ellen and Port Askaig, and between North Berwick and South Leith?"
+    assert [(a["harbour_a"], a["harbour_b"]) for _, a in calls(question, between)] == [
+        ("Port Ellen", "Port Askaig"), ("North Berwick", "South Leith")]
+    # Its negative: an array still takes the two ends said after "between".
+    crews = tool("race_result", "Who won a race between crews.", ["crews"],
+                 crews={"type": "array", "items": {"type": "string"}})
+    assert calls("Who won the race between Port Ellen and Port Askaig?", crews) == [
+        ("race_result", {"crews": ["Port Ellen", "Port Askaig"]})]
