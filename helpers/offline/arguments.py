@@ -24,6 +24,7 @@ from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.flags import described_default, flag_in
 from helpers.offline.formulas import expression_for
+from helpers.offline.kinds import kind_value
 from helpers.offline.name_choice import (
     PLACE_PARAM,
     left_for,
@@ -201,6 +202,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]
             args[name], pool = with_region(name, schema, question, asked, pool, props, args)
+        elif kind == "string" and (sort := kind_value(name, schema, question)) is not None and sort not in args.values():
+            args[name] = sort  # the kind written before the parameter's thing: "a single room" -> room_type
+            pool = [e for e in pool if e != sort]
         elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers, _numeric_words(props))) is not None:
             args[name] = unit  # the unit the request writes after its numbers: "4 inches"
         elif kind == "string" and (beside := noun_value(name, schema, question))[0] is not None:

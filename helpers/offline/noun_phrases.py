@@ -135,7 +135,7 @@ def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: s
     start = 0
     for i, token in enumerate(tokens + ["."]):
         low = token.lower()
-        word_ok = (token[0].isalnum() and low not in STOP_WORDS and low not in _REQUEST_WORDS
+        word_ok = (token[0].isalnum() and low not in STOP_WORDS and low not in REQUEST_WORDS
                    and stem(low) not in avoid and not re.fullmatch(r"[\d.,/-]+", token))
         if word_ok:
             if not current:
@@ -161,7 +161,7 @@ def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: s
 
 
 # Verbs and fillers a request is worded with, not what it is about: general English.
-_REQUEST_WORDS = frozenset("""find get give show tell provide retrieve fetch search look calculate compute determine
+REQUEST_WORDS = frozenset("""find get give show tell provide retrieve fetch search look calculate compute determine
 identify list display check obtain help want need would could can please detail details detailed information info
 me who what which when where how many much whose know including include includes using last next past current
 recent latest upcoming""".split())

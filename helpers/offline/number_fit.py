@@ -126,13 +126,18 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
             return score - 3.0
     elif mention.unit and not mention.frequency:
         units = _unit_stems(mention.unit)
-        if units & own:
+        said = re.findall(r"[a-z]+", " ".join(name_words(name)))
+        rate = {stem(w) for w in said[said.index("per") + 1:]} if "per" in said else set()
+        if units & (own - rate):
             score += 4.0  # the unit written on a number says most: "250 grams" for sugar_grams
+        elif units & rate:
+            score += 0.5  # "feeds_per_year": a count per year, not a number of years
         elif units & described or (len(mention.unit) > 1 and mention.unit.lower() in description.lower()):
             score += _described_unit_fit(mention.unit, units, description)
     for word in mention.after:
         if _meets(word, own):
             score += 2.5
+    score += measure_fit(name, mention)
     if mention.named:
         score += 5.0 if _meets(mention.named, own) else -2.0  # "base and height as 6cm and 10cm"
     if mention.bound:  # a range's first number for the start, lower, minimum ...; its last for the end
@@ -148,9 +153,10 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
         score += 2.0
     if mention.frequency:
         # A count per year fits a frequency, a compounding or "times per ...", not a time span in years.
-        per = re.search(r"\btimes\b|\bper\b", description, re.IGNORECASE) or stem("times") in own
+        # The words as written: "times" and "time" share a stem, and a span of time is no frequency.
+        said = set(name_words(name)) | set(words(description))
         score += 3.0 if {stem("frequency"), stem("compound")} & (own | described) or (
-            per and {stem("times"), stem("period")} & (own | described)) else -9
+            {"times", "per"} & said and {"times", "period", "periods"} & said) else -9
     year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit
     if year_like and stem("year") in own | described:
         score += 2.0
@@ -171,3 +177,41 @@ def counts_things(mention: Mention) -> bool:
     return mention.spelled and len(unit) > 3 and unit.endswith("s") and stem(unit) not in _MEASURES \
         and stem(unit[:-1]) not in _MEASURES
 
+
+# What a unit measures, and the words a parameter's name uses for that measure: general measurement English.
+_MEASURE_UNITS = {
+    "temperature": "kelvin celsius fahrenheit degree degrees k °c °f",
+    "mass": "gram grams kilogram kilograms milligram pound pounds ounce ounces tonne tonnes g kg mg lb lbs oz",
+    "length": "meter meters metre metres kilometer kilometers kilometre kilometres centimeter centimeters "
+              "millimeter millimeters mile miles foot feet inch inches yard yards m km cm mm ft mi",
+    "time": "second seconds minute minutes hour hours day days week weeks month months year years s sec secs min "
+            "mins h hr hrs ms",
+    "amount": "mole moles mol mols",
+    "volume": "liter liters litre litres milliliter milliliters gallon gallons l ml",
+}
+_MEASURE_NAMES = {"temperature": "temperature temp", "mass": "mass weight",
+                  "length": "length distance height width depth radius diameter altitude elevation",
+                  "time": "time duration", "amount": "moles quantity", "volume": "volume capacity"}
+_UNIT_MEASURE = {unit: measure for measure, units in _MEASURE_UNITS.items() for unit in units.split()}
+_NAME_MEASURE = {stem(word): measure for measure, names in _MEASURE_NAMES.items() for word in names.split()}
+
+
+def measure_fit(name: str, mention: Mention) -> float:
+    """A number's unit against the measure the parameter's name says: +1 for the same measure ("300 K" for
+    `temperature1`, "2 moles" for `quantity1`), -3 for another ("20 kg" is no temperature), 0 when either is
+    unknown. A rate ("km/h") or a power ("m^2") is no plain measure.
+
+    Example:
+        >>> from helpers.offline.number_mentions import mentions
+        >>> [measure_fit(n, m) for n in ("mass2", "temperature2", "ratio") for m in mentions("15 kg")]
+        [1.0, -3.0, 0.0]
+    """
+    unit = mention.unit.lower()
+    if not unit or re.search(r"[/^*]|\bper\b", unit):
+        return 0.0
+    measure = _UNIT_MEASURE.get(unit)
+    said = {_NAME_MEASURE[stem(w)] for w in re.findall(r"[a-z]+", " ".join(name_words(name))) if stem(w) in _NAME_MEASURE}
+    if measure is None or len(said) != 1:
+        return 0.0
+    # The same measure says little (a base and a height are both in metres); another measure rules a pairing out.
+    return 1.0 if measure in said else -3.0

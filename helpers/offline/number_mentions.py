@@ -153,7 +153,27 @@ def mentions(text: str) -> list[Mention]:
         after = (stem(tail.group(1).lower()),) if tail and tail.group(1).lower() not in STOP_WORDS else ()
         out.append(replace(m, before=_words_before(text, m.start, since), after=after))
         since = max(m.end, unit_end)
+    return _shared_after(text, out)
+
+
+def _shared_after(text: str, found: list[Mention]) -> list[Mention]:
+    """Numbers joined by "and" or commas, with the same unit, share the word right after the last: "440Hz and
+    880Hz frequency" says frequency of both ("2 and 3 of distance" does not: "of" may say the last one's only)."""
+    out = list(found)
+    for i in range(len(out) - 2, -1, -1):
+        m, n = out[i], out[i + 1]
+        gap = text[_unit_end(text, m):n.start]
+        direct = re.match(r"\s*(?!of\b)[A-Za-z]", text[_unit_end(text, n):])
+        if not m.after and n.after and direct and m.unit.lower() == n.unit.lower() and not (m.spelled or n.spelled) \
+                and re.fullmatch(r"[\s,]*(?:and|or)?\s*", gap):
+            out[i] = replace(m, after=n.after)
     return out
+
+
+def _unit_end(text: str, m: Mention) -> int:
+    """Where a mention ends with the unit written on it or right after it."""
+    at = text.find(m.unit, m.end) if m.unit else -1
+    return at + len(m.unit) if 0 <= at - m.end <= 2 else m.end
 
 
 _NUM = r"[-−]?[$€£¥]?\d[\d,.]*"

@@ -1,0 +1,119 @@
+"""The offline model's value rules, third round (issue 26), on domains no lesson, no BFCL case and not the earlier
+rounds' use: a cheese cave, a falconry mews, a bell foundry, an ice rink and a quilting guild.
+
+Each rule is shown firing and, where it has one, not firing (its negative).
+"""
+
+from made_up import only_args, tool
+
+from helpers.offline.binding import bind_numbers
+from helpers.offline.kinds import kind_value
+from helpers.offline.text import stem
+
+INT = {"type": "integer"}
+TEXT = {"type": "string"}
+
+
+# --- a word's own double s stays in its stem --------------------------------------------------------------------
+
+def test_a_word_ending_in_double_s_meets_its_plural():
+    assert stem("weakness") == stem("weaknesses")
+    assert stem("glass") == stem("glasses")
+    assert stem("bells") == stem("bell")  # negative: a plain plural still loses its s
+
+
+# --- a number's unit against the measure a parameter's name says ----------------------------------------------
+
+def test_a_mass_goes_to_the_mass_and_a_temperature_to_the_temperature_whatever_words_come_first():
+    blend = tool("blend_curds", "Work out the temperature of two curd batches blended in the cheese cave.",
+                 ["mass1", "temperature1", "mass2", "temperature2"],
+                 mass1={"type": "integer", "description": "The mass of the first batch (kg)."},
+                 temperature1={"type": "integer", "description": "The temperature of the first batch (Celsius)."},
+                 mass2={"type": "integer", "description": "The mass of the second batch (kg)."},
+                 temperature2={"type": "integer", "description": "The temperature of the second batch (Celsius)."})
+    assert only_args("What temperature do we get when 40 kg of curd at 32 degrees Celsius is blended with 25 kg "
+                     "of curd at 38 degrees Celsius?", blend) == {
+        "mass1": 40, "temperature1": 32, "mass2": 25, "temperature2": 38}
+
+
+def test_moles_and_kelvin_go_to_quantity_and_temperature():
+    props = {"quantity1": {"type": "integer", "description": "How much of the first sample of gas."},
+             "temperature1": {"type": "integer", "description": "The first sample's temperature."},
+             "quantity2": {"type": "integer", "description": "How much of the second sample of gas."},
+             "temperature2": {"type": "integer", "description": "The second sample's temperature."}}
+    assert bind_numbers(props, list(props), "The kiln temperature when 4 moles at 350 K meet 6 moles at 420 K") == {
+        "quantity1": 4, "temperature1": 350, "quantity2": 6, "temperature2": 420}
+
+
+def test_a_parameter_whose_name_says_no_measure_is_not_pushed_away():
+    # Negative: `weight_limit` says mass, `perches` says nothing, so "3" is free to go to perches by place.
+    props = {"weight_limit": {"type": "integer", "description": "Heaviest bird, in grams."},
+             "perches": {"type": "integer", "description": "How many perches."}}
+    assert bind_numbers(props, list(props), "A mews for birds up to 900 g with 3 perches") == {
+        "weight_limit": 900, "perches": 3}
+
+
+# --- a frequency word is no span of time ---------------------------------------------------------------------
+
+def test_daily_is_a_count_per_year_and_a_time_in_years_takes_the_years():
+    feed = tool("feeding_cost", "The cost of feeding a falcon.", ["cost_per_feed", "time"],
+                cost_per_feed={"type": "number", "description": "What one feed costs, in dollars."},
+                feeds_per_year={"type": "integer", "description": "The number of times the bird is fed per year."},
+                time={"type": "integer", "description": "The time, in years, the bird is kept."})
+    assert only_args("What does it cost to feed a falcon daily for 3 years at $2.5 a feed?", feed) == {
+        "cost_per_feed": 2.5, "feeds_per_year": 365, "time": 3}
+    # Negative: with no frequency said, nothing goes to the count per year.
+    assert only_args("What does it cost to feed a falcon for 3 years at $2.5 a feed?", feed) == {
+        "cost_per_feed": 2.5, "time": 3}
+
+
+# --- numbers joined by "and" share the word after the last ----------------------------------------------------
+
+def test_two_numbers_with_one_word_after_them_keep_their_order():
+    props = {"first_bell_pitch": {"type": "integer", "description": "The pitch of the first bell in Hz."},
+             "second_bell_pitch": {"type": "integer", "description": "The pitch of the second bell in Hz."}}
+    assert bind_numbers(props, list(props), "Tune two bells of 512Hz and 768Hz pitch") == {
+        "first_bell_pitch": 512, "second_bell_pitch": 768}
+
+
+def test_of_after_a_list_says_only_the_last_number():
+    # Negative: "0.3 and 0.5 of thickness" is not read as both being thicknesses.
+    props = {"depth1": {"type": "number", "description": "The first groove's depth."},
+             "depth2": {"type": "number", "description": "The second groove's depth."},
+             "thickness": {"type": "number", "description": "The ice thickness."}}
+    assert bind_numbers(props, list(props), "Resurface grooves of 0.3 and 0.5 with ice of thickness 4") == {
+        "depth1": 0.3, "depth2": 0.5, "thickness": 4}
+
+
+# --- the kind written before the thing a parameter asks the kind of -------------------------------------------
+
+def test_a_kind_parameter_takes_the_word_before_its_noun():
+    cast = tool("cast_bell", "Cast a bell at the foundry.", ["bell_type", "weight_kg"],
+                bell_type={"type": "string", "description": "The type of bell to cast."},
+                weight_kg={"type": "integer", "description": "The bell's weight in kg."})
+    assert only_args("Cast a ship bell of 40 kg for the Tolbooth Quay in March.", cast) == {
+        "bell_type": "ship", "weight_kg": 40}
+
+
+def test_an_attribute_named_by_a_kind_word_reads_its_noun_from_the_description():
+    quilts = tool("find_quilts", "Find quilts shown by the guild.", ["style", "town"],
+                  style={"type": "string", "description": "Style of the quilt."},
+                  town={"type": "string", "description": "The town of the show."})
+    assert only_args("Find a log cabin quilt at the show in Hexham", quilts) == {"style": "log cabin", "town": "Hexham"}
+    # A longer run gives its last word; a name before the noun gives the name whole.
+    assert kind_value("style", {"description": "Style of the quilt."}, "the prize winning hand stitched quilt") == \
+        "stitched"
+    assert kind_value("cuisine", {"description": "Cuisine of the stall."}, "any Sri Lankan stall nearby") == \
+        "Sri Lankan"
+
+
+def test_a_two_word_parameter_written_whole_takes_the_word_before_it():
+    assert kind_value("backing_colour", {}, "a quilt with green backing colour") == "green"
+
+
+def test_no_kind_when_nothing_stands_before_the_noun_or_the_parameter_is_a_name_or_a_place():
+    assert kind_value("bell_type", {}, "Cast a bell for the quay") is None  # only "a" before "bell"
+    assert kind_value("bell_type", {}, "Cast 2 bells") is None  # a number is no kind
+    assert kind_value("rink_name", {}, "Book the Murrayfield rink") is None  # a name is read by names.py
+    assert kind_value("location", {"description": "Type of the venue."}, "a covered venue") is None
+    assert kind_value("key", {"description": "The key of the scale."}, "the C major scale") is None  # no kind word
