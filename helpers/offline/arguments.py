@@ -197,7 +197,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             args[name] = said  # a fact or note to keep: the user's statement itself (statements.py)
         elif kind == "string" and (said := expression_for(name, schema, question, {v for v in args.values() if isinstance(v, str)})) is not None:
             args[name] = said  # a formula the parameter asks for, written as Python writes it
-        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None and (
+        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False,
+                                                      taken={v for v in args.values() if isinstance(v, str)})) is not None and (
                 name in required or asked not in args.values()):  # an optional `cc` does not repeat the `to` address
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]
@@ -224,7 +225,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             if mine and (name in required or cued(name, schema, question, mine[0]) or named_for(name, mine[0])
                          or slot_before(schema, question, mine[0])):
                 open_place = any(PLACE_PARAM.search(n) and n not in args and n != name for n in props)
-                args[name] = place_aware(name, question, mine, open_place)
+                # A name with the parameter's own noun is its, wherever it stands ("in Hotel Paradise, Las Vegas").
+                args[name] = mine[0] if named_for(name, mine[0]) else place_aware(name, question, mine, open_place)
                 pool.remove(args[name])
                 args[name], pool = with_region(name, schema, question, args[name], pool, props, args)
                 if args[name] not in question:  # a word after "in"/"for", capitalised: the whole phrase, as written

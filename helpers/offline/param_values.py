@@ -90,10 +90,10 @@ def quoted_values(description: str) -> list[str]:
     return [single or double for single, double in pairs]
 
 
-def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
+def value_for(name: str, schema: dict, question: str, qualifier: bool = True, taken: frozenset | set = frozenset()):
     """The part of the question the parameter asks for (see the module), or None. `qualifier=False`
     leaves out the weakest reading, the word before the parameter's noun (a name found in the question
-    then comes first).
+    then comes first). `taken`: values other parameters have; a date among them gives way to the next date.
 
     Example:
         >>> value_for("door", {"type": "string", "description": "the door, e.g. front, back, garage"},
@@ -117,7 +117,7 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
         if found:
             return found.group(0)
     if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth|time\s+frame", said):
-        written = date_for(description, question)  # in the form the description asks for, when it asks for one
+        written = date_for(description, question, taken)  # in the form asked for; a date taken already gives way
         if written:
             return written
         found = _RELATIVE_DATE.search(question)

@@ -117,3 +117,40 @@ def test_no_kind_when_nothing_stands_before_the_noun_or_the_parameter_is_a_name_
     assert kind_value("rink_name", {}, "Book the Murrayfield rink") is None  # a name is read by names.py
     assert kind_value("location", {"description": "Type of the venue."}, "a covered venue") is None
     assert kind_value("key", {"description": "The key of the scale."}, "the C major scale") is None  # no kind word
+
+
+# --- a member of one or two letters is said only as written ----------------------------------------------------
+
+def test_a_one_letter_member_is_not_the_article_a():
+    weave = tool("weave_pattern", "Weave a quilt pattern from blocks.", ["length"], length=INT,
+                 blocks={"type": "array", "items": {"type": "string", "enum": ["A", "B", "C", "D"]},
+                         "description": "The blocks to favour."})
+    assert only_args("Weave a pattern of length 40 with more D and B blocks", weave) == {
+        "length": 40, "blocks": ["D", "B"]}
+    # Negative: "a" in lower case is the article, not block A.
+    assert only_args("Weave a pattern of length 40", weave) == {"length": 40}
+
+
+# --- two dates: the second takes the year of the first, and each parameter its own date ------------------------
+
+def test_a_second_date_without_its_year_is_the_check_out_date():
+    stay = tool("book_mews_stay", "Board a falcon at the mews.", ["arrive", "leave"],
+                arrive={"type": "string", "description": "Arrival date in the format YYYY-MM-DD."},
+                leave={"type": "string", "description": "Leaving date in the format YYYY-MM-DD."})
+    assert only_args("Board my falcon from 2027 June 3rd to June 9th", stay) == {
+        "arrive": "2027-06-03", "leave": "2027-06-09"}
+    # Negative: a date with no year before it stays as written; with one date only, both required dates take it.
+    assert only_args("Board my falcon from June 3rd to June 9th", stay) == {"arrive": "June 3rd", "leave": "June 9th"}
+    assert only_args("Board my falcon from June 3rd", stay) == {"arrive": "June 3rd", "leave": "June 3rd"}
+
+
+# --- a name that starts with the parameter's noun is that parameter's ------------------------------------------
+
+def test_a_name_starting_with_the_parameters_noun_goes_to_it_even_after_in():
+    rink = tool("book_rink", "Book ice time at a rink.", ["rink_name", "location"],
+                rink_name={"type": "string", "description": "The name of the rink."},
+                location={"type": "string", "description": "The town of the rink."})
+    assert only_args("Book an hour in Rink Tolbooth, Falkirk", rink) == {"rink_name": "Rink Tolbooth",
+                                                                         "location": "Falkirk"}
+    # Negative: with no name holding the noun, the name after "in" is the place's and the other the rink's.
+    assert only_args("Book Tolbooth in Falkirk for an hour", rink) == {"rink_name": "Tolbooth", "location": "Falkirk"}
