@@ -38,6 +38,7 @@ from helpers.offline.names import entities_for, tool_words, unwrapped
 from helpers.offline.noun_phrases import cued, noun_value, phrase_for
 from helpers.offline.param_values import emails_in, listed_values, value_for, wants_email
 from helpers.offline.statements import statement_for
+from helpers.offline.string_lists import plain_items
 from helpers.offline.text import content_words, stem, word_list
 from helpers.offline.unit_params import is_unit_param, unit_in
 
@@ -276,6 +277,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = members  # the listed members the request says: "avoiding highways and toll roads"
             elif members := enum_values(listed_values(schema), question):
                 args[name] = members  # the values a description lists, as the request says them: "e.g. vegan, halal"
+            elif name in required and not any(e in question for e in pool) and items.get("type", "string") == "string" and \
+                    (plain := plain_items(question)):
+                args[name] = plain  # no names: the things the request lists in lower case ("chicken and mushrooms")
             elif name in required or (pool and cued(name, schema, question, pool[0])):
                 args[name] = list(pool)
                 pool = []

@@ -154,3 +154,38 @@ def test_a_name_starting_with_the_parameters_noun_goes_to_it_even_after_in():
                                                                          "location": "Falkirk"}
     # Negative: with no name holding the noun, the name after "in" is the place's and the other the rink's.
     assert only_args("Book Tolbooth in Falkirk for an hour", rink) == {"rink_name": "Tolbooth", "location": "Falkirk"}
+
+
+# --- a list of texts takes the plain words a request lists ---------------------------------------------------
+
+def test_a_list_of_texts_takes_the_lower_case_things_the_request_lists():
+    cheeses = tool("find_cheeses", "Find cheeses ripening in the cave.", ["flavours"],
+                   flavours={"type": "array", "items": TEXT, "description": "Flavours wanted."})
+    assert only_args("Find cheeses in the cave that taste of hazelnut and cut grass", cheeses) == {
+        "flavours": ["hazelnut", "cut grass"]}
+    assert only_args("Find cheeses with notes of butter, mushroom per rind, and sweet hay", cheeses) == {
+        "flavours": ["butter", "mushroom per rind", "sweet hay"]}
+
+
+def test_a_first_item_is_no_longer_than_the_last_and_starts_after_a_verb_in_ing():
+    from helpers.offline.string_lists import plain_items
+    assert plain_items("a guild selling felt and also quilt thread") == ["felt", "quilt thread"]
+    assert plain_items("a pattern that uses hexagons and diamonds") == ["hexagons", "diamonds"]
+
+
+def test_no_list_without_and_or_with_names_only():
+    from helpers.offline.string_lists import plain_items
+    assert plain_items("a quilt with cotton backing") == []  # negative: no "and"
+    assert plain_items("Quilts by Ana and Ben") == []  # names are names.py's, not plain words
+
+
+# --- a year written for a text parameter ------------------------------------------------------------------------
+
+def test_a_text_year_or_season_takes_the_year_written():
+    ranks = tool("league_table", "The curling league table.", ["league", "season"],
+                 league={"type": "string", "description": "The league."},
+                 season={"type": "string", "description": "The season."})
+    assert only_args("Show the Lothian Curling League table of the 2025-2026 season", ranks) == {
+        "league": "Lothian Curling League", "season": "2025-2026"}
+    # Negative: a number that is no year ("1,500 spectators") is no season.
+    assert only_args("Show the Lothian Curling League table with 1,500 spectators", ranks)["season"] != "1,500"
