@@ -189,3 +189,40 @@ def test_a_text_year_or_season_takes_the_year_written():
         "league": "Lothian Curling League", "season": "2025-2026"}
     # Negative: a number that is no year ("1,500 spectators") is no season.
     assert only_args("Show the Lothian Curling League table with 1,500 spectators", ranks)["season"] != "1,500"
+
+
+# --- a code after the parameter's noun alone, a letter naming one of several, a month, a temperature's scale ----
+
+def test_the_noun_alone_before_a_code_fills_a_two_word_parameter():
+    ring = tool("ring_peal", "Ring a peal on the foundry's test bells.", ["first_bell", "changes"],
+                first_bell={"type": "string", "description": "The bell to start with, e.g. 'B3'."}, changes=INT)
+    assert only_args("Ring 120 changes starting with the bell D4", ring) == {"first_bell": "D4", "changes": 120}
+    # Negative: a plain word after the noun alone is no code (the phrase rule may still take it, as a last resort).
+    from helpers.offline.noun_phrases import noun_value
+    assert noun_value("first_bell", {}, "starting with the bell tenor") == (None, None)
+
+
+def test_one_capital_letter_after_the_noun_names_it_but_the_article_does_not():
+    price = tool("price_quilt", "Price a quilt of the guild.", ["pattern"],
+                 pattern={"type": "string", "description": "The quilt pattern."})
+    assert only_args("Price the quilt of pattern B with wool batting", price) == {"pattern": "B"}
+    from helpers.offline.noun_phrases import noun_value
+    assert noun_value("pattern", {}, "the pattern A new quilter likes") == (None, None)  # "A new": an article
+
+
+def test_a_month_parameter_takes_the_month_named_and_a_degree_sign_is_no_name():
+    ripen = tool("ripen_cheese", "Plan the ripening of a cheese in the cave.", ["cheese"],
+                 cheese={"type": "string", "description": "The cheese."},
+                 month={"type": "string", "description": "Month the ripening starts. Default: this month."},
+                 temperature={"type": "integer", "description": "Cave temperature."})
+    assert only_args("Plan the ripening of Tomme at 11°C from October", ripen) == {
+        "cheese": "Tomme", "month": "October", "temperature": 11}
+    # Negative: "may" as a verb is no month.
+    assert "month" not in only_args("We may plan the ripening of Tomme at 11°C", ripen)
+
+
+def test_a_parameter_with_an_example_value_takes_no_whole_statement():
+    from helpers.offline.statements import statement_for
+    assert statement_for("note", {"description": "A note to keep."}, "Remember that the cave door sticks.") == \
+        "The cave door sticks."
+    assert statement_for("start_note", {"description": "The first note, e.g. 'C4'."}, "Start on D5") is None
