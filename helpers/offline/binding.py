@@ -10,7 +10,8 @@ each numeric parameter at most one number and each number at most one parameter:
 3. an optional parameter the request gives no number for is left out; a parameter that counts days takes a
    span said with no number ("the next week" -> 7).
 The conversions the description implies are made on the way (`converted`): a percentage to a rate when the
-description asks for a decimal, "11 PM" to 23 for a 24-hour time, an SI prefix for a value in the base unit.
+description asks for a decimal, "11 PM" to 23 for a 24-hour time, an SI prefix for a value in the base unit
+("50mH" for henries: 0.05), a time in the unit of time the description asks for ("3 minutes" "in seconds": 180).
 
 The reader's and the scorer's public names (`mentions`, `Mention`, `ranges`, `number_lists`, `fit`,
 `UNIT_WORDS`) are re-exported here, so a module that binds numbers needs one import.
@@ -37,12 +38,36 @@ _PREFIXES = {"p": 1e-12, "n": 1e-9, "µ": 1e-6, "μ": 1e-6, "u": 1e-6, "m": 1e-3
              "G": 1e9}
 
 
+# SI symbols as written, case and all, where the lower-case table would misread them: "50mH" is millihenries.
+_SI_SYMBOLS = {"H": "henry", "Hz": "hertz", "Pa": "pascal", "Wb": "weber", "S": "siemens"}
+# Lengths of time in seconds, for a description that asks for one unit of time and a number written in another.
+_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
+
+
+def _time_unit(word: str) -> str | None:
+    word = UNIT_WORDS.get(word.lower(), word.lower())
+    word = word[:-1] if word.endswith("s") else word
+    return word if word in _SECONDS else None
+
+
+def _in_described_time(value: float, unit: str, description: str) -> float:
+    """A time written in one unit for a description that asks for another: "3 minutes" for "in seconds" is 180.
+    Only when the description names exactly one unit of time after "in" ("in seconds", "in hours")."""
+    written = _time_unit(unit) if unit else None
+    asked = {u for w in re.findall(r"\bin\s+([a-z]+)", description) if (u := _time_unit(w))}
+    if written is None or len(asked) != 1 or written in asked:
+        return value
+    return value * _SECONDS[written] / _SECONDS[asked.pop()]
+
+
 def converted(name: str, schema: dict, mention: Mention):
     """The number a parameter takes for a mention, with the conversions its description implies (see the module).
 
     Example:
         >>> converted("rate", {"type": "number", "description": "The rate."}, mentions("at 5%")[0])
         0.05
+        >>> converted("length", {"type": "integer", "description": "Length in seconds."}, mentions("3 minutes")[0])
+        180
     """
     value = mention.value
     description = str(schema.get("description") or "").lower()
@@ -53,11 +78,13 @@ def converted(name: str, schema: dict, mention: Mention):
     if mention.clock == "pm" and value < 12 and "24" in description:
         value += 12
     if mention.unit and len(mention.unit) >= 2 and mention.unit[0] in _PREFIXES:
-        base = UNIT_WORDS.get(mention.unit[1:].lower(), mention.unit[1:].lower())
+        base = _SI_SYMBOLS.get(mention.unit[1:]) or UNIT_WORDS.get(mention.unit[1:].lower(), mention.unit[1:].lower())
         prefixed = UNIT_WORDS.get(mention.unit.lower())
         if stem(base) in {stem(w) for w in words(description)} and not (
                 prefixed and stem(prefixed) in {stem(w) for w in words(description)}):
-            value = value * _PREFIXES[mention.unit[0]]  # "100µF" for a value in farads
+            # "100µF" for a value in farads; 12 significant digits, so 100 * 1e-6 is 0.0001, not 9.999999999999999e-05
+            value = float(f"{value * _PREFIXES[mention.unit[0]]:.12g}")
+    value = _in_described_time(value, mention.unit, description)
     if schema.get("type") == "integer" and float(value).is_integer():
         return int(value)
     return int(value) if float(value).is_integer() and schema.get("type") != "number" else value

@@ -137,7 +137,7 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
     for word in mention.after:
         if _meets(word, own):
             score += 2.5
-    score += measure_fit(name, mention)
+    score += measure_fit(name, mention, description)
     if mention.named:
         score += 5.0 if _meets(mention.named, own) else -2.0  # "base and height as 6cm and 10cm"
     if mention.bound:  # a range's first number for the start, lower, minimum ...; its last for the end
@@ -196,10 +196,11 @@ _UNIT_MEASURE = {unit: measure for measure, units in _MEASURE_UNITS.items() for 
 _NAME_MEASURE = {stem(word): measure for measure, names in _MEASURE_NAMES.items() for word in names.split()}
 
 
-def measure_fit(name: str, mention: Mention) -> float:
+def measure_fit(name: str, mention: Mention, description: str = "") -> float:
     """A number's unit against the measure the parameter's name says: +1 for the same measure ("300 K" for
     `temperature1`, "2 moles" for `quantity1`), -3 for another ("20 kg" is no temperature), 0 when either is
-    unknown. A rate ("km/h") or a power ("m^2") is no plain measure.
+    unknown. A rate ("km/h") or a power ("m^2") is no plain measure. A description that writes a unit of the
+    number's measure wins over the name: "Length of the track in seconds" takes "3 minutes".
 
     Example:
         >>> from helpers.offline.number_mentions import mentions
@@ -210,8 +211,22 @@ def measure_fit(name: str, mention: Mention) -> float:
     if not unit or re.search(r"[/^*]|\bper\b", unit):
         return 0.0
     measure = _UNIT_MEASURE.get(unit)
+    if measure is not None and measure_of(description) == measure:
+        return 1.0
     said = {_NAME_MEASURE[stem(w)] for w in re.findall(r"[a-z]+", " ".join(name_words(name))) if stem(w) in _NAME_MEASURE}
     if measure is None or len(said) != 1:
         return 0.0
     # The same measure says little (a base and a height are both in metres); another measure rules a pairing out.
     return 1.0 if measure in said else -3.0
+
+
+def measure_of(description: str) -> str | None:
+    """The one measure whose unit words a description writes ("in seconds" -> time), else None.
+
+    Example:
+        >>> measure_of("Length of the mix track in seconds."), measure_of("The rate in meters/second.")
+        ('time', None)
+    """
+    found = {_UNIT_MEASURE[w] for w in re.findall(r"[a-z]+", description.lower())
+             if len(w) > 2 and w in _UNIT_MEASURE}
+    return found.pop() if len(found) == 1 else None

@@ -226,3 +226,25 @@ def test_a_parameter_with_an_example_value_takes_no_whole_statement():
     assert statement_for("note", {"description": "A note to keep."}, "Remember that the cave door sticks.") == \
         "The cave door sticks."
     assert statement_for("start_note", {"description": "The first note, e.g. 'C4'."}, "Start on D5") is None
+
+
+# --- the conversions a description implies: a time in the asked unit, an SI symbol as written ------------------
+
+def test_minutes_become_the_seconds_a_description_asks_for():
+    chime = tool("set_chime", "Set how long the foundry bell chimes.", ["chime_length"],
+                 chime_length={"type": "integer", "description": "Length of the chime in seconds."})
+    assert only_args("Set the bell to chime for 2 minutes", chime) == {"chime_length": 120}
+    # Negative: seconds given for seconds stay as they are.
+    assert only_args("Set the bell to chime for 45 seconds", chime) == {"chime_length": 45}
+
+
+def test_a_prefixed_si_symbol_is_read_case_and_all():
+    coil = tool("tune_coil", "Tune the rink's scoreboard coil.", ["inductance", "capacitance"],
+                inductance={"type": "number", "description": "The inductance in henries (H)."},
+                capacitance={"type": "number", "description": "The capacitance in farads (F)."})
+    assert only_args("Tune it with 20mH of inductance and 470µF of capacitance", coil) == {
+        "inductance": 0.02, "capacitance": 0.00047}
+    # Negative: an hour is no henry ("2 h" stays 2 for a time in hours).
+    timer = tool("set_timer", "Set the rink timer.", ["hours"],
+                 hours={"type": "number", "description": "The time in hours."})
+    assert only_args("Set the rink timer to 2 h", timer) == {"hours": 2}
