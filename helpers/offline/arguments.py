@@ -226,8 +226,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             if mine and (name in required or cued(name, schema, question, mine[0]) or named_for(name, mine[0])
                          or slot_before(schema, question, mine[0])):
                 open_place = any(PLACE_PARAM.search(n) and n not in args and n != name for n in props)
-                # A name with the parameter's own noun is its, wherever it stands ("in Hotel Paradise, Las Vegas").
-                args[name] = mine[0] if named_for(name, mine[0]) else place_aware(name, question, mine, open_place)
+                args[name] = place_aware(name, question, mine, open_place)
                 pool.remove(args[name])
                 args[name], pool = with_region(name, schema, question, args[name], pool, props, args)
                 if args[name] not in question:  # a word after "in"/"for", capitalised: the whole phrase, as written

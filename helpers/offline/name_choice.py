@@ -3,8 +3,7 @@ the parameter's own noun at a name's end, by "in"/"near" for a place; and a plac
 
 - `left_for(name, question, pool, others)`: the names this parameter may take, in order, and those left to the
   other open text parameters (`others`, their names);
-- `named_for(name, value)`: a name ending or starting with the parameter's noun ("Premier League" for `league`,
-  "Hotel Paradise" for `hotel_name`);
+- `named_for(name, value)`: a name ending in the parameter's noun ("Premier League" for `league`);
 - `slot_before(schema, question, value)`: a description ending in a preposition ("the depot trams start from")
   is filled by the name after that preposition ("from Gorgie");
 - `place_aware(name, question, pool, open_place)`: a place parameter takes the name set after "in", "near" or
@@ -53,18 +52,15 @@ def left_for(name: str, question: str, pool: list[str], others: list[str]) -> tu
 
 
 def named_for(name: str, value: str) -> bool:
-    """A name whose last or first word is the parameter's own noun: "Premier League" for `league`, "Hilton Hotel"
-    and "Hotel Paradise" for `hotel_name`.
+    """A name whose last word is the parameter's own noun: "Premier League" for `league`, "Hilton Hotel" for
+    `hotel_name`.
 
     Example:
         >>> named_for("league", "Lothian Cycling League"), named_for("club", "Lothian Cycling League")
         (True, False)
-        >>> named_for("lake_name", "Lake Bala"), named_for("location", "Lake Bala")
-        (True, False)
     """
     own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w} - {"name", "id", "type"}
-    parts = value.split()
-    return len(parts) > 1 and (stem(parts[-1].lower()) in own or stem(parts[0].lower()) in own)
+    return len(value.split()) > 1 and stem(value.split()[-1].lower()) in own
 
 
 _SLOT_END = re.compile(r"\b(on|in|at|for|from|with|by|into)\s*\.?\s*$", re.IGNORECASE)
