@@ -24,6 +24,7 @@ from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.flags import described_default, flag_in
 from helpers.offline.formulas import expression_for
+from helpers.offline.kinds import kind_value
 from helpers.offline.name_choice import (
     PLACE_PARAM,
     left_for,
@@ -37,6 +38,7 @@ from helpers.offline.names import entities_for, tool_words, unwrapped
 from helpers.offline.noun_phrases import cued, noun_value, phrase_for
 from helpers.offline.param_values import emails_in, listed_values, value_for, wants_email
 from helpers.offline.statements import statement_for
+from helpers.offline.string_lists import plain_items
 from helpers.offline.text import content_words, stem, word_list
 from helpers.offline.unit_params import is_unit_param, unit_in
 
@@ -224,11 +226,15 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             args[name] = said  # a fact or note to keep: the user's statement itself (statements.py)
         elif kind == "string" and (said := expression_for(name, schema, question, {v for v in args.values() if isinstance(v, str)})) is not None:
             args[name] = said  # a formula the parameter asks for, written as Python writes it
-        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False)) is not None and (
+        elif kind == "string" and (asked := value_for(name, schema, question, qualifier=False,
+                                                      taken={v for v in args.values() if isinstance(v, str)})) is not None and (
                 name in required or asked not in args.values()):  # an optional `cc` does not repeat the `to` address
             args[name] = asked  # the part of the request this parameter's schema asks for: a listed value, a date
             pool = [e for e in pool if e != asked]
             args[name], pool = with_region(name, schema, question, asked, pool, props, args)
+        elif kind == "string" and (sort := kind_value(name, schema, question)) is not None and sort not in args.values():
+            args[name] = sort  # the kind written before the parameter's thing: "a single room" -> room_type
+            pool = [e for e in pool if e != sort]
         elif kind == "string" and is_unit_param(name) and (unit := unit_in(question, numbers, _numeric_words(props))) is not None:
             args[name] = unit  # the unit the request writes after its numbers: "4 inches"
         elif kind == "string" and (beside := noun_value(name, schema, question))[0] is not None:
@@ -298,6 +304,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = members  # the listed members the request says: "avoiding highways and toll roads"
             elif members := enum_values(listed_values(schema), question):
                 args[name] = members  # the values a description lists, as the request says them: "e.g. vegan, halal"
+            elif name in required and not any(e in question for e in pool) and items.get("type", "string") == "string" and \
+                    (plain := plain_items(question)):
+                args[name] = plain  # no names: the things the request lists in lower case ("chicken and mushrooms")
             elif name in required or (pool and cued(name, schema, question, pool[0])):
                 args[name] = list(pool)
                 pool = []

@@ -7,11 +7,14 @@
 - `wanted_form(description)`: the form a description asks for, from a pattern it writes ("yyyy-mm-dd",
   "MM/DD/YYYY", "in the format month-day-year") or an example date it gives ("e.g. '2023-01-05'"): the order of
   year, month and day and the separator between them.
-- `date_for(description, text)`: the request's date in the asked form when the description asks for one and the
-  request gives year, month and day; else the date as written; None when the text holds no date.
+- `date_for(description, text, taken)`: the request's date in the asked form when the description asks for one and
+  the request gives year, month and day; else the date as written; None when the text holds no date; a date
+  another parameter took already (`taken`) gives way to the next ("from May 3rd to May 9th": check-in, check-out).
+- `dates_in(text)`: every date, in order; a date with no year after one with a year takes that year.
 
 What it leaves out on purpose: the calendar. "tomorrow", "next Friday" or "this weekend" have no date without a
-clock, so they stay as written (param_values.py keeps them); a date with no year is never given one; "03/04/2024"
+clock, so they stay as written (param_values.py keeps them); a date with no year is given one only from a date
+written before it ("from 2023 April 4th to April 8th"); "03/04/2024"
 is read month first (the usual order of the requests this model sees), unless a part is over 12.
 
 Example:
@@ -56,12 +59,13 @@ def _month(name: str) -> int | None:
     return _MONTH_NUMBER.get(name.lower()[:3])
 
 
-def date_in(text: str) -> Date | None:
-    """The first date of a text (see the module), or None.
+def dates_in(text: str) -> list[Date]:
+    """Every date of a text, in order (see the module); where two readings overlap, the earlier and then the longer.
+    A date written with no year, after one that has a year, is in that year: "from 2023 April 4th to April 8th".
 
     Example:
-        >>> date_in("Book it for 10th December 2022, please")
-        Date(text='10th December 2022', start=12, year=2022, month=12, day=10)
+        >>> [(d.text, d.year) for d in dates_in("from 2023 April 4th to April 8th")]
+        [('2023 April 4th', 2023), ('April 8th', 2023)]
     """
     found: list[Date] = []
     for form in _FORMS:
@@ -82,7 +86,25 @@ def date_in(text: str) -> Date | None:
                 continue
             found.append(Date(match.group(0).strip(" ,."), match.start(), year, month, day))
     # The earliest date wins; at one place the longest reading ("March 17, 1915" over "March 17").
-    return min(found, key=lambda d: (d.start, -len(d.text))) if found else None
+    out: list[Date] = []
+    for date in sorted(found, key=lambda d: (d.start, -len(d.text))):
+        if out and date.start < out[-1].start + len(out[-1].text):
+            continue  # a shorter reading inside a date already taken
+        if date.year is None and out and out[-1].year is not None:
+            date = Date(date.text, date.start, out[-1].year, date.month, date.day)
+        out.append(date)
+    return out
+
+
+def date_in(text: str) -> Date | None:
+    """The first date of a text (see the module), or None.
+
+    Example:
+        >>> date_in("Book it for 10th December 2022, please")
+        Date(text='10th December 2022', start=12, year=2022, month=12, day=10)
+    """
+    found = dates_in(text)
+    return found[0] if found else None
 
 
 _PATTERN = re.compile(r"\b(yyyy|yy|mm|dd|m|d)([-/.])(yyyy|yy|mm|dd|m|d)\2(yyyy|yy|mm|dd|m|d)\b", re.IGNORECASE)
@@ -125,17 +147,22 @@ def wanted_form(description: str) -> Form | None:
     return None
 
 
-def date_for(description: str, text: str) -> str | None:
+def date_for(description: str, text: str, taken: frozenset | set = frozenset()) -> str | None:
     """The text's date in the form the description asks for (see the module); as written when it asks for none or
-    the text lacks a part; None when the text holds no date.
+    the text lacks a part; None when the text holds no date. A date given to another parameter already (`taken`)
+    is passed over for the next one: a check-out date after the check-in date.
 
     Example:
         >>> date_for("Date in MM-DD-YYYY.", "the ferry on 2025/07/04"), date_for("Date in MM-DD-YYYY.", "on 4 July")
         ('07-04-2025', '4 July')
+        >>> date_for("yyyy-mm-dd", "from 2026 May 3rd to May 9th", {"2026-05-03"})
+        '2026-05-09'
     """
-    found = date_in(text)
-    if found is None:
-        return None
+    written = [_in_form(description, found) for found in dates_in(text)]
+    return next((w for w in written if w not in taken), written[0] if written else None)
+
+
+def _in_form(description: str, found: Date) -> str:
     form = wanted_form(description)
     if form is None or None in (found.year, found.month, found.day):
         return found.text

@@ -6,7 +6,8 @@
   highways and toll roads").
 
 What it leaves out on purpose: meaning. A member is said when all its words are in the request (any word form,
-"six" for "6"); a synonym ("backstage access" for "Backstage Pass") is not.
+"six" for "6"); a member of one or two letters ("A", "UK") only as written, case and all; a synonym ("backstage
+access" for "Backstage Pass") is not.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 from helpers.offline.instructions.numbers import NUMBER_WORDS
-from helpers.offline.text import STOP_STEMS, stem
+from helpers.offline.text import STOP_STEMS, STOP_WORDS, stem
 
 _DIGITS = {word: str(value) for word, value in NUMBER_WORDS.items() if " " not in word and word not in
            ("single", "once", "twice", "thrice", "both")}
@@ -58,11 +59,23 @@ def enum_values(enum: list, question: str) -> list:
     Example:
         >>> enum_values(["Pottery Classes", "Glaze Classes", "Kilns"], "a kiln shop that offers glaze classes")
         ['Kilns', 'Glaze Classes']
+        >>> enum_values(["A", "C", "G", "T"], "a strand with more G and C"), enum_values(["AM", "PM"], "at 9 pm")
+        (['G', 'C'], ['PM'])
     """
-    tokens = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", question.lower()) if w]
+    raw = [w for w in re.split(r"[_\W]+", question) if w]
+    tokens = [_DIGITS.get(w.lower(), stem(w.lower())) for w in raw]
     found = []
     for member in enum:
         if not isinstance(member, str) or not member.strip():
+            continue
+        if len(member.strip()) <= 2 and member.strip().isalpha():
+            # A code of one or two letters ("A", "G", "PM") is said in any case, but a lower-case stop word is the
+            # word, not the code: "a" is no "A", "us" no "US", while "pm" is "PM".
+            code = member.strip().lower()
+            at = next((i for i, w in enumerate(raw) if w.lower() == code and not (w.islower() and w in STOP_WORDS)),
+                      None)
+            if at is not None:
+                found.append((at, member))
             continue
         own = [_DIGITS.get(w, stem(w)) for w in re.split(r"[_\W]+", member.lower()) if w]
         at = next((i for i in range(len(tokens) - len(own) + 1) if tokens[i:i + len(own)] == own), None)

@@ -86,6 +86,8 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
         phrase = match.group(0).strip(" .-")
         first = phrase.split()[0]
         start = match.start()
+        if unquoted[start - 1:start] == "°":
+            continue  # "0°C", "70°F": a temperature's scale, not a name
         at_sentence_start = start == 0 or re.search(r"[.!?:]\s*$", unquoted[:start]) is not None
         if at_sentence_start and first.lower().strip("'") in _SENTENCE_START_VERBS | STOP_WORDS:
             phrase = " ".join(phrase.split()[1:])

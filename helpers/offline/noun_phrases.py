@@ -4,7 +4,7 @@ parameter's own noun, or in the phrase the request is about.
 - `cued(name, schema, question, value)`: the words before a value point at this parameter ("from Oslo" for
   `origin`);
 - `noun_value(name, schema, question)`: what stands beside the parameter's noun ("docket number 123456", "a hill
-  slope");
+  slope", "product A"; "the note C4" for `start_note`, the noun alone before a code or a quote);
 - `phrase_for(name, schema, question, avoid, taken)`: the phrase a required text parameter takes when nothing
   else gives it.
 
@@ -89,26 +89,40 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
     # A quote in single quotes may hold an apostrophe between letters ('Let's meet at ten').
     tokens = list(re.finditer(r"(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))+'(?!\w)|\"[^\"]+\"|[\w./@-]+", question))
     stems = [stem(t.group(0).lower().strip("'\"")) for t in tokens]
-    for i in range(len(tokens) - len(core) + 1):
-        if stems[i:i + len(core)] != core:
-            continue
-        after, before = None, None
-        j = i + len(core)
-        while j < len(tokens) and tokens[j].group(0).lower() in _AFTER_NOUN:
-            j += 1
-        if j < len(tokens):
-            token = tokens[j].group(0)
-            if token[0] in "'\"":
-                after = token.strip("'\"")
-            elif re.search(r"\d", token) and re.search(r"[A-Za-z]", token) or re.fullmatch(r"[\d/-]{3,}", token) \
-                    or re.fullmatch(r"[A-Za-z]+_\w+", token.rstrip(".,")):
-                after = token.rstrip(".,")  # a code: "XYZ123", "2022/AL2562", "123456", "hive_log_2"
+    at = [i for i in range(len(tokens) - len(core) + 1) if stems[i:i + len(core)] == core]
+    if not at and len(core) > 1:
+        # "starting with the note C4" for `start_note`: the noun alone, for a quote or a code after it only.
+        at = [i for i in range(len(tokens)) if stems[i] == core[-1] and _code_or_quote(tokens, i + 1) is not None]
+        if at:
+            return _code_or_quote(tokens, at[0] + 1), None
+    for i in at:
+        before = None
+        after = _code_or_quote(tokens, i + len(core))
         if i > 0:
             word = tokens[i - 1].group(0)
             if word.isalpha() and word.lower() not in STOP_WORDS and content_words(word):
                 before = word
         return after, before
     return None, None
+
+
+def _code_or_quote(tokens: list, j: int) -> str | None:
+    """The quoted text or the code that stands at token j, past words such as "of", "numbered", "the"."""
+    while j < len(tokens) and tokens[j].group(0).lower() in _AFTER_NOUN and tokens[j].group(0) != "A":
+        j += 1  # "number 12", "called 'Rye'"; a capital "A" after the noun is a letter naming it ("product A")
+    if j >= len(tokens):
+        return None
+    token = tokens[j].group(0)
+    if token[0] in "'\"":
+        return token.strip("'\"")
+    if re.search(r"\d", token) and re.search(r"[A-Za-z]", token) or re.fullmatch(r"[\d/-]{3,}", token) \
+            or re.fullmatch(r"[A-Za-z]+_\w+", token.rstrip(".,")):
+        return token.rstrip(".,")  # a code: "XYZ123", "2022/AL2562", "123456", "hive_log_2"
+    following = tokens[j + 1].group(0) if j + 1 < len(tokens) else ""
+    article = token == "A" and following.isalpha() and following.lower() not in STOP_WORDS  # "A new ..."
+    if re.fullmatch(r"[A-HJ-Z]", token) and not following[:1].isupper() and not article:
+        return token  # one capital letter names one of several: "product A", "plot B" ("I" is the speaker)
+    return None
 
 
 # --- the phrase a text parameter asks for, when no name, quote or listed value gives it ------------------
@@ -135,7 +149,7 @@ def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: s
     start = 0
     for i, token in enumerate(tokens + ["."]):
         low = token.lower()
-        word_ok = (token[0].isalnum() and low not in STOP_WORDS and low not in _REQUEST_WORDS
+        word_ok = (token[0].isalnum() and low not in STOP_WORDS and low not in REQUEST_WORDS
                    and stem(low) not in avoid and not re.fullmatch(r"[\d.,/-]+", token))
         if word_ok:
             if not current:
@@ -161,7 +175,7 @@ def phrase_for(name: str, schema: dict, question: str, avoid: set[str], taken: s
 
 
 # Verbs and fillers a request is worded with, not what it is about: general English.
-_REQUEST_WORDS = frozenset("""find get give show tell provide retrieve fetch search look calculate compute determine
+REQUEST_WORDS = frozenset("""find get give show tell provide retrieve fetch search look calculate compute determine
 identify list display check obtain help want need would could can please detail details detailed information info
 me who what which when where how many much whose know including include includes using last next past current
 recent latest upcoming""".split())

@@ -10,6 +10,8 @@ schema, question)` looks in the question for just that part:
 - a date (`format: date`, or "date" in the name or description): an ISO date, or a day and a month
   ("12 March", "March 12th"), as written; a time ("time" in the name): "18:30", "9 am";
 - a number for a numeric parameter: digits or a number word ("a table for four" -> 4);
+- a year for a text parameter named for a year or a season: "in 2022" -> "2022", "the 2020-2021 season"; a
+  month's name, as written, for one named for a month ("in December");
 - a path for a parameter about a path, file, folder or directory (its name, description or `format: path`):
   the path-like token of the question, quoted or not: absolute ("/srv/photos"), home ("~/notes.txt"),
   explicitly relative ("./drafts", "../x"), a Windows drive ("C:\\temp"), or a relative path with a file
@@ -49,6 +51,9 @@ _ADDRESS_DESCRIPTION = re.compile(r"\be-?mail\s+address|\baddress\s+of\s+the\s+r
 # An identifier: a token with a digit, or a snake_case name, after the word "ID" (or "identifier", "number", "no.").
 _ID_WORD = r"(?:id|ID|Id|identifier|number|no\.|#)"
 _CODE = r"(?P<code>[A-Za-z][\w-]*\d[\w/-]*|\d[\w/-]*|[A-Za-z]+_\w+)"
+_MONTH_NAME = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+                         r"December)\b")  # capitalised: "may" is a verb
+_YEAR = re.compile(r"(?<![\w.,])(?:1[0-9]|20|21)\d{2}(?:[-/–](?:\d{4}|\d{2}))?(?![\w.,]\d)")
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
 _PATH_WORDS = {"path", "paths", "file", "filename", "filepath", "folder", "dir", "directory", "repo_path"}
@@ -90,10 +95,10 @@ def quoted_values(description: str) -> list[str]:
     return [single or double for single, double in pairs]
 
 
-def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
+def value_for(name: str, schema: dict, question: str, qualifier: bool = True, taken: frozenset | set = frozenset()):
     """The part of the question the parameter asks for (see the module), or None. `qualifier=False`
     leaves out the weakest reading, the word before the parameter's noun (a name found in the question
-    then comes first).
+    then comes first). `taken`: values other parameters have; a date among them gives way to the next date.
 
     Example:
         >>> value_for("door", {"type": "string", "description": "the door, e.g. front, back, garage"},
@@ -117,10 +122,18 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True):
         if found:
             return found.group(0)
     if schema.get("format") in ("date", "date-time") or re.search(r"\bdate\b|\bday\b|birth|time\s+frame", said):
-        written = date_for(description, question)  # in the form the description asks for, when it asks for one
+        written = date_for(description, question, taken)  # in the form asked for; a date taken already gives way
         if written:
             return written
         found = _RELATIVE_DATE.search(question)
+        if found:
+            return found.group(0)
+    if "month" in {w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name)}:
+        found = _MONTH_NAME.search(question)  # "in December" for a `month`
+        if found:
+            return found.group(0)
+    if {"year", "season"} & {w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name)}:
+        found = _YEAR.search(question)  # a year written as text: "in 2022", "the 2020-2021 season"
         if found:
             return found.group(0)
     if (code := identifier_in(name, description, question)) is not None:

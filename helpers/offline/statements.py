@@ -2,7 +2,8 @@
 
 A tool that saves something ("remember(fact)", "add_note(note)", "log_memory(text: the sentence to store)") wants
 the user's statement itself. A parameter reads like that when its name or description says fact, note, memory,
-statement or sentence, or speaks of what to remember, save or store. It gets the user's message without the
+statement or sentence, or speaks of what to remember, save or store, and its description gives no example value ("The first note, e.g.
+'C4'" asks for a note like C4). It gets the user's message without the
 request around it: "Please remember that my locker is 318" -> "My locker is 318." Any other parameter is left
 to the other argument rules (arguments.py).
 
@@ -13,6 +14,8 @@ into two calls and leave out chatter; this rule keeps the user's own words, in o
 from __future__ import annotations
 
 import re
+
+from helpers.offline.param_values import listed_values, quoted_values
 
 _STATEMENT_PARAM = re.compile(r"\b(?:facts?|notes?|memory|memories|statement|sentence)\b|"
                               r"\b(?:to|should|will)\s+(?:be\s+)?(?:remember|saved?|stored?|kept|memori[sz]e)d?\b",
@@ -30,10 +33,14 @@ def statement_for(name: str, schema: dict, question: str) -> str | None:
         'My locker is 318.'
         >>> statement_for("city", {"type": "string"}, "Please remember that my locker is 318.") is None
         True
+        >>> statement_for("start_note", {"description": "The first note, e.g. 'C4'."}, "Start on the note D5") is None
+        True
     """
     words = f"{name.replace('_', ' ')} {schema.get('description', '')}"
     if not _STATEMENT_PARAM.search(words):
         return None
+    if listed_values(schema) or quoted_values(str(schema.get("description") or "")):
+        return None  # "The first note ... E.g., 'C4'": an example value asks for a value like it, not a statement
     text = _REQUEST.sub("", question.strip(), count=1).strip().rstrip("?!. ")
     text = re.sub(r",?\s*(?:please|thanks|thank\s+you)$", "", text, flags=re.IGNORECASE)  # politeness, not the fact
     if not text:

@@ -146,14 +146,16 @@ def stem(word: str) -> str:
     """A crude stem: strip one common English suffix so "installing", "installed", "installs" meet.
 
     Example:
-        >>> stem("reservations"), stem("reserved")
-        ('reserv', 'reserv')
+        >>> stem("reservations"), stem("reserved"), stem("weakness"), stem("weaknesses")
+        ('reserv', 'reserv', 'weakness', 'weakness')
     """
     if len(word) <= 3 or not word.isalpha():
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     for suffix in _SUFFIXES:
+        if suffix == "s" and word.endswith("ss"):
+            break  # "weakness", "class": the double s is the word's own, so they meet "weaknesses", "classes"
         # "-ly" needs a longer remainder, or "apply" and "early" would lose real letters.
         if word.endswith(suffix) and len(word) - len(suffix) >= (4 if suffix == "ly" else 3):
             word = word[: -len(suffix)]
