@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from helpers.offline.binding import bind_numbers, number_lists, numeric, ranges
+from helpers.offline.binding import bind_numbers, numeric
 from helpers.offline.conversation import Conversation, Tool, parse_json, to_json
 from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
@@ -36,6 +36,7 @@ from helpers.offline.name_choice import (
 from helpers.offline.names import entities as entities
 from helpers.offline.names import entities_for, tool_words, unwrapped
 from helpers.offline.noun_phrases import cued, noun_value, phrase_for
+from helpers.offline.number_mentions import number_lists, ranges
 from helpers.offline.param_values import emails_in, listed_values, value_for, wants_email
 from helpers.offline.statements import statement_for
 from helpers.offline.string_lists import plain_items

@@ -13,9 +13,6 @@ The conversions the description implies are made on the way (`converted`): a per
 description asks for a decimal, "11 PM" to 23 for a 24-hour time, an SI prefix for a value in the base unit
 ("50mH" for henries: 0.05), a time in the unit of time the description asks for ("3 minutes" "in seconds": 180).
 
-The reader's and the scorer's public names (`mentions`, `Mention`, `ranges`, `number_lists`, `fit`,
-`UNIT_WORDS`) are re-exported here, so a module that binds numbers needs one import.
-
 What it leaves out on purpose: arithmetic and world knowledge. "Started from rest" is not 0, "a dozen" is
 12 only where a number word says so, and a value the request leaves to be worked out (the sum of two given
 numbers) is never computed; a parameter no neighbouring word points at gets a number only by its place.
@@ -27,11 +24,8 @@ import re
 
 from helpers.offline.field_roles import name_words
 from helpers.offline.number_fit import counts_things, fit
-from helpers.offline.number_mentions import UNIT_WORDS, Mention, mentions, number_lists, ranges
+from helpers.offline.number_mentions import UNIT_WORDS, Mention, mentions
 from helpers.offline.text import stem, words
-
-__all__ = ["UNIT_WORDS", "Mention", "bind_numbers", "converted", "fit", "mentions", "number_lists", "numeric",
-           "ranges"]
 
 # SI prefixes written before a unit's symbol: "100µF" is 100e-6 F, "5 kV" 5e3 V.
 _PREFIXES = {"p": 1e-12, "n": 1e-9, "µ": 1e-6, "μ": 1e-6, "u": 1e-6, "m": 1e-3, "c": 1e-2, "k": 1e3, "M": 1e6,

@@ -42,7 +42,6 @@ import re
 from dataclasses import dataclass
 
 from helpers.offline.arguments import fill_arguments, param_type, tool_relevance
-from helpers.offline.binding import mentions
 from helpers.offline.clause_values import (
     ORDINAL_PART,
     adds_to,
@@ -55,6 +54,7 @@ from helpers.offline.clause_values import (
 from helpers.offline.conversation import Tool
 from helpers.offline.lists import lists_in, number_groups, word_lists
 from helpers.offline.member_lists import closed_sets, one_per_member
+from helpers.offline.number_mentions import mentions
 from helpers.offline.records import records
 from helpers.offline.tasks import clauses, cut_between_tools
 from helpers.offline.text import STOP_STEMS, stem

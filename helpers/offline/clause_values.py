@@ -18,9 +18,11 @@ from __future__ import annotations
 import re
 
 from helpers.offline.arguments import entities, fill_arguments, unwrapped
-from helpers.offline.binding import bind_numbers, fit, mentions
+from helpers.offline.binding import bind_numbers
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
+from helpers.offline.number_fit import fit
+from helpers.offline.number_mentions import mentions
 from helpers.offline.text import STOP_STEMS, stem
 
 # The ordinal part of a parameter's name: `temperature1` and `temperature2`, `first_city` and `second_city` are

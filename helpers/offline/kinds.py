@@ -2,12 +2,11 @@
 
 Many parameters ask what kind a thing is: `room_type` ("a *single* room"), `crime_type` ("*theft* crimes"), a
 `genre` described as "Genre of the concert" ("a *classical* concert"), a `cuisine` described as "Cuisine of the
-restaurant" ("the highest rated *sushi* restaurant"), a `dominant_color` ("with *red* dominant color"). English puts
+restaurant" ("the highest rated *sushi* restaurant"). English puts
 that kind right before the thing's noun, so `kind_value(name, schema, question)` reads it there:
 - the thing is the parameter's own noun: its name without the kind word (`room_type` -> room, `roomType` -> room),
   or, for a name that is only a kind word (`genre`, `cuisine`, `style`, `breed`), the noun its description says
-  it belongs to ("Genre of the concert" -> concert; "The key of the scale" is no kind); a name of two words written whole in the request ("dominant color") is
-  its own thing;
+  it belongs to ("Genre of the concert" -> concert; "The key of the scale" is no kind);
 - the kind is the run of plain words right before that noun (any word form: "crimes" for crime): one or two
   words ("a historical fiction book"); of a longer run, the last ("the highest rated sushi restaurant" -> sushi);
   capitalised words right before the noun, all of them ("offering Thai food" -> Thai).
@@ -18,7 +17,8 @@ location and a name is read from its capitals (names.py).
 
 What it leaves out on purpose: meaning. The kind must be written before the noun: "a room that is single", a
 kind the request leaves to be inferred ("brownies" for a dessert) or a thing the request names by another word
-("concerts" for "events") give nothing.
+("concerts" for "events") give nothing, and a name of two plain words with no kind word in it (`dominant_color`)
+is not read as a kind.
 
 Example:
     >>> kind_value("room_type", {"type": "string"}, "Book a single room for two nights")
@@ -54,7 +54,7 @@ def things(name: str, schema: dict) -> list[list[str]]:
         >>> things("room_type", {}), things("genre", {"description": "Genre of the concert."})
         ([['room']], [['concert']])
         >>> things("dominant_color", {}), things("hotel_name", {"description": "The type of hotel."})
-        ([['dominant', 'color']], [])
+        ([], [])
     """
     if _NOT_KIND.search(name):
         return []
@@ -65,7 +65,9 @@ def things(name: str, schema: dict) -> list[list[str]]:
     described = _OF_THING.match(str(schema.get("description") or ""))
     if described and described.group("attr").lower() in KIND_WORDS and set(parts) & KIND_WORDS:
         return [[described.group("thing").lower()]]  # "Genre of the concert": the kind of concert
-    return [parts] if len(parts) == 2 else []  # `dominant_color`: "red dominant color"
+    # A name of two plain words (`dominant_color`, `page_size`, `sort_order`) says no kind word: most such
+    # parameters take a value of their own, not the word a request puts before them.
+    return []
 
 
 def kind_value(name: str, schema: dict, question: str) -> str | None:

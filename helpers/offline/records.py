@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 
 from helpers.offline.arguments import param_type
-from helpers.offline.binding import fit, mentions
 from helpers.offline.clause_values import one_call, own_values
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
 from helpers.offline.lists import lists_in
+from helpers.offline.number_fit import fit
+from helpers.offline.number_mentions import mentions
 from helpers.offline.text import stem
 
 STRONG_CUE = 2.0  # a number starts another call only when its parameter's own word or unit names it
@@ -32,7 +33,7 @@ STRONG_CUE = 2.0  # a number starts another call only when its parameter's own w
 
 def _slots(tool: Tool, text: str) -> list[tuple[int, str]]:
     """Where each number of the text stands and the numeric parameter it fills, when a word or its unit points at
-    that parameter strongly (binding.fit). Names are left out: "Seattle, Washington" is one place, not two."""
+    that parameter strongly (number_fit.fit). Names are left out: "Seattle, Washington" is one place, not two."""
     props = (tool.parameters or {}).get("properties") or {}
     numeric = {n: s for n, s in props.items() if isinstance(s, dict) and param_type(s) in ("integer", "number")}
     found: list[tuple[int, str]] = []

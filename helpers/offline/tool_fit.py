@@ -38,10 +38,10 @@ from helpers.offline.asked import (
     is_definition_question,
     questions_in,
 )
-from helpers.offline.binding import mentions, number_lists
 from helpers.offline.call_plan import clauses
 from helpers.offline.conversation import Tool
 from helpers.offline.field_roles import name_words
+from helpers.offline.number_mentions import mentions, number_lists
 from helpers.offline.param_values import listed_values
 from helpers.offline.text import STOP_STEMS, STOP_WORDS, content_words, stem, words
 from helpers.offline.unit_params import is_unit_param

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from helpers.offline.binding import UNIT_WORDS, mentions
+from helpers.offline.number_mentions import UNIT_WORDS, mentions
 from helpers.offline.text import stem
 
 

@@ -107,8 +107,12 @@ def test_an_attribute_named_by_a_kind_word_reads_its_noun_from_the_description()
         "Sri Lankan"
 
 
-def test_a_two_word_parameter_written_whole_takes_the_word_before_it():
-    assert kind_value("backing_colour", {}, "a quilt with green backing colour") == "green"
+def test_a_two_word_parameter_with_no_kind_word_is_no_kind():
+    # "green backing colour" reads like a kind, but so would "the first page size" or "a new sort order": a name
+    # of two plain words says no kind word, so the word before it is not taken (the other rules fill it).
+    assert kind_value("backing_colour", {}, "a quilt with green backing colour") is None
+    assert kind_value("page_size", {}, "show the large page size") is None
+    assert kind_value("backing_type", {}, "a quilt with a cotton backing") == "cotton"  # a kind word: a kind
 
 
 def test_no_kind_when_nothing_stands_before_the_noun_or_the_parameter_is_a_name_or_a_place():
