@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from helpers.offline.field_roles import name_words
 from helpers.offline.text import STOP_STEMS, STOP_WORDS, edit_distance, stem, words
@@ -113,6 +114,14 @@ def mentions(text: str) -> list[Mention]:
         >>> [(m.value, m.unit, m.before) for m in mentions("a base of 10 units and 6cm, b = -3")]
         [(10.0, 'units', ('bas',)), (6.0, 'cm', ()), (-3.0, '', ('b',))]
     """
+    return list(_read_mentions(text))
+
+
+# Cached: one request's rules read the same texts' numbers again and again (the question, each clause, each
+# parameter's description: bind_numbers, tool_fit, records and clause_values each call mentions), and a
+# conversation's later requests carry the same texts. Mention is frozen and callers get a list of their own.
+@lru_cache(maxsize=2048)
+def _read_mentions(text: str) -> tuple[Mention, ...]:
     found: list[Mention] = []
     for match in _NUMBER.finditer(text):
         if re.search(r"[A-Za-z]$", text[:match.start()]) or match.group("unit").startswith("^"):
@@ -170,7 +179,7 @@ def mentions(text: str) -> list[Mention]:
         after = (stem(tail.group(1).lower()),) if tail and tail.group(1).lower() not in STOP_WORDS else ()
         out.append(replace(m, before=_words_before(text, m.start, since), after=after))
         since = max(m.end, unit_end)
-    return out
+    return tuple(out)
 
 
 _NUM = r"[-−]?[$€£¥]?\d[\d,.]*"
