@@ -110,7 +110,19 @@ def parse_archive(path: Path, *, commit: str | None = FAQ_COMMIT) -> list[dict]:
         raise FaqDataError(f"FAQ_ARCHIVE points to {path}, which is not a file (a relative path is taken "
                            f"from the repository root {ROOT}). Fix the path, or unset FAQ_ARCHIVE to use "
                            "the cache in data/ (or download the pinned snapshot once).")
-    return parse_archive_bytes(path.read_bytes(), str(path), commit=commit)
+    # Parsed once per process and file version: a notebook or a test process loads the FAQ several times (the
+    # search index, the offline model's vocabulary, a check's documents), and each parse took about 0.2-0.5 s.
+    # A changed file (size or modification time) is parsed again; a failed parse is not remembered.
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, commit)
+    if key not in _PARSED:
+        documents = tuple(parse_archive_bytes(path.read_bytes(), str(path), commit=commit))
+        _PARSED.clear()  # one archive is kept: a process reads one FAQ
+        _PARSED[key] = documents
+    return [dict(doc) for doc in _PARSED[key]]  # the caller's own list and entries (their values are strings)
+
+
+_PARSED: dict[tuple, tuple[dict, ...]] = {}
 
 
 def parse_archive_bytes(data: bytes, name: str, *, commit: str | None = FAQ_COMMIT) -> list[dict]:

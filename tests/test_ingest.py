@@ -64,6 +64,17 @@ def test_order_is_course_then_metadata_section_then_sort_order(tiny_archive):
                        "question": "What is it?", "answer": "A course."}
 
 
+def test_an_archive_is_parsed_once_per_version_and_each_caller_gets_its_own_entries(tiny_archive):
+    first = parse_archive(tiny_archive)
+    first[0]["answer"] = "changed by one caller"
+    first.pop()
+    again = parse_archive(tiny_archive)
+    assert len(again) == 4 and again[0]["answer"] != "changed by one caller"
+    smaller = {k: v for k, v in TINY_FAQ.items() if "aaaaaaaaa3" not in k}  # the same path, a new version
+    tiny_archive.write_bytes(make_faq_zip(smaller))
+    assert [d["id"] for d in parse_archive(tiny_archive)] == ["bbbbbbbbb1", "aaaaaaaaa2", "aaaaaaaaa1"]
+
+
 def test_faq_archive_env_var_is_used(tiny_archive, monkeypatch):
     monkeypatch.setenv("FAQ_ARCHIVE", str(tiny_archive))
     assert len(load_faq_data()) == 4

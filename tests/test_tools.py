@@ -454,3 +454,34 @@ def test_registry_tool_that_raises():
 def test_tool_objects_in_a_plain_dict_are_validated_too():
     payload = error_of(make_call(function_call("weather", '{"city": 1}'), {"weather": get_weather})["output"])
     assert "city" in payload["error"]
+
+
+# --- Tool() reads a function once (registry._described), yet each Tool is its own --------------------------
+
+def test_two_tools_of_one_function_share_no_schema_or_defaults():
+    def lookup(city: str, days: int = 3) -> dict:
+        """The forecast for a city.
+
+        Args:
+            city: the city's name
+            days: how many days ahead
+        """
+        return {"city": city, "days": days}
+
+    first, second = Tool(lookup), Tool(lookup)
+    first.parameters["properties"]["city"]["description"] = "changed by one caller"
+    first.defaults["days"] = 99
+    assert second.parameters["properties"]["city"]["description"] == "the city's name"
+    assert second.defaults == {"days": 3} and Tool(lookup).defaults == {"days": 3}
+    assert Tool(lookup, name="forecast").name == "forecast" and Tool(lookup).name == "lookup"
+
+
+def test_a_definition_error_is_raised_each_time_with_no_chained_error():
+    def untyped(city) -> dict:
+        """The forecast for a city."""
+        return {}
+
+    for _ in range(2):
+        with pytest.raises(ToolDefinitionError, match="no type hint") as raised:
+            Tool(untyped)
+        assert raised.value.__context__ is None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from helpers.offline.text import STOP_WORDS, stem, words
 
@@ -96,6 +97,14 @@ def mentions(text: str) -> list[Mention]:
         >>> [(m.value, m.unit, m.before) for m in mentions("a base of 10 units and 6cm, b = -3")]
         [(10.0, 'units', ('bas',)), (6.0, 'cm', ()), (-3.0, '', ('b',))]
     """
+    return list(_read_mentions(text))
+
+
+# Cached: one request's rules read the same texts' numbers again and again (the question, each clause, each
+# parameter's description: bind_numbers, tool_fit, records and clause_values each call mentions), and a
+# conversation's later requests carry the same texts. Mention is frozen and callers get a list of their own.
+@lru_cache(maxsize=2048)
+def _read_mentions(text: str) -> tuple[Mention, ...]:
     found: list[Mention] = []
     for match in _NUMBER.finditer(text):
         if re.search(r"[A-Za-z]$", text[:match.start()]) or match.group("unit").startswith("^"):
@@ -167,7 +176,7 @@ def _shared_after(text: str, found: list[Mention]) -> list[Mention]:
         if not m.after and n.after and direct and m.unit.lower() == n.unit.lower() and not (m.spelled or n.spelled) \
                 and re.fullmatch(r"[\s,]*(?:and|or)?\s*", gap):
             out[i] = replace(m, after=n.after)
-    return out
+    return tuple(out)
 
 
 def _unit_end(text: str, m: Mention) -> int:

@@ -69,10 +69,15 @@ class Tool:
         self.name = name or getattr(fn, "__name__", "")
         if not self.name:  # a functools.partial or a callable object: nothing to call the tool by
             raise ToolDefinitionError(f"{fn!r} has no __name__ to call the tool by; pass name=... .")
-        self.description, param_docs = _read_docstring(self.name, fn)
-        self.defaults = {}  # parameter -> default, used when a strict-mode model sends null
-        self.model = _build_model(self.name, fn, param_docs, self.defaults)
-        self.parameters = _clean_schema(self.name, self.model.model_json_schema())
+        try:
+            hash(fn)
+        except TypeError:  # an unhashable callable object: described afresh each time
+            described = _describe(fn, self.name)
+        else:
+            described = _described(fn, self.name)
+        self.description, self.model, defaults, parameters = described
+        self.defaults = dict(defaults)  # parameter -> default, used when a strict-mode model sends null
+        self.parameters = copy.deepcopy(parameters)  # this tool's own: the cached one stays as built
 
     def __call__(self, *args, **kwargs):
         return self.fn(*args, **kwargs)
@@ -323,6 +328,20 @@ def _read_docstring(name: str, fn: Callable) -> tuple[str, dict[str, str]]:
     # Collapse wrapped lines: the model needs the words, not the source layout.
     param_docs = {p.arg_name: " ".join((p.description or "").split()) for p in doc.params}
     return description, param_docs
+
+
+def _describe(fn: Callable, name: str) -> tuple[str, type[pydantic.BaseModel], dict, dict]:
+    """What Tool() reads from a function: its description, argument model, defaults and cleaned schema."""
+    description, param_docs = _read_docstring(name, fn)
+    defaults: dict = {}
+    model = _build_model(name, fn, param_docs, defaults)
+    return description, model, defaults, _clean_schema(name, model.model_json_schema())
+
+
+# Cached per function and name: building the pydantic model costs milliseconds, and the course wraps the same
+# functions again and again (every agent_loop call, every case of an injection measure, every check). A
+# definition error is not cached, so it is raised each time.
+_described = functools.lru_cache(maxsize=512)(_describe)
 
 
 def _build_model(name: str, fn: Callable, param_docs: dict[str, str],

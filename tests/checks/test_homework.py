@@ -841,10 +841,18 @@ def test_run_with_budget(offline):
     assert hw.check_run_with_budget(right, client, model).passed
     assert_todo(hw.check_run_with_budget(stub, client, model))
 
-    # The homework-02 loop unchanged but for the return shape: it never stops on tokens.
-    result = hw.check_run_with_budget(_homework02_loop(run_function_calls, budget=None), client, model)
+    # The homework-02 loop unchanged but for the return shape: it never stops on tokens. The check stops it two
+    # calls past the budget, not at its 50th call.
+    answered = []
+
+    def counted(response, tools):
+        answered.append(response)
+        return run_function_calls(response, tools)
+
+    result = hw.check_run_with_budget(_homework02_loop(counted, budget=None), client, model)
     assert_fails(result)
     assert "token_budget" in result.hint and "running total" in result.hint
+    assert len(answered) < 10, len(answered)
 
     result = hw.check_run_with_budget(_homework02_loop(run_function_calls, budget="after"), client, model)
     assert_fails(result)

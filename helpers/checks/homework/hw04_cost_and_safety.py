@@ -2,7 +2,8 @@
 
 Pricing one call and a whole run from usage, a token budget added to the homework-02 loop, and a tool call that
 never crashes. The budget check runs the student's own loop on the offline model with the "never_stop" fault,
-a model that always asks for another search.
+a model that always asks for another search, and stops a loop that goes on two calls past the budget (it can
+only fail by then, and a loop with no budget would otherwise make its 50 calls, each resending every search).
 Left out on purpose: live price lists (the prices are passed in).
 """
 
@@ -10,6 +11,26 @@ from __future__ import annotations
 
 from helpers.checks.core import CheckFailed, fail_if, read_field, run_student_code, task_check
 from helpers.checks.doubles import SpyClient, offline_double, on_your_model
+
+
+class _PastTheBudget(BaseException):
+    """Raised by `_stop_past_the_budget`: a BaseException, so a student's `except Exception` can't swallow it."""
+
+
+def _stop_past_the_budget(spy: SpyClient, budget: int) -> None:
+    """Make `spy.responses.create` raise _PastTheBudget once the calls before the latest had already used the
+    budget: a loop that checks one call late (task 4.3's other hint) makes one call past it, never two.
+    Why: a loop with no budget runs to its max_iterations (50), and each call resends the whole growing
+    conversation, so that one wrong answer cost more than every other check of the homework together."""
+    create = spy.responses.create
+
+    def guarded(**kwargs):
+        spent = [read_field(read_field(r, "usage"), "total_tokens", 0) or 0 for _, r in spy.calls]
+        if sum(spent[:-1]) >= budget:
+            raise _PastTheBudget
+        return create(**kwargs)
+
+    spy.responses.create = guarded
 
 
 def _price(i, c, o, p):
@@ -98,7 +119,15 @@ def check_run_with_budget(run_with_budget, client, model):
     budget = 3_000
     tools, schemas = {"search": search}, [SEARCH_TOOL]
     spy = SpyClient(offline_double("never_stop"))  # a string: the fault applies to every request
-    got = run_student_code(run_with_budget, spy, OFFLINE_MODEL, "How do I run Olama locally?", tools, schemas, budget)
+    _stop_past_the_budget(spy, budget)
+    try:
+        got = run_student_code(run_with_budget, spy, OFFLINE_MODEL, "How do I run Olama locally?", tools, schemas,
+                               budget)
+    except _PastTheBudget:
+        raise CheckFailed(f"with a model that never stops and a {budget:,}-token budget the run should stop with "
+                          "stop_reason 'token_budget', but yours kept calling the model after its calls had used "
+                          "the budget: add each response's tokens to a running total, and stop once it reaches "
+                          "max_tokens.") from None
     fail_if(not isinstance(got, tuple) or len(got) != 3, "return three things: (answer, stop_reason, "
             "tokens_used).")
     answer, reason, used = got
