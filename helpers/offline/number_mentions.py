@@ -162,7 +162,7 @@ def _read_mentions(text: str) -> tuple[Mention, ...]:
         after = (stem(tail.group(1).lower()),) if tail and tail.group(1).lower() not in STOP_WORDS else ()
         out.append(replace(m, before=_words_before(text, m.start, since), after=after))
         since = max(m.end, unit_end)
-    return _shared_after(text, out)
+    return tuple(_shared_after(text, out))
 
 
 def _shared_after(text: str, found: list[Mention]) -> list[Mention]:
@@ -176,7 +176,7 @@ def _shared_after(text: str, found: list[Mention]) -> list[Mention]:
         if not m.after and n.after and direct and m.unit.lower() == n.unit.lower() and not (m.spelled or n.spelled) \
                 and re.fullmatch(r"[\s,]*(?:and|or)?\s*", gap):
             out[i] = replace(m, after=n.after)
-    return tuple(out)
+    return out
 
 
 def _unit_end(text: str, m: Mention) -> int:
