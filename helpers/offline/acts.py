@@ -41,6 +41,8 @@ submit reserve register write insert upload publish save store record log invite
 # The words themselves, not their stems: "readings" is a noun, "reads" a verb.
 _READ_VERBS = frozenset("get gets retrieve retrieves fetch fetches return returns list lists search searches find finds "
                         "look looks read reads check checks show shows".split())
+# Words that open a description of what a tool tells ("When a module starts", "What the weather is").
+_WH_WORDS = frozenset("what which who whom whose when where how whether".split())
 # A question that only asks ("What's on my calendar?"), not one that asks for an act ("Can you book ...?").
 # "How to save the game at stage 7?" asks for the act itself, as "Save the game" does.
 _ASKS = re.compile(r"^\W*(?:what|which|who|whom|whose|when|where|how(?!\s+to\b))\b", re.I)
@@ -138,9 +140,18 @@ def tool_writes(name: str, description: str) -> bool:
         (True, False)
         >>> tool_writes("http_get", "Sends a GET request to retrieve a page.")
         False
+        >>> tool_writes("schedule_dates", "When a module starts."), tool_writes("book_picks", "Recommends books.")
+        (False, False)
     """
-    firsts = [w for w in (name.replace(".", "_").split("_")[:1] + TOKEN.findall(description)[:1]) if w.isalpha()]
-    if not any(stem(w.lower()) in WRITE_VERBS for w in firsts):
+    said_first = next((w for w in TOKEN.findall(description)[:1] if w.isalpha()), "")
+    if said_first and stem(said_first.lower()) not in WRITE_VERBS and (
+            said_first.lower() in _WH_WORDS or re.fullmatch(r"[A-Z][a-z]+[^s]s", said_first)):
+        # The description's own first word says what the tool does, and it is no writing act: "Recommends
+        # books ..." for `book_recommendations`, "When a module starts ..." for `schedule_dates` (the name's
+        # first word is then a noun, not the tool's act).
+        return False
+    named_first = [w for w in name.replace(".", "_").split("_")[:1] if w.isalpha()]
+    if not any(stem(w.lower()) in WRITE_VERBS for w in [*named_first, said_first] if w):
         return False
     # "requests_get: Sends a GET request to retrieve ..." sends in order to read: a read verb in its name or first
     # sentence says it tells.

@@ -2,8 +2,8 @@
 
 A tool that saves something ("remember(fact)", "add_note(note)", "log_memory(text: the sentence to store)") wants
 the user's statement itself. A parameter reads like that when its name or description says fact, note, memory,
-statement or sentence, or speaks of what to remember, save or store, and its description gives no example value ("The first note, e.g.
-'C4'" asks for a note like C4). It gets the user's message without the
+statement or sentence, or speaks of what to remember, save or store, and its description gives no short example
+value ("The first note, e.g. 'C4'" asks for a note like C4; an example that is a sentence asks for a sentence). It gets the user's message without the
 request around it: "Please remember that my locker is 318" -> "My locker is 318." Any other parameter is left
 to the other argument rules (arguments.py).
 
@@ -35,12 +35,17 @@ def statement_for(name: str, schema: dict, question: str) -> str | None:
         True
         >>> statement_for("start_note", {"description": "The first note, e.g. 'C4'."}, "Start on the note D5") is None
         True
+        >>> statement_for("fact", {"description": 'The fact, e.g. "The cat is Tom".'}, "Remember that my bike is red.")
+        'My bike is red.'
     """
     words = f"{name.replace('_', ' ')} {schema.get('description', '')}"
     if not _STATEMENT_PARAM.search(words):
         return None
-    if listed_values(schema) or quoted_values(str(schema.get("description") or "")):
-        return None  # "The first note ... E.g., 'C4'": an example value asks for a value like it, not a statement
+    examples = listed_values(schema) + quoted_values(str(schema.get("description") or ""))
+    if examples and all(len(str(example).split()) < 3 for example in examples):
+        # "The first note ... E.g., 'C4'": a short example value asks for a value like it, not a statement;
+        # an example that is itself a sentence ("e.g. 'The user's dentist is Dr Osei'") asks for a statement.
+        return None
     text = _REQUEST.sub("", question.strip(), count=1).strip().rstrip("?!. ")
     text = re.sub(r",?\s*(?:please|thanks|thank\s+you)$", "", text, flags=re.IGNORECASE)  # politeness, not the fact
     if not text:

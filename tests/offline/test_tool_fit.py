@@ -171,3 +171,30 @@ def test_a_value_a_description_lists_makes_the_tool_fit_as_an_enum_value_does():
     assert called("Are there mites in hive 4?", check)[0] == ["inspect_hive"]
     # Its negative: a thing the tool lists nowhere is still another subject.
     assert called("Are there swans on the pond near hive 4?", check)[0] == []
+
+
+STR = {"type": "string"}
+
+
+@pytest.mark.parametrize("question,tool_args", [
+    # A tool named by a noun that is also a writing verb ("schedule", "book", "post"), whose description says
+    # what it tells: a question that only asks still gets it (a made-up ferry line, a library, a village post office).
+    ("When does the evening ferry leave?",
+     ("schedule_times", "When each ferry leaves and arrives, by route.", ["route"])),
+    ("Which books suit a reader who likes sea stories?",
+     ("book_suggestions", "Recommends books for a reader's taste.", ["taste"])),
+    ("When does the post office open on Saturday?",
+     ("post_hours", "When the village post office opens and closes, by day.", ["day"])),
+])
+def test_a_tool_whose_name_starts_with_a_noun_that_is_also_a_verb_is_not_a_writer(question, tool_args):
+    name, description, required = tool_args
+    made = tool(name, description, required, **{required[0]: STR})
+    assert called(question, made)[0] == [name]
+
+
+def test_a_tool_whose_description_says_it_writes_still_gets_no_question_that_only_asks():
+    # Negative of the above: the description's first word is the writing act ("Books ...", "Creates ...").
+    booking = tool("ferry_booking", "Books a seat on a ferry.", ["route"], route=STR)
+    event = tool("calendar_event", "Creates an event in the calendar.", ["title"], title=STR)
+    assert called("When does the evening ferry leave?", booking)[0] == []
+    assert called("What is on my calendar on Friday?", event)[0] == []

@@ -241,3 +241,15 @@ def test_a_prefixed_si_symbol_is_read_case_and_all():
     timer = tool("set_timer", "Set the rink timer.", ["hours"],
                  hours={"type": "number", "description": "The time in hours."})
     assert only_args("Set the rink timer to 2 h", timer) == {"hours": 2}
+
+
+def test_a_statement_parameter_whose_example_is_a_sentence_still_takes_the_statement():
+    from helpers.offline.statements import statement_for
+
+    # A made-up pottery studio's notebook: the example is a whole sentence, so the parameter wants one.
+    log = {"type": "string", "description": 'The note to save, as one sentence, e.g. "The kiln runs at 1200 C".'}
+    assert statement_for("note", log, "Please remember that the blue glaze needs two coats.") == \
+        "The blue glaze needs two coats."
+    # Negative: a short example value asks for a value like it, not the statement.
+    glaze = {"type": "string", "description": "The glaze code to save, e.g. 'BG-2'."}
+    assert statement_for("note", glaze, "Please remember that the blue glaze needs two coats.") is None
