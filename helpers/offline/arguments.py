@@ -34,7 +34,7 @@ from helpers.offline.name_choice import (
 )
 from helpers.offline.names import entities as entities
 from helpers.offline.names import entities_for, tool_words, unwrapped
-from helpers.offline.noun_phrases import cued, noun_value, phrase_for
+from helpers.offline.noun_phrases import cued, kind_value, noun_value, phrase_for
 from helpers.offline.param_values import emails_in, listed_values, value_for, wants_email
 from helpers.offline.statements import statement_for
 from helpers.offline.text import content_words, stem, word_list
@@ -260,6 +260,8 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                     name in required or not re.search(r"\d", qualified)):
                 if name in required or cued(name, schema, question, qualified):
                     args[name] = qualified  # "unlock the back door" -> door: "back"
+            elif name in required and (kind := kind_value(name, schema, question)) is not None:
+                args[name] = kind  # "The genre of the concert": "the classical concerts" gives "classical"
             elif name in required:
                 avoid = {stem(w) for w in name_words(tool.name)} | {stem(w) for w in content_words(tool.description)}
                 taken = {v for v in args.values() if isinstance(v, str)} | theirs  # "in China" is the country's

@@ -271,6 +271,12 @@ def _described_unit_fit(unit: str, units: set[str], description: str) -> float:
     return score
 
 
+def _per_words(name: str) -> set[str]:
+    """The stems of the words a parameter's name counts against, after "per" (`payment_per_year`: year)."""
+    parts = name_words(name)
+    return {stem(w) for i, w in enumerate(parts) if i and parts[i - 1] == "per"}
+
+
 def fit(name: str, schema: dict, mention: Mention) -> float:
     """How well a number fits a parameter, from the parameter's words and the number's context.
 
@@ -311,8 +317,12 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
             return score - 3.0
     elif mention.unit and not mention.frequency:
         units = _unit_stems(mention.unit)
-        if units & own:
+        if units & own and not (units & own <= _per_words(name) and not re.search(r"/|\bper\b", mention.unit)):
             score += 4.0  # the unit written on a number says most: "250 grams" for sugar_grams
+        elif units & own:
+            # "30 years" for `payment_per_year`: a word after "per" is what the value is counted against, not its
+            # unit; a plain span of years fits `years` better, a rate ("km/h", "per year") still fits it.
+            score += 1.0
         elif units & described or (len(mention.unit) > 1 and mention.unit.lower() in description.lower()):
             score += _described_unit_fit(mention.unit, units, description)
     for word in mention.after:
@@ -336,7 +346,8 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
         per = re.search(r"\btimes\b|\bper\b", description, re.IGNORECASE) or stem("times") in own
         score += 3.0 if {stem("frequency"), stem("compound")} & (own | described) or (
             per and {stem("times"), stem("period")} & (own | described)) else -9
-    year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit
+    year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit \
+        and not mention.currency  # "$1000" is money, not the year 1000
     if year_like and stem("year") in own | described:
         score += 2.0
     if schema.get("type") == "integer" and not float(mention.value).is_integer():

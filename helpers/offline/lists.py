@@ -27,7 +27,9 @@ plan try""".split())
 _CJK_AND = "和|与|及|跟|或|と|や|、"
 _SEPARATOR = re.compile(r"\s*(?:,\s*(?:and|or|&)?|\band\b|\bor\b|&|\bvs\.?|\bversus\b|" + _CJK_AND + r")\s*",
                         re.IGNORECASE)
-_ITEM = re.compile(r"\"[^\"]{1,60}\"|'[^']{1,60}'|\u201c[^\u201d]{1,60}\u201d|[-−]?\$?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?(?:\s?(?!(?:and|or|per|in|on|at|for|with|to|of|from|the|by)\b)[A-Za-zµ°/^²³]+)?"
+# A date written in digits ("2022-01-01", "03/15/2024") is one item: its dashes and slashes join no list.
+_DIGIT_DATE = r"\d{4}-\d{1,2}-\d{1,2}(?![\d-])|\d{1,2}/\d{1,2}/\d{2,4}(?![\d/])"
+_ITEM = re.compile(r"\"[^\"]{1,60}\"|'[^']{1,60}'|\u201c[^\u201d]{1,60}\u201d|" + _DIGIT_DATE + r"|[-−]?\$?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?(?:\s?(?!(?:and|or|per|in|on|at|for|with|to|of|from|the|by)\b)[A-Za-zµ°/^²³]+)?"
                    r"|[A-Z][\w.'-]*(?:\s+(?:of|de|la|del|von|van|da|the)?\s*[A-Z0-9][\w.'-]*)*")
 
 

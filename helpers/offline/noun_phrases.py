@@ -5,6 +5,8 @@ parameter's own noun, or in the phrase the request is about.
   `origin`);
 - `noun_value(name, schema, question)`: what stands beside the parameter's noun ("docket number 123456", "a hill
   slope");
+- `kind_value(name, schema, question)`: the kind a `genre` or `type` parameter asks for, the word before the noun
+  its description names ("The genre of the concert": "classical concerts");
 - `phrase_for(name, schema, question, avoid, taken)`: the phrase a required text parameter takes when nothing
   else gives it.
 
@@ -109,6 +111,41 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
                 before = word
         return after, before
     return None, None
+
+
+# --- the kind of a thing: the word before the noun a `genre`/`type` parameter's description names ----------
+
+_KIND_NAMES = {stem(w) for w in "genre type kind category style sort variety class".split()}
+_KIND_OF = re.compile(r"\b(?:genre|type|kind|category|style|sort|variety|class)\s+of\s+(?:the\s+|a\s+|an\s+)?"
+                      r"([a-z]+)(?:\s+of\s+(?:the\s+|a\s+|an\s+)?([a-z]+))?", re.IGNORECASE)
+
+
+def kind_value(name: str, schema: dict, question: str) -> str | None:
+    """The kind a parameter named for a kind (`genre`, `type`, `category`) asks for, read as the word the request
+    writes before the noun its description says it is the kind of: "The genre of the concert" and "the classical
+    concerts" give "classical". None when the parameter is no kind, the description names no noun, or the request
+    writes a stop word or a request word before it.
+
+    Example:
+        >>> kind_value("genre", {"description": "The genre of the recital."}, "Book two baroque recitals in Ghent")
+        'baroque'
+        >>> kind_value("venue", {"description": "The genre of the recital."}, "Book two baroque recitals") is None
+        True
+    """
+    parts = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if w]
+    if not parts or stem(parts[-1].lower()) not in _KIND_NAMES:
+        return None
+    match = _KIND_OF.search(str(schema.get("description") or ""))
+    if match is None:
+        return None
+    described = {stem(w) for w in words(str(schema.get("description") or ""))}
+    for noun in [n for n in match.groups()[::-1] if n]:
+        for found in re.finditer(rf"\b([A-Za-z][\w-]*)\s+{re.escape(noun)}(?:e?s)?\b", question, re.IGNORECASE):
+            word = found.group(1)
+            low = word.lower()
+            if low not in STOP_WORDS and low not in _REQUEST_WORDS and stem(low) not in described | _KIND_NAMES:
+                return word
+    return None
 
 
 # --- the phrase a text parameter asks for, when no name, quote or listed value gives it ------------------
