@@ -138,3 +138,40 @@ def test_no_kind_when_the_parameter_is_no_kind_or_a_stop_word_stands_before_the_
     assert kind_value("venue", described, "Find the baroque recitals") is None
     assert kind_value("genre", described, "Find all the recitals near Wells") is None
     assert kind_value("genre", {"description": "Genre, as listed."}, "Find the baroque recitals") is None
+
+
+# --- "No" before a number is "number": a label, not a name and not a negation ------------------------------------
+
+HIVE_LOG = tool("hive_log", "Fetch the log of a beehive with its treatments.", ["hive_number"],
+                hive_number={"type": "string", "description": "The unique number identifying the hive."},
+                include_treatments={"type": "boolean", "description": "Whether treatments are included."})
+
+
+def test_numbers_after_no_are_the_items_and_the_flag_is_said():
+    assert calls("Fetch the log of Hive No 128 and 131, with their treatments.", HIVE_LOG) == [
+        ("hive_log", {"hive_number": "128", "include_treatments": True}),
+        ("hive_log", {"hive_number": "131", "include_treatments": True})]
+    bell = tool("bell_record", "The foundry record of a cast bell.", ["bell_number"],
+                bell_number={"type": "string", "description": "The number of the bell."})
+    assert only_args("Show the foundry record of Bell Nr. 4471.", bell) == {"bell_number": "4471"}
+
+
+def test_no_before_a_word_still_negates_and_a_name_with_a_number_stays_whole():
+    assert only_args("Fetch the log of Hive No 128 with no treatments.", HIVE_LOG) == {
+        "hive_number": "128", "include_treatments": False}
+    text = "Find the weights of Stilton 12 and Brie 7"
+    assert [[text[a:b] for a, b in spans] for spans in lists_in(text)] == [["Stilton 12", "Brie 7"]]
+
+
+# --- names with the same noun after each are a list ----------------------------------------------------------------
+
+def test_two_names_each_before_the_same_noun_are_a_list():
+    text = "Weigh a Stilton wheel and a Brie wheel at the cave"
+    assert [[text[a:b] for a, b in spans] for spans in lists_in(text)] == [["Stilton", "Brie"]]
+    text = "Cast a Whitechapel bell and a Taylor bell"
+    assert [[text[a:b] for a, b in spans] for spans in lists_in(text)] == [["Whitechapel", "Taylor"]]
+
+
+def test_names_before_different_nouns_are_no_list():
+    assert lists_in("Weigh a Stilton wheel and a Brie knife") == []
+    assert lists_in("Open the Kennet lock and the Avon weir") == []
