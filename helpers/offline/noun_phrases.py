@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.instructions.numbers import NUMBER_WORDS
 from helpers.offline.text import STOP_WORDS, content_words, stem, words
 
 _CUES = {"from": {"start", "origin", "source", "from", "departure", "sender", "begin", "initial"},
@@ -126,7 +127,8 @@ _KIND_OF = re.compile(r"\b(?:genre|type|kind|category|style|sort|variety|class)\
 def kind_value(name: str, schema: dict, question: str) -> str | None:
     """The kind a parameter named for a kind (`genre`, `type`, `category`) asks for, read as the word the request
     writes before the noun its description says it is the kind of: "The genre of the concert" and "the classical
-    concerts" give "classical". None when the parameter is no kind, the description names no noun, or the request
+    concerts" give "classical", and "classical music concerts" "classical music" (a lower-case word before the
+    kind word stays with it). None when the parameter is no kind, the description names no noun, or the request
     writes a stop word or a request word before it.
 
     Example:
@@ -147,6 +149,11 @@ def kind_value(name: str, schema: dict, question: str) -> str | None:
             word = found.group(1)
             low = word.lower()
             if low not in STOP_WORDS and low not in _REQUEST_WORDS and stem(low) not in described | _KIND_NAMES:
+                # "classical music events": a lower-case word before it says which music, and is kept with it.
+                lead = re.search(r"\b([a-z][a-z-]*)\s+$", question[:found.start(1)])
+                if lead and lead.group(1) not in STOP_WORDS | _REQUEST_WORDS and lead.group(1) not in NUMBER_WORDS \
+                        and not word[0].isupper() and stem(lead.group(1)) not in described:
+                    return f"{lead.group(1)} {word}"
                 return word
     return None
 

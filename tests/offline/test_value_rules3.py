@@ -175,3 +175,13 @@ def test_two_names_each_before_the_same_noun_are_a_list():
 def test_names_before_different_nouns_are_no_list():
     assert lists_in("Weigh a Stilton wheel and a Brie knife") == []
     assert lists_in("Open the Kennet lock and the Avon weir") == []
+
+
+def test_a_lower_case_word_before_the_kind_stays_with_it_and_a_count_does_not():
+    from helpers.offline.noun_phrases import kind_value
+
+    described = {"description": "The genre of recitals."}
+    assert kind_value("genre", described, "Find upcoming choral music recitals in Wells") == "choral music"
+    assert kind_value("genre", described, "Find two organ recitals in Wells") == "organ"
+    assert kind_value("category", {"description": "The category of the cheese."},
+                      "slots for three blue cheeses") == "blue"
