@@ -24,7 +24,10 @@ question)` reads the request into the calls it asks for, in order:
    same tool ("then repeat with 10 seconds"), else the value an earlier call of another tool gave a parameter
    of the same name ("Also compute the distance covered"), one call per value those calls took when the task
    says "those years", "both", "each"; a later call that gets no required value either
-   way is not made ("What is the function and how do I use it?").
+   way is not made ("What is the function and how do I use it?");
+5. a required value an earlier call could only guess (a phrase of the request) is the one the next call of the
+   same tool read from its own words: "the most played Pop song and the most played Rock song in Australia"
+   says the region once, for both.
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
 The lists themselves are found by lists.py, the records ("a flight from A to B and another from B to C") by
@@ -285,6 +288,7 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
     if pending and groups:
         groups[-1][1] = f"{groups[-1][1]} {pending}"
     calls: list[tuple[Tool, dict]] = []
+    guessed_of: dict[int, set[str]] = {}
     for tool, text, repeats in groups:
         # "the status and trial date for case A and case B": each member goes with every record the clause holds.
         for record, member_of, member in [(piece, name, member) for one, name, member in one_per_member(tool, text)
@@ -300,12 +304,26 @@ def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
             for (call_text, _), args in zip(fanned, filled, strict=True):
                 _listed_words(tool, call_text, args)
             _add_calls(calls, tool, [t for t, _ in fanned], filled, repeats, guesses,
-                       frozenset() if member_of is None else {member_of})
+                       frozenset() if member_of is None else {member_of}, guessed_of)
+    _fill_back(calls, guessed_of)
     return calls
 
 
+def _fill_back(calls: list[tuple[Tool, dict]], guessed_of: dict[int, set[str]]) -> None:
+    """A required value an earlier call only guessed takes the value the next call of the same tool read from its
+    own words: "the most played Pop song and the most played Rock song in Australia" says the region once, at the
+    end, for both tasks."""
+    for index, (tool, args) in enumerate(calls):
+        for name in sorted(guessed_of.get(id(args), ())):
+            later = next((a for t, a in calls[index + 1:] if t is tool and name in a
+                          and name not in guessed_of.get(id(a), ())), None)
+            if later is not None:
+                args[name] = later[name]
+
+
 def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], filled: list[dict],
-               repeats: bool, guesses: list[set[str]], pinned: frozenset | set = frozenset()) -> None:
+               repeats: bool, guesses: list[set[str]], pinned: frozenset | set = frozenset(),
+               guessed_of: dict[int, set[str]] | None = None) -> None:
     """The calls of one fan-out added in order, each taking what its own text leaves out (or only guesses) from
     the previous call of the same tool; a call made already is not made twice. `pinned`: the parameters the call's
     member run set (member_lists.py), which nothing carried over replaces. A clause that says to repeat ("repeat
@@ -316,12 +334,14 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
         if t is tool and a not in before:
             before.append(a)
     for call_text, args, guessed in zip(texts, filled, guesses, strict=True):
+        still = set(guessed)
         for name in guessed:
             # A task that only points back ("the leaders involved during the war", "his discovery") takes the
             # value the call before it gave a parameter of the same name, whatever the tool.
             earlier = next((a[name] for _, a in reversed(calls) if name in a), None)
             if earlier is not None:
                 args[name] = earlier
+                still.discard(name)
         required = (tool.parameters or {}).get("required") or []
         own = own_values(tool, call_text, args, guessed) | (set(pinned) & set(args))
         carried = set()
@@ -365,6 +385,8 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
             for one in ([{**variant, fan[0]: value} for value in fan[1]] if fan else [variant]):
                 if (tool, one) not in calls:
                     calls.append((tool, one))
+                    if guessed_of is not None:  # what this call still only guesses (_fill_back)
+                        guessed_of[id(one)] = still - carried
 
 
 def _member_echo(tool: Tool, args: dict, name: str) -> bool:

@@ -36,6 +36,9 @@ def flag_in(name: str, schema: dict, question: str) -> bool | None:
         return None
     said = words(question)
     tokens = [stem(w) for w in said]
+    # "Case No 28473, their history": "No" before a number is "number" written short, no negation.
+    tokens = ["number" if t == "no" and i + 1 < len(said) and said[i + 1][:1].isdigit() else t
+              for i, t in enumerate(tokens)]
     negations = {"without", "no", "not", "exclude", "dont", "never", "skip"}
     for i, token in enumerate(tokens):
         if token == own[0] and tokens[i:i + len(own)] == own or (len(own) == 1 and token == own[0]):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.instructions.numbers import NUMBER_WORDS
 from helpers.offline.noun_phrases import REQUEST_WORDS
 from helpers.offline.text import STOP_WORDS, stem
 
@@ -37,10 +38,14 @@ KIND_WORDS = frozenset("type kind genre style category class variety sort cuisin
 # A name that asks for a name, an identifier or a place: read by other rules, never as a kind.
 _NOT_KIND = re.compile(r"name|title|^id$|_id$|Id$|location|city|place|address|country|state|region|date|time",
                        re.IGNORECASE)
+# A count before a thing is no kind ("two organ recitals"); "single" is ("a single room").
+_COUNTS = frozenset(w for w in NUMBER_WORDS if " " not in w) - {"single"}
 _TIME_WORDS = frozenset("day days week weeks weekend month months year years today tomorrow tonight morning "
                         "evening night hour hours minute minutes".split())
 # "Genre of the concert", "Cuisine of the restaurant", "The type of room to be booked": what the attribute is of.
-_OF_THING = re.compile(r"^\s*(?:the\s+)?(?P<attr>[a-z]+)\s+of\s+(?:the\s+|a\s+|an\s+)?(?P<thing>[a-z]+)", re.IGNORECASE)
+# "The genre of music of the recital": the last noun is the thing ("recital"), the one before it also tried.
+_OF_THING = re.compile(r"^\s*(?:the\s+)?(?P<attr>[a-z]+)\s+of\s+(?:the\s+|a\s+|an\s+)?(?P<thing>[a-z]+)"
+                       r"(?:\s+of\s+(?:the\s+|a\s+|an\s+)?(?P<whole>[a-z]+))?", re.IGNORECASE)
 
 
 def _name_parts(name: str) -> list[str]:
@@ -64,7 +69,8 @@ def things(name: str, schema: dict) -> list[list[str]]:
         return [rest]  # `room_type`, `type_of_room`: the kind of a room
     described = _OF_THING.match(str(schema.get("description") or ""))
     if described and described.group("attr").lower() in KIND_WORDS and set(parts) & KIND_WORDS:
-        return [[described.group("thing").lower()]]  # "Genre of the concert": the kind of concert
+        # "Genre of the concert": the kind of concert; "The genre of music of the recital": of a recital first.
+        return [[noun.lower()] for noun in (described.group("whole"), described.group("thing")) if noun]
     # A name of two plain words (`dominant_color`, `page_size`, `sort_order`) says no kind word: most such
     # parameters take a value of their own, not the word a request puts before them.
     return []
@@ -108,4 +114,4 @@ def _modifier(token: str) -> bool:
     """A word that can say what kind a thing is: a plain word, no stop word, request word, number or time word."""
     word = token.lower()
     return bool(re.fullmatch(r"[a-z][a-z'-]*", word)) and word not in STOP_WORDS and word not in REQUEST_WORDS \
-        and word not in _TIME_WORDS and not word.endswith("'s")
+        and word not in _TIME_WORDS and word not in _COUNTS and not word.endswith("'s")  # "two organ recitals"

@@ -2,7 +2,8 @@
 
 - `lists_in(text)`: names, quoted strings or numbers joined by commas, "and", "or" ("Taylor Swift and Maroon 5",
   "20 minutes and 15 minutes"), a phrase repeated before each item allowed ("the factorial of 5, the factorial of
-  7"); "Austin, TX and Boise, ID" is two places; "between 1 and 1000" is a range, not a list; Chinese and Japanese "and" (和, と, 、) joins too;
+  7"); "Austin, TX and Boise, ID" is two places; "between 1 and 1000" is a range, not a list; "a Stilton wheel and a Brie wheel" (the same noun after each
+  name) is a list; the numbers after "No" ("Case No 28473 and 64725") are the items, not a name; a date in digits is one item; Chinese and Japanese "and" (和, と, 、) joins too;
 - `word_lists(text)`: plain words after a preposition ("the resistivity of copper and aluminum"), every item of
   the same number of words;
 - `number_groups(text)`: groups of numbers given one by one ("(45, 60) and (81, 27)", "3 and 4, 5 and 12").
@@ -27,7 +28,9 @@ plan try""".split())
 _CJK_AND = "和|与|及|跟|或|と|や|、"
 _SEPARATOR = re.compile(r"\s*(?:,\s*(?:and|or|&)?|\band\b|\bor\b|&|\bvs\.?|\bversus\b|" + _CJK_AND + r")\s*",
                         re.IGNORECASE)
-_ITEM = re.compile(r"\"[^\"]{1,60}\"|'[^']{1,60}'|\u201c[^\u201d]{1,60}\u201d|[-−]?\$?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?(?:\s?(?!(?:and|or|per|in|on|at|for|with|to|of|from|the|by)\b)[A-Za-zµ°/^²³]+)?"
+# A date written in digits ("2022-01-01", "03/15/2024") is one item: its dashes and slashes join no list.
+_DIGIT_DATE = r"\d{4}-\d{1,2}-\d{1,2}(?![\d-])|\d{1,2}/\d{1,2}/\d{2,4}(?![\d/])"
+_ITEM = re.compile(r"\"[^\"]{1,60}\"|'[^']{1,60}'|\u201c[^\u201d]{1,60}\u201d|" + _DIGIT_DATE + r"|[-−]?\$?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?(?:\s?(?!(?:and|or|per|in|on|at|for|with|to|of|from|the|by)\b)[A-Za-zµ°/^²³]+)?"
                    r"|[A-Z][\w.'-]*(?:\s+(?:of|de|la|del|von|van|da|the)?\s*[A-Z0-9][\w.'-]*)*")
 
 
@@ -53,6 +56,9 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
             start = m.end() - len(rest)  # "Play Taylor Swift": the name without the request's verb
         if re.fullmatch(r"I(?:['’](?:m|d|ve|ll))?", text[start:m.end()]):
             continue  # "Boston, MA and I'm craving sushi": the speaker is no item of a list
+        code = re.search(r"\b(?:No\.?|Number|ID|Nr\.?)\s+(\d[\d-]*)$", text[start:m.end()])
+        if code:
+            start = start + code.start(1)  # "Hive No 28 and 31": the numbers after "No" are the items, not a name
         items.append((start, m.end()))
     items = [(a, b) for a, b in items
              if not re.search(rf"\b(?:{months})\.?\s*\d*,?\s*$", text[:m.start()], re.IGNORECASE)  # a date
@@ -66,7 +72,8 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
             trimmed = gap.rstrip()
             if lead and trimmed.endswith(lead):
                 trimmed = trimmed[: -len(lead)] + " "  # "5, the factorial of 7": the phrase said again
-            joined = (_SEPARATOR.fullmatch(gap) or _SEPARATOR.fullmatch(trimmed)) and not (re.fullmatch(r",", gap) and "." in text[start:end])
+            joined = (_SEPARATOR.fullmatch(gap) or _SEPARATOR.fullmatch(trimmed) or _same_noun_after(text, gap, end)) \
+                and not (re.fullmatch(r",", gap) and "." in text[start:end])
             if joined and _same_kind(text[run[0][0]:run[0][1]], text[start:end]):
                 run.append((start, end))
                 continue
@@ -92,6 +99,14 @@ def lists_in(text: str) -> list[list[tuple[int, int]]]:
         if not any(a < spans[-1][1] and spans[0][0] < b for a, b in taken):
             found.append(spans)
     return sorted(found)
+
+
+def _same_noun_after(text: str, gap: str, end: int) -> bool:
+    """Whether two names are joined by "and" with the same noun after each: "a Stilton wheel and a Brie wheel" (the
+    noun says what both are, so the names are a list). A different noun after each ("a Stilton wheel and a Brie
+    knife") joins nothing."""
+    m = re.fullmatch(r"\s+([a-z]+)\s+(?:and|or)\s+(?:(?:a|an|the)\s+)?", gap)
+    return bool(m) and m.group(1) not in STOP_WORDS and re.match(rf"\s+{m.group(1)}\b", text[end:]) is not None
 
 
 def _repeats_lead(text: str, run: list[tuple[int, int]]) -> bool:

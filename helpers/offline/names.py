@@ -100,6 +100,9 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
             parts.pop()
         if len(parts) == 1 and parts[0].lower() in _SENTENCE_START_VERBS:
             continue
+        if (parts[-1].rstrip(".") in ("No", "Nr", "Number") and re.match(r"\s*\d", unquoted[match.end():])) or (
+                len(parts) >= 2 and parts[-2].rstrip(".") in ("No", "Nr", "Number") and parts[-1].isdigit()):
+            continue  # "Case No 28473": a label before a number, the number is the value
         if at_sentence_start and len(parts) == 1 and _OPENER_FOLLOWS.match(unquoted, match.end()):
             continue  # "Imagine you ...", "After your trip ...", "Later, you ...": a sentence's opening word
         phrase = re.sub(r"(?<=[a-z]{2})\.$", "", " ".join(parts))  # "Leith." ends a sentence; "F.C." keeps its dot

@@ -88,7 +88,10 @@ def noun_value(name: str, schema: dict, question: str) -> tuple[str | None, str 
             return compound[0], None  # "a gas-fueled car" for `fuel_type`: gas
     # A quote in single quotes may hold an apostrophe between letters ('Let's meet at ten').
     tokens = list(re.finditer(r"(?<!\w)'(?:[^'\n]|(?<=\w)'(?=\w))+'(?!\w)|\"[^\"]+\"|[\w./@-]+", question))
-    stems = [stem(t.group(0).lower().strip("'\"")) for t in tokens]
+    # "No", "No." and "Nr" before a number are "number" written short: "Case No 28473" is the case number.
+    stems = [stem("number") if re.fullmatch(r"(?:no|nr)\.?", t.group(0).lower()) and i + 1 < len(tokens)
+             and tokens[i + 1].group(0)[0].isdigit() else stem(t.group(0).lower().strip("'\""))
+             for i, t in enumerate(tokens)]
     at = [i for i in range(len(tokens) - len(core) + 1) if stems[i:i + len(core)] == core]
     if not at and len(core) > 1:
         # "starting with the note C4" for `start_note`: the noun alone, for a quote or a code after it only.

@@ -157,7 +157,8 @@ def fit(name: str, schema: dict, mention: Mention) -> float:
         said = set(name_words(name)) | set(words(description))
         score += 3.0 if {stem("frequency"), stem("compound")} & (own | described) or (
             {"times", "per"} & said and {"times", "period", "periods"} & said) else -9
-    year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit
+    year_like = float(mention.value).is_integer() and 1000 <= mention.value <= 2200 and not mention.unit \
+        and not mention.currency  # "$1000" is money, not the year 1000
     if year_like and stem("year") in own | described:
         score += 2.0
     if schema.get("type") == "integer" and not float(mention.value).is_integer():

@@ -37,8 +37,13 @@ from helpers.offline.instructions.numbers import NUMBER_WORDS
 from helpers.offline.text import STOP_WORDS, content_words, stem, words
 
 # "i.e." too: descriptions write it where they mean "e.g." ("i.e., victim, accused, verdict etc.").
+# The cue ends a word: "Optional" is no "option", so "Optional parameter to choose between ..." lists nothing
+# from "al parameter"; "choose between", "choices are" cue a list as "one of" does.
 _LISTED = re.compile(r"\b(?:e\.?\s?g\.?|i\.?\s?e\.?|for example|for instance|such as|like|one of|either|options?|"
-                     r"values?|choose from)\s*[:,]?\s*(?P<items>[^.;)\n]+)", re.IGNORECASE)
+                     r"values?|choose from|choose between|choices?(?:\s+are|\s+is)?)(?!\w)\s*[:,]?\s*"
+                     r"(?P<items>[^.;)\n]+)", re.IGNORECASE)
+# With no cue, words in brackets joined by "or" are the choices too: "the format (percentage or fraction)".
+_BRACKETED = re.compile(r"\((?P<items>[\w-]+(?:\s*,\s*[\w-]+)*\s+or\s+[\w-]+)\)")
 # A date said relative to today, kept as written: the offline model has no calendar.
 _RELATIVE_DATE = re.compile(r"\b(?:(?:next|last|past|this|coming)\s+(?:week(?:end)?|month|year|day|monday|tuesday|"
                             r"wednesday|thursday|friday|saturday|sunday)|today|tomorrow|yesterday|tonight)\b",
@@ -58,7 +63,7 @@ _TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.:-])-?\d+(?:\.\d+)?(?![\w:])")
 _PATH_WORDS = {"path", "paths", "file", "filename", "filepath", "folder", "dir", "directory", "repo_path"}
 _POSIX_PATH = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.-]*)*")
-_ITEM_MARKS = " '\"`[]"  # the quotes and brackets around a listed item: "Eg: ['I', 'V']"
+_ITEM_MARKS = " '\"`[]()"  # the quotes and brackets around a listed item: "Eg: ['I', 'V']", "(cups or grams)"
 _AROUND = "\"'`()[]<>,;!?\u201c\u201d\u2018\u2019"
 _WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/][\w.\\/-]*")  # "C:\\temp\\x.txt", "C:/data/x.csv"
 
@@ -71,13 +76,19 @@ def listed_values(schema: dict) -> list[str]:
         ['front', 'back', 'garage']
         >>> listed_values({"description": "The part wanted, i.e., stem, petal, root etc."})
         ['stem', 'petal', 'root']
+        >>> listed_values({"description": "Optional: choose between 'loose' and 'bagged' leaves."})
+        ['loose', 'bagged']
     """
     examples = schema.get("examples")
     if isinstance(examples, list) and examples:
         return [str(x) for x in examples if isinstance(x, str | int | float)]
-    match = _LISTED.search(str(schema.get("description") or ""))
+    match = _LISTED.search(str(schema.get("description") or "")) or _BRACKETED.search(
+        str(schema.get("description") or ""))
     if match is None:
         return []
+    quoted = quoted_values(match.group("items"))
+    if len(quoted) >= 2:
+        return quoted  # "between 'imperial' and 'metric' systems": the quoted words are the values
     items = re.split(r"\s*(?:,|\bor\b|\band\b|/)\s*", match.group("items"))
     # "verdict etc": the list's closing "etc" is no part of its last item.
     items = [re.sub(r"\s*\betc\b\.?$", "", i.strip(_ITEM_MARKS)).strip(_ITEM_MARKS) for i in items]
