@@ -119,7 +119,8 @@ def _table(scores: dict[str, dict[str, Score]]) -> list[str]:
             base = scores.get(LIVE_COUNTERPART[category])
             target = 0.75 * min(base["chat"].share, base["responses"].share) if base else None
         published = PUBLISHED["live" if category in LIVE else "non-live"]
-        lines.append(f"| {category} | {chat.cases} | {chat.share:.0%} | {responses.share:.0%} | "
+        # One decimal: a whole percent would show 99 of 200 as 50% (the targets are met or not by the count).
+        lines.append(f"| {category} | {chat.cases} | {chat.share:.1%} | {responses.share:.1%} | "
                      f"{'' if target is None else f'{target:.0%}'} | {published} |")
     return lines
 
