@@ -84,7 +84,8 @@ def plain_items(text: str) -> list[str]:
         while j < len(joins) and joins[j] is not None and segments[j + 1]:
             j += 1
         # A run that reads as no list may end in one: "a 4.5 star rating, selling tomatoes and also pet food".
-        items = next((found for k in range(i, j) if (found := _list_of(segments[k:j + 1], joins[k:j]))), [])
+        joined = [join for join in joins[i:j] if join is not None]  # all of them: the run stops at a None
+        items = next((found for k in range(i, j) if (found := _list_of(segments[k:j + 1], joined[k - i:]))), [])
         if len(items) > len(best):
             best = items
         i = j + 1
