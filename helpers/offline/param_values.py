@@ -139,11 +139,12 @@ def value_for(name: str, schema: dict, question: str, qualifier: bool = True, ta
         found = _RELATIVE_DATE.search(question)
         if found:
             return found.group(0)
-    if "month" in {w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name)}:
+    name_parts = {w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name)}  # `startMonth`: start, month
+    if "month" in name_parts:
         found = _MONTH_NAME.search(question)  # "in December" for a `month`
         if found:
             return found.group(0)
-    if {"year", "season"} & {w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name)}:
+    if {"year", "season"} & name_parts:
         found = _YEAR.search(question)  # a year written as text: "in 2022", "the 2020-2021 season"
         if found:
             return found.group(0)
