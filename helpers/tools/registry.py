@@ -13,7 +13,7 @@ What it does:
 What it leaves out: running a call and turning failures into payloads the model reads (helpers.tools.dispatch,
 which this module builds on; the helpers.tools package exports `tool`, `Tools`, `Tool` and `ToolDefinitionError`,
 so lessons import them from there); async tools, timeouts, and permission prompts for tools that write.
-Why one module of about 460 lines: the schema builders (`_build_model`, `_clean_schema`, `_strict_schema`) have
+Why one module of about 480 lines: the schema builders (`_build_model`, `_clean_schema`, `_strict_schema`) have
 no user but `Tool`, and lesson 09 reads the decorator, the tool and the registry as one piece.
 """
 
