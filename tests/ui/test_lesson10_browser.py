@@ -45,11 +45,23 @@ def chat_widget(page):
     return log, log.locator("xpath=..")
 
 
-def newest_is_in_view(page, log, bubble) -> None:
-    """The newest entry's end is inside the log's visible box, and on screen."""
+def newest_is_in_view(page, log, bubble, settle_s: float = 10.0) -> None:
+    """The newest entry's end is inside the log's visible box, and on screen, once the layout has settled.
+
+    The entry and the streamed part under it are cleared and redrawn by separate widget messages, so one
+    frame between them can show the box before it has grown; what the student reads is the settled layout.
+    The check polls for up to `settle_s` seconds, and fails with the last geometry it saw.
+    """
     expect(bubble).to_be_in_viewport()
-    box, end = log.bounding_box(), bubble.bounding_box()
-    assert box["y"] - 1 <= end["y"] + end["height"] <= box["y"] + box["height"] + 1, (box, end)
+    deadline = time.monotonic() + settle_s
+    while True:
+        box, end = log.bounding_box(), bubble.bounding_box()
+        if box["y"] - 1 <= end["y"] + end["height"] <= box["y"] + box["height"] + 1:
+            return
+        if time.monotonic() > deadline:
+            page.screenshot(path=OUT / "not-in-view.png")
+            raise AssertionError(f"the newest entry ends outside the log's box: box {box}, entry {end}")
+        time.sleep(0.2)
 
 
 def test_lesson_10_chat_in_jupyterlab(lab, browser):
