@@ -2,9 +2,10 @@
 
 `make test` starts about forty kernels (nbval runs each notebook in a fresh one). Each spent about 2 s of CPU
 importing the same things before its first cell: ipykernel and IPython, then what the course's modules import
-(sklearn through minsearch, pandas, scipy, openai, pydantic). This server imports those once, then forks a kernel
-per request; the kernel runs ipykernel_launcher exactly as `python -m ipykernel_launcher -f FILE` would, in the
-environment, working directory and standard streams the kernel manager asked for.
+(sklearn through minsearch, pandas, scipy, openai, pydantic; the Agents SDK, 2 s more, in lessons 11, 13-17 and
+homework 06). This server imports those once, then forks a kernel per request; the kernel runs ipykernel_launcher
+exactly as `python -m ipykernel_launcher -f FILE` would, in the environment, working directory and standard
+streams the kernel manager asked for.
 
     python -m helpers.maint.warm_kernels SOCKET     # started by helpers.maint.fork_provisioner, not by hand
 
@@ -25,7 +26,10 @@ course's own modules (they read the environment when imported, which differs per
 anything else that looks for a running IPython when imported (here they would find none; pandas, which reads one
 display default that way, is imported with KernelStandIn answering); kernels other than ipykernel; an environment
 other than this server's (fork_provisioner starts those kernels the usual way: the interpreter and these libraries
-read some variables at start-up or import). Kernels forked from one server share its hash seed.
+read some variables at start-up or import); a variable that agents reads at import and that a notebook sets
+later, before its own `import agents` (from a `.env`, say): the kernel keeps the server's value, where a kernel
+started the usual way would read the new one (no lesson sets any of the three). Kernels forked from one server
+share its hash seed.
 """
 
 from __future__ import annotations
@@ -44,12 +48,17 @@ import socket
 import sys
 import traceback
 
-# The third-party modules each course kernel imported for itself; none reads the environment when imported.
-# ipykernel.kernelapp is left to the kernel: its IPKernelApp reads JPY_PARENT_PID from the environment as it is
-# imported (a few ms).
+# The third-party modules each course kernel imported for itself. ipykernel.kernelapp is left to the kernel: its
+# IPKernelApp reads JPY_PARENT_PID from the environment as it is imported (a few ms).
+# agents (the OpenAI Agents SDK, with mcp, starlette and opentelemetry under it) starts no thread and registers no
+# exit handler when imported: its trace provider is made on first use. It reads three variables as it is imported
+# (OPENAI_AGENTS_DONT_LOG_MODEL_DATA and ..._TOOL_DATA, and opentelemetry's OTEL_PYTHON_CONTEXT); a forked kernel's
+# environment is the server's (fork_provisioner checks it), so it reads what a kernel importing it at start-up
+# would. The other modules read none.
 PRELOAD = ("ipykernel.ipkernel", "ipykernel.zmqshell", "ipykernel.iostream", "ipykernel.heartbeat",
            "ipykernel.parentpoller", "IPython", "numpy", "scipy.sparse", "pandas",
-           "sklearn.feature_extraction.text", "sklearn.metrics.pairwise", "minsearch", "openai", "pydantic", "httpx")
+           "sklearn.feature_extraction.text", "sklearn.metrics.pairwise", "minsearch", "openai", "pydantic", "httpx",
+           "agents")
 LAUNCHER = ["-m", "ipykernel_launcher"]  # the only command this server runs (argv[1:3] of a kernel spec's argv)
 MAX_MESSAGE = 1 << 20  # bytes: a request is its environment (a few kB) and argv
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>

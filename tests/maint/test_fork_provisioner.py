@@ -25,7 +25,9 @@ SPECS = Path(__file__).resolve().parents[1] / "jupyter" / "kernels"
 # What a kernel is, as far as a notebook can tell; JPY_SESSION_NAME and PYTEST_CURRENT_TEST vary by design.
 PROBE = """
 import json, os, random, sys
+preloaded = "agents" in sys.modules
 import pandas as pd
+import agents._debug, agents.tracing.setup
 from ipykernel.kernelapp import IPKernelApp
 wide = pd.DataFrame([[1.5] * 30] * 3, columns=[f"a long column name {i}" for i in range(30)])
 env = {k: v for k, v in os.environ.items() if k not in ("JPY_SESSION_NAME", "PYTEST_CURRENT_TEST", "EXTRA")}
@@ -33,7 +35,9 @@ print(json.dumps({"cwd": os.getcwd(), "path": sys.path, "argv0": os.path.basenam
                   "argv": sys.argv[1:2], "env": env, "parent_handle": IPKernelApp.instance().parent_handle,
                   "main": sys.modules["__main__"].__name__, "random": random.random(),
                   "pandas": [pd.get_option("display.max_columns"), pd.get_option("display.width"), repr(wide)],
-                  "extra": os.environ.get("EXTRA"), "ppid_is_us": os.getppid() == {me}}))
+                  "agents": [agents._debug.DONT_LOG_MODEL_DATA, agents._debug.DONT_LOG_TOOL_DATA,
+                             agents.tracing.setup.GLOBAL_TRACE_PROVIDER is None],
+                  "extra": os.environ.get("EXTRA"), "preloaded": preloaded, "ppid_is_us": os.getppid() == {me}}))
 """.replace("{me}", str(os.getpid()))
 
 
@@ -99,8 +103,10 @@ def test_a_forked_kernel_is_what_a_usual_launch_gives(tmp_path):
         (_, a), (_, b) = run(forked, PROBE), run(usual, PROBE)
         a, b = json.loads(a), json.loads(b)
         assert (a["extra"], b["extra"]) == (None, "differs from the server's environment")
-        for key in ("cwd", "path", "argv0", "argv", "env", "parent_handle", "main", "pandas"):
+        for key in ("cwd", "path", "argv0", "argv", "env", "parent_handle", "main", "pandas", "agents"):
             assert a[key] == b[key], key
+        # The Agents SDK came imported with the fork (its import-time flags and unmade trace provider as above).
+        assert a["preloaded"] and not b["preloaded"]
         assert a["cwd"] == str(tmp_path) and a["parent_handle"] == os.getpid()
         assert not a["ppid_is_us"] and b["ppid_is_us"]  # the forked kernel's parent is the warm server
         status, out = run(forked, "import numpy as np; print((np.ones((300, 300)) @ np.ones((300, 300))).sum())")
