@@ -1,13 +1,15 @@
 """Tools and arguments: which tool a question points at, and what to pass it.
 
 - `is_search_like`: a tool that takes one query string (the search path handles it).
-- `tool_relevance`: how strongly the question's words point at a tool (its name, its description).
+- `tool_relevance`: how strongly the question's words point at a tool (its name, its description; a parameter
+  the request names as a key, key_values.py; an identifier shaped like a parameter's example, id_shapes.py).
 - `entities`: the names in a question (names.py; named here too, for the modules that read them with arguments).
 - `fill_arguments`: one call's arguments: numbers bound by binding.py; for each other parameter the part
   of the question its schema asks for (param_values.py and its siblings: an enum or listed value, a formula, a
   date, an email, an identifier, a code beside its noun, a flag, a unit), else the names in the question, chosen
   by name_choice.py (the words before each name, a place's region); optional parameters the question gives
-  nothing for are left out.
+  nothing for are left out. An identifier of an example's shape comes first, and a value given by the
+  parameter's own name ("weeks: 3", "kilnId=K1") replaces whatever the other rules guessed.
 - `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made: the
   fallback when call_plan.py plans no call (a forced call, a tool already used), which plans them all at once.
 
