@@ -146,6 +146,8 @@ COVERED_BY = {
     "offline/number_mentions.py": ["offline/test_argument_rules.py", "doctests"],
     "offline/number_fit.py": ["offline/test_argument_rules.py", "offline/test_value_rules3.py", "doctests"],
     "offline/kinds.py": ["offline/test_value_rules3.py", "doctests"],
+    "offline/key_values.py": ["offline/test_style_dev.py", "doctests"],
+    "offline/id_shapes.py": ["offline/test_style_dev.py", "doctests"],
     "offline/string_lists.py": ["offline/test_value_rules3.py", "doctests"],
     "offline/call_plan.py": ["offline/test_argument_rules.py", "offline/test_call_plan_rules.py", "doctests"],
     "offline/tasks.py": ["offline/test_call_plan_rules.py", "doctests"],

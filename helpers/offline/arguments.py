@@ -1,13 +1,15 @@
 """Tools and arguments: which tool a question points at, and what to pass it.
 
 - `is_search_like`: a tool that takes one query string (the search path handles it).
-- `tool_relevance`: how strongly the question's words point at a tool (its name, its description).
+- `tool_relevance`: how strongly the question's words point at a tool (its name, its description; a parameter
+  the request names as a key, key_values.py; an identifier shaped like a parameter's example, id_shapes.py).
 - `entities`: the names in a question (names.py; named here too, for the modules that read them with arguments).
 - `fill_arguments`: one call's arguments: numbers bound by binding.py; for each other parameter the part
   of the question its schema asks for (param_values.py and its siblings: an enum or listed value, a formula, a
   date, an email, an identifier, a code beside its noun, a flag, a unit), else the names in the question, chosen
   by name_choice.py (the words before each name, a place's region); optional parameters the question gives
-  nothing for are left out.
+  nothing for are left out. An identifier of an example's shape comes first, and a value given by the
+  parameter's own name ("weeks: 3", "kilnId=K1") replaces whatever the other rules guessed.
 - `next_entity_call`: one call per name ("Berlin", then "Madrid"), one per turn, until all are made: the
   fallback when call_plan.py plans no call (a forced call, a tool already used), which plans them all at once.
 
@@ -24,6 +26,8 @@ from helpers.offline.enum_match import enum_value, enum_values
 from helpers.offline.field_roles import name_words, role_scores
 from helpers.offline.flags import described_default, flag_in
 from helpers.offline.formulas import expression_for
+from helpers.offline.id_shapes import shaped_value
+from helpers.offline.key_values import keyed_values
 from helpers.offline.kinds import kind_value
 from helpers.offline.name_choice import (
     PLACE_PARAM,
@@ -185,7 +189,12 @@ def tool_relevance(tool: Tool, question: str) -> float:
     # Word forms the crude stemmer leaves apart ("projected", "projection") meet on a long shared start.
     named = {w for w in q if w in name_words or any(len(w) >= 5 and len(n) >= 5 and (n.startswith(w) or w.startswith(n))
                                                     for n in name_words)}
-    return NAME_WORD_WEIGHT * len(named) + DESCRIPTION_WORD_WEIGHT * len(q & desc_words)
+    # A parameter named as a key ("cents_flat=12.5") points at the tool as a word of its name does; an identifier
+    # shaped like a parameter's example ("T-4471" for "e.g. 'T-5002'") as a word of its description does.
+    props = (tool.parameters or {}).get("properties") or {}
+    keyed = keyed_values(props, question)
+    shaped = [n for n, s in props.items() if isinstance(s, dict) and shaped_value(s, question)]
+    return NAME_WORD_WEIGHT * (len(named) + len(keyed)) + DESCRIPTION_WORD_WEIGHT * (len(q & desc_words) + len(shaped))
 
 
 def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[str],
@@ -223,6 +232,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                 args[name] = mentioned
             elif name in required:
                 args[name] = schema.get("default", enum[0])
+        elif kind == "string" and (shaped := shaped_value(schema, question, {v for v in args.values() if isinstance(v, str)})) is not None:
+            args[name] = shaped  # an identifier shaped like the parameter's example: "T-4471" for "e.g. 'T-5002'"
+            pool = [e for e in pool if e != shaped]
         elif kind == "string" and (said := statement_for(name, schema, question)) is not None:
             args[name] = said  # a fact or note to keep: the user's statement itself (statements.py)
         elif kind == "string" and (said := expression_for(name, schema, question, {v for v in args.values() if isinstance(v, str)})) is not None:
@@ -311,7 +323,9 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
             elif name in required or (pool and cued(name, schema, question, pool[0])):
                 args[name] = list(pool)
                 pool = []
-    return args
+    # A value given by the parameter's own name ("weeks: 3", "kilnId=K1") says where it goes: it outranks the guesses.
+    args.update(keyed_values(props, question))
+    return {name: args[name] for name in props if name in args}
 
 
 def _dict_or_empty(value) -> dict:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from helpers.offline.field_roles import name_words
 from helpers.offline.noun_phrases import pointed_at
 from helpers.offline.text import stem
 
@@ -29,7 +30,7 @@ _AT_PLACE = re.compile(r"\b(?:in|near|around)\s+$", re.IGNORECASE)
 # A description that asks for a place with its region: "The city and state", "format it as City, State", an
 # example written "Austin, TX".
 _WANTS_REGION = re.compile(r"\bcity\s+and\s+(?:the\s+)?(?:state|country|province|region)\b|\bcity,\s*(?:state|country)\b|"
-                           r"\b(?:e\.g\.|for example|such as|like)\s*,?\s*'?[A-Z][\w.]*(?:\s[A-Z][\w.]*)*,\s*[A-Z]",
+                           r"\b(?:e\.g\.|for example|such as|like)\s*,?\s*'?(?:\d+\w?\s)?[A-Z][\w.]*(?:\s[A-Z][\w.]*)*,\s*[A-Z]",
                            re.IGNORECASE)
 
 
@@ -43,8 +44,8 @@ def left_for(name: str, question: str, pool: list[str], others: list[str]) -> tu
         >>> left_for("title", "the bowl 'Moon' by Lucie Rie", ["Lucie Rie", "Moon"], ["artist"])
         (['Moon'], {'Lucie Rie'})
     """
-    named = {e for e in pool if named_for(name, e)}
-    named_others = {e for e in pool for n in others if named_for(n, e)} - named
+    named = {e for e in pool if named_for(name, e) or noun_after(name, question, e)}
+    named_others = {e for e in pool for n in others if named_for(n, e) or noun_after(n, question, e)} - named
     pointed = [e for e in pool if pointed_at(name, question, e) and e not in named_others]
     theirs = named_others | {e for e in pool for n in others if pointed_at(n, question, e)} - named - set(pointed)
     mine = [e for e in pool if e in named] + [e for e in pointed if e not in named]
@@ -61,6 +62,31 @@ def named_for(name: str, value: str) -> bool:
     """
     own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w} - {"name", "id", "type"}
     return len(value.split()) > 1 and stem(value.split()[-1].lower()) in own
+
+
+def noun_after(name: str, question: str, value: str) -> bool:
+    """A name the request writes right before the noun of a parameter that asks for a name: "the Okonjo
+    household" for `household_name`, "the Mackay crew" for `crew_name`. The parameter's name must say "name" and
+    the noun is one of its other words; a noun that another name follows labels that name instead ("a Tennis
+    player, Serena Williams"), and a parameter that asks for no name reads "the La Liga season" as a season of
+    La Liga, not as its value.
+
+    Example:
+        >>> noun_after("household_name", "put the Okonjo household down at Hillside", "Okonjo")
+        True
+        >>> noun_after("site", "put the Okonjo household down at Hillside", "Okonjo")
+        False
+        >>> noun_after("player_name", "the rank of a Tennis player, Serena Williams", "Tennis")
+        False
+    """
+    said = name_words(name)
+    own = {stem(w) for w in said} - {"name", "id", "type"}
+    if "name" not in said or not own:
+        return False
+    for match in re.finditer(rf"(?<![\w-]){re.escape(value)}\s+([A-Za-z]+)(\W*)(\w?)", question):
+        if stem(match.group(1).lower()) in own and not match.group(3).isupper():
+            return True
+    return False
 
 
 _SLOT_END = re.compile(r"\b(on|in|at|for|from|with|by|into)\s*\.?\s*$", re.IGNORECASE)

@@ -64,6 +64,21 @@ def unwrapped(question: str) -> str:
     return question
 
 
+_EXAMPLE_NAME = re.compile(r"['‘\"“]([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*)['’\"”]")
+
+
+def example_names(tool: Tool) -> set[str]:
+    """The stems of the names a tool's description quotes as examples ("Site names are the society's own (e.g.
+    'Hillside', 'Riverside')"): values a call may take, so a request's "at Hillside" is still a name, though the
+    tool's text has the word.
+
+    Example:
+        >>> sorted(example_names(Tool("reserve_plot", "Plots on a site, e.g. 'Hillside' or 'Long Acre'.")))
+        ['acr', 'hillsid', 'long']
+    """
+    return {stem(w.lower()) for name in _EXAMPLE_NAME.findall(tool.description or "") for w in name.split()}
+
+
 def entities(question: str, tool: Tool | None = None) -> list[str]:
     """Names in a question: quoted strings, then capitalised words and phrases that are not just a
     sentence-initial "What"/"Compare", or words from the tool's own name. Without capitals, the words
@@ -74,7 +89,7 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
         ['Berlin', 'Madrid']
     """
     question = unwrapped(question)
-    tool_stems = set().union(*tool_words(tool)) if tool else set()
+    tool_stems = set().union(*tool_words(tool)) - example_names(tool) if tool else set()
     found: list[str] = []
     for groups in _QUOTED.findall(question):
         value = next(g for g in groups if g)

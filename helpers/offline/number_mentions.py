@@ -48,6 +48,8 @@ _NUMBER = re.compile(r"(?<![\w.^/])(?P<sign>[-−]\s?)?(?P<cur>[$€£¥])?\s?"
                      r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<exp>[eE][-+]?\d+)?"
                      r"(?P<unit>[a-zA-Zµμ°Ω/^*\d]*)(?P<pct>\s?%)?")
 # "b = -3" names its parameter; "feeder: 2 litres" or "sugar: 250" is a label, a cue among the words before it.
+# A date in ISO form, YYYY-MM-DD (with a time or not): its numbers are the date's, never a count's.
+_ISO_DATE = re.compile(r"(?<![\w.-])\d{4}-\d{1,2}-\d{1,2}(?![\d.])")
 _ASSIGNED = re.compile(r"([A-Za-z_][\w]*)\s*=\s*$")
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]|\(([^()]*,[^()]*)\)")
 
@@ -106,9 +108,12 @@ def mentions(text: str) -> list[Mention]:
 @lru_cache(maxsize=2048)
 def _read_mentions(text: str) -> tuple[Mention, ...]:
     found: list[Mention] = []
+    dates = [d.span() for d in _ISO_DATE.finditer(text)]
     for match in _NUMBER.finditer(text):
         if re.search(r"[A-Za-z]$", text[:match.start()]) or match.group("unit").startswith("^"):
             continue  # part of a word ("mp3") or of an expression ("x^2")
+        if any(a <= match.start() < b for a, b in dates):
+            continue  # a part of a written date ("2026-04-30"): the date rules take it whole, no count or limit does
         if re.match(r"[a-z]\^|[a-z]\*\*", match.group("unit") or "") or re.match(r"[a-z]\s*\^", text[match.end():]):
             continue  # a coefficient of an expression ("3x^2"): the expression rule takes it ("10 m^3" is a volume)
         if _in_formula(text, match):
