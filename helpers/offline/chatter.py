@@ -33,7 +33,7 @@ _GREETINGS = re.compile(
     r"evening|day|night)|hola|buen(?:os|as)\s+(?:d[ií]as|tardes|noches)|buenas|hallo|servus|moin|gr[üu](?:ß|ss)\s+"
     r"(?:gott|dich|euch)|guten\s+(?:morgen|tag|abend)|bonjour|bonsoir|salut|ciao|buongiorno|buonasera|ol[áa]|"
     r"bom\s+dia|boa\s+(?:tarde|noite))"
-    r"(?:[\s,!.]+(?:how\s+are\s+(?:you|u)|how'?s\s+it\s+going|what'?s\s+up|whats\s+up|wassup|sup|qu[ée]\s+tal|"
+    r"(?:[\s,!.¿¡]+(?:how\s+are\s+(?:you|u)|how'?s\s+it\s+going|what'?s\s+up|whats\s+up|wassup|sup|qu[ée]\s+tal|"
     r"c[óo]mo\s+est[áa]s|wie\s+geht'?s|wie\s+geht\s+es\s+(?:dir|ihnen)|[çc]a\s+va|come\s+stai|tudo\s+bem)\??)?"
     + _TAIL, re.IGNORECASE)
 _CJK_GREETINGS = re.compile(r"^\W*(?:你好|您好|嗨|哈喽|早上好|晚上好|下午好|大家好|こんにちは|こんばんは|おはよう(?:ございます)?|"

@@ -124,6 +124,7 @@ def test_an_open_search_takes_any_question_but_no_chatter_nor_a_text_to_compose(
     assert called("how tall is the eiffel tower?", WEB_SEARCH)[0] == ["web_search"]
     assert called("write a riddle about a lighthouse", WEB_SEARCH)[0] == []
     assert called("hey there!", WEB_SEARCH)[0] == []
+    assert called("Hola, ¿qué tal?", WEB_SEARCH)[0] == []
     # A text to compose about a scoped collection's subject may need what it holds.
     assert called("write a summary of the boat bookings for guests", HANDBOOK)[0] == ["search_rowing_handbook"]
 
