@@ -186,6 +186,8 @@ COVERED_BY = {
     "offline/tool_fit.py": ["offline/test_argument_rules.py", "offline/test_tool_fit.py"],
     "offline/asked.py": ["offline/test_tool_fit.py", "doctests"],
     "offline/acts.py": ["offline/test_tool_fit_dev.py", "doctests"],
+    "offline/chatter.py": ["offline/test_tool_fit_informal.py", "doctests"],
+    "offline/search_fit.py": ["offline/test_tool_fit_informal.py", "doctests"],
     "offline/small_talk.py": ["offline/test_offline_behaviours.py"],
     "offline/statements.py": ["offline/test_offline_behaviours.py"],
     "setup/errors.py": ["test_llm.py", "test_doctor.py"],

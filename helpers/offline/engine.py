@@ -57,7 +57,8 @@ The modules the rules live in:
   request cut into tasks by tasks.py, what each clause gives a tool read by clause_values.py;
 - tool_fit.py: whether an offered tool is about what the request asks for (else no call, said plainly; a tool
   that fits but lacks numbers it needs gets a question for them); asked.py: what the request asks for; acts.py:
-  the act it asks for (a tool that does another act does not fit);
+  the act it asks for (a tool that does another act does not fit); search_fit.py: whether a search's collection
+  may hold what is asked, and chatter.py: greetings, chit-chat and other requests no search serves;
 - routing.py: handoffs and agents offered as tools; a handoff's transfer message is taken out of the turn
   when the request is read, so the agent handed to answers the user's question;
 - answers.py: every text the model says, quoting documents with quoting.py and other tools' results with
@@ -89,6 +90,7 @@ from helpers.offline.arguments import (
     tool_relevance,
 )
 from helpers.offline.call_plan import plan_calls
+from helpers.offline.chatter import needs_no_lookup
 from helpers.offline.conversation import Conversation, Decision, Tool, parse_json, to_json
 from helpers.offline.denials import denial_answer, denied_calls
 from helpers.offline.finish import answer_tool, formatted, in_form, with_fault
@@ -99,6 +101,7 @@ from helpers.offline.reading import Reading, constraints
 from helpers.offline.recap import recap_reply
 from helpers.offline.results import combine_results
 from helpers.offline.routing import after_handoff, own_tools, route
+from helpers.offline.search_fit import best_search, told_to_search
 from helpers.offline.search_policy import next_searches
 from helpers.offline.tool_fit import (
     is_about,
@@ -208,10 +211,20 @@ def _another_tool(reading: Reading) -> Decision | None:
 def _search(reading: Reading) -> Decision | None:
     searchy = [t for t in _sources(reading) if is_search_like(t)]
     used = {c.name for c in reading.conv.calls}
+    question = reading.named_question
     search = next((t for t in searchy if t.name in used), searchy[0] if searchy else None)
+    if search is not None and not (used or reading.must_call):
+        reads = [t for t in searchy if reads_like_search(t)]
+        acts = [t for t in searchy if t not in reads]  # send_message(body), translate(text): the check below
+        if reading.handed is None and not told_to_search(reading.conv.instructions, searchy):
+            # search_fit.py: with no vocabulary to say what the documents hold and no instruction to search, a search
+            # scoped by its description is asked only about its collection ("the club's handbook" holds no weather),
+            # the best fitting first; none for a greeting, chit-chat or a text to translate (chatter.py).
+            search = best_search(reads, question) or next(iter(acts), None)
+        elif needs_no_lookup(question):
+            search = next(iter(acts), None)  # chatter.py: "yo whats up", "who made you?" ask for no search
     if search is None or not (reading.terms or reading.must_call):
         return None
-    question = reading.named_question
     if not (reads_like_search(search) or reading.must_call or used
             or (tool_relevance(search, question) and is_about(search, question))):
         return None  # send_message(body) takes one text but is no search: only a request about it calls it

@@ -111,9 +111,11 @@ def test_a_one_text_tool_that_acts_is_no_search_for_every_question():
     assert called("Hi, I'm Noor. How are you today?", speak)[0] == []
     # Its negative: a request about what it does still calls it.
     assert called("Convert this text to spoken audio: dinner is ready", speak)[0] == ["text_to_speech"]
-    # A real search is still searched first, whatever is asked (the course's search-first rule).
+    # A real search is searched first for what its collection may hold; one scoped to recipes is not asked
+    # about capitals (search_fit.py), unless told to search (test_tool_fit_informal.py has both sides).
     notes = tool("search_recipes", "Search the family recipe box.", ["query"], query={"type": "string"})
-    assert reads_like_search(notes) and called("What is the capital of Mongolia?", notes)[0] == ["search_recipes"]
+    assert reads_like_search(notes) and called("What is the capital of Mongolia?", notes)[0] == []
+    assert called("Any recipes with leeks?", notes)[0] == ["search_recipes"]
 
 
 def test_a_url_parameter_is_no_query():
