@@ -18,7 +18,8 @@ question)` reads the request into the calls it asks for, in order:
    descending") give one call each, with every record of the clause (member_lists.py);
    inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
    longer than the parameters free to take it gives one call per item; other lists of the same length go
-   with it item by item ("20 minutes and 15 minutes respectively"); a list an array parameter takes, or one
+   with it item by item ("20 minutes and 15 minutes respectively"), and a unit said once after the last item
+   goes with every bare number ("for 1, 5 and 10 years"); a list an array parameter takes, or one
    whose items fill as many parameters ("the sides 4 and 5" for x and y), stays in one call;
 4. a required parameter a call's own clause gives no value for takes the value of the previous call of the
    same tool ("then repeat with 10 seconds"), else the value an earlier call of another tool gave a parameter
@@ -226,11 +227,23 @@ def _by_group(tool: Tool, text: str) -> list[str]:
 
 
 def _substitute(text: str, chosen: list[tuple[list[tuple[int, int]], int]]) -> str:
-    """The text with each list replaced by its chosen item."""
-    edits = sorted(((spans[0][0], spans[-1][1], text[spans[i][0]:spans[i][1]]) for spans, i in chosen), reverse=True)
+    """The text with each list replaced by its chosen item, a bare number taking the unit said once after the last
+    one ("for 1, 5 and 10 years": "for 5 years"), so the number still reads as what the unit says."""
+    edits = sorted(((spans[0][0], spans[-1][1], _item_with_unit(text, spans, i)) for spans, i in chosen), reverse=True)
     for start, end, item in edits:
         text = text[:start] + item + text[end:]
     return text
+
+
+def _item_with_unit(text: str, spans: list[tuple[int, int]], index: int) -> str:
+    """One item of a list as written, or, for a bare number when only the last item has a unit word after it, the
+    number with that unit."""
+    item = text[spans[index][0]:spans[index][1]]
+    last = re.fullmatch(r"[-−]?\$?[\d.,]+%?\s?([A-Za-z]+)", text[spans[-1][0]:spans[-1][1]])
+    bare = [re.fullmatch(r"[-−]?\$?[\d.,]+%?", text[a:b]) for a, b in spans[:-1]]
+    if index < len(bare) and last and all(bare):
+        return f"{item} {last.group(1)}"
+    return item
 
 
 def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:

@@ -327,3 +327,29 @@ def test_between_a_and_b_is_one_span_even_when_its_ends_are_plain_two_word_names
                  crews={"type": "array", "items": {"type": "string"}})
     assert calls("Who won the race between Port Ellen and Port Askaig?", crews) == [
         ("race_result", {"crews": ["Port Ellen", "Port Askaig"]})]
+
+
+def test_bare_numbers_of_a_list_take_the_unit_said_once_after_the_last():
+    # "for 2, 4 and 6 hours": each bare number is hours too, not a second reading of another number nearby.
+    cure = tool("cheese_cure", "Salt needed to cure a cheese wheel.", ["wheel_kg", "brine_percent", "cure_hours"],
+                wheel_kg=num("Weight of the wheel in kg."), brine_percent=num("Salt in the brine, in percent."),
+                cure_hours=num("Hours the wheel rests in the brine."))
+    question = "Work out the salt for a 4 kg wheel in a brine of 2% for 2, 4 and 6 hours."
+    assert [args["cure_hours"] for _, args in calls(question, cure)] == [2, 4, 6]
+    kite = tool("kite_line_tension", "Tension on a kite line in wind.", ["wind_knots", "line_metres"],
+                wind_knots=num("Wind speed in knots."), line_metres=num("Length of the line in metres."))
+    question = "What is the line tension in a wind of 12 knots for 30,50 and 80 metres of line?"
+    assert [args["line_metres"] for _, args in calls(question, kite)] == [30, 50, 80]
+    hive = tool("hive_honey_yield", "Honey a beehive gives over a number of weeks.", ["frames", "weeks"],
+                frames=num("Frames of comb in the hive."), weeks=num("Weeks of the season."))
+    assert [args for _, args in calls("Estimate the honey of a hive of 10 frames over 3 and 8 weeks", hive)] == [
+        {"frames": 10, "weeks": 3}, {"frames": 10, "weeks": 8}]
+
+
+def test_a_unit_after_the_last_item_is_not_given_to_items_with_a_unit_of_their_own():
+    # The negative: each item says its own unit, and each keeps it.
+    kite = tool("kite_line_tension", "Tension on a kite line in wind.", ["wind_knots", "line_metres"],
+                wind_knots=num("Wind speed in knots."), line_metres=num("Length of the line in metres."))
+    question = "What is the tension of 40 metres of line in a wind of 10 knots and 20 knots?"
+    assert [args for _, args in calls(question, kite)] == [
+        {"wind_knots": 10, "line_metres": 40}, {"wind_knots": 20, "line_metres": 40}]
