@@ -104,7 +104,8 @@ def region_of(question: str, place: str) -> str | None:
     """The region the request writes right after a place, after a comma ("Boston, Massachusetts", "Paris, France");
     None when it writes none, or when the comma runs a list ("Oban, Mallaig and Tobermory", "Oban, Mallaig, Tobermory")."""
     for match in re.finditer(re.escape(place) + r",\s*([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)", question):
-        region = match.group(1).rstrip(".")
+        # A region ends at a sentence's stop: "Dallas, TX. Could you ..." is Texas, not "TX. Could".
+        region = re.split(r"(?<=\s[A-Za-z]{2}\.)\s|(?<=^[A-Za-z]{2}\.)\s|(?<=[a-z]{3}\.)\s", match.group(1))[0].rstrip(".")
         if not re.match(r"\s*(?:,|\band\b|\bor\b|&)", question[match.end():]):
             return region
     return None

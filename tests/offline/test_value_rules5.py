@@ -1,0 +1,49 @@
+"""The offline model's name rules, fourth round (issue 26, parallel_multiple), on domains no lesson, no BFCL case and
+no earlier round uses: a lighthouse keeper's log, a ropewalk, a falconry mews, a glassblower's studio.
+
+Each rule is shown firing and, where it has one, not firing (its negative).
+"""
+
+
+from made_up import only_args, tool
+
+from helpers.offline.name_choice import region_of
+from helpers.offline.names import entities
+
+# --- "to" after a verb that takes an infinitive marks a verb, not a name -------------------------------------------
+
+def test_the_verb_after_want_to_or_looking_to_is_no_name():
+    # Written all in lower case, a request's names are the words after a preposition; "to" after "want", "would
+    # like" or "looking" is the infinitive's, so the word after it is what the speaker does, not a place.
+    assert entities("i want to polish the lens of the lighthouse") == []
+    assert entities("we would like to inspect hemp") == []
+    assert entities("i am looking to fly a hawk at dusk") == ["Dusk"]  # "at dusk" is still a preposition's word
+
+
+def test_the_word_after_to_is_still_a_name_where_no_such_verb_comes_before():
+    # The negative: "a walk to brancaster", "the kiln of murano": a preposition's word, kept.
+    assert entities("log a walk to brancaster") == ["Brancaster"]
+    assert entities("the kiln of murano") == ["Murano"]
+    assert entities("a falcon flown to dunwich") == ["Dunwich"]
+
+
+# --- a place's region ends at the sentence's stop ----------------------------------------------------------------
+
+def test_a_region_written_before_a_full_stop_is_the_region_alone():
+    assert region_of("The studio is in Murano, VE. Could you book a slot?", "Murano") == "VE"
+    assert region_of("Our lighthouse stands at Southwold, Suffolk. Please log the lamp.", "Southwold") == "Suffolk"
+    glass = tool("glass_studio", "Find a glassblowing studio.", ["location"],
+                 location={"type": "string", "description": "City and state, e.g. Corning, NY."})
+    args = only_args("I want a glassblowing studio in Corning, NY. Could you find one that is open?", glass)
+    assert args == {"location": "Corning, NY"}
+
+
+def test_a_region_of_several_words_is_kept_whole():
+    # The negative: no stop inside it, so the whole region stays.
+    assert region_of("ropes made in Bridport, West Dorset today", "Bridport") == "West Dorset"
+    assert region_of("a mews near Oban, Argyll and Bute", "Oban") is None  # "and" runs a list: no region
+
+
+def test_a_capitalised_code_before_a_full_stop_is_named_without_the_stop():
+    assert entities("Ship the rope to Bridport, UK. Then log it.") == ["Bridport", "UK"]
+    assert entities("Ship the rope to the U.S. Navy yard") == ["U.S. Navy"]  # dots inside: an abbreviation
