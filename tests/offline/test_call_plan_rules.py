@@ -353,3 +353,49 @@ def test_a_unit_after_the_last_item_is_not_given_to_items_with_a_unit_of_their_o
     question = "What is the tension of 40 metres of line in a wind of 10 knots and 20 knots?"
     assert [args for _, args in calls(question, kite)] == [
         {"wind_knots": 10, "line_metres": 40}, {"wind_knots": 20, "line_metres": 40}]
+
+
+def test_ordinal_twins_a_task_leaves_unnamed_take_the_subjects_of_the_calls_before_it():
+    # "between the two harbours": the two harbours are the ones the tide calls took, in order.
+    tide = tool("tide_height", "The tide height at a harbour now.", ["harbour"],
+                harbour={"type": "string", "description": "The harbour."})
+    gap = tool("tide_gap", "Difference in tide height between two harbours.", ["harbour_1", "harbour_2"],
+               harbour_1={"type": "string", "description": "First harbour."},
+               harbour_2={"type": "string", "description": "Second harbour."})
+    got = calls("What is the tide height at Whitby and Staithes and what's the tide gap between the two harbours?",
+                tide, gap)
+    assert got[-1] == ("tide_gap", {"harbour_1": "Whitby", "harbour_2": "Staithes"})
+    # A bakery: two ovens' temperatures, then the difference between both ovens.
+    oven = tool("oven_temperature", "Read the temperature of a bakery oven.", ["oven"],
+                oven={"type": "string", "description": "The oven's name."})
+    diff = tool("oven_difference", "Temperature difference between two ovens.", ["oven_a", "oven_b"],
+                oven_a={"type": "string", "description": "The first oven."},
+                oven_b={"type": "string", "description": "The second oven."})
+    got = calls("Read the oven temperature of Hearth and Deck, then the oven difference between both ovens.", oven, diff)
+    assert got[-1] == ("oven_difference", {"oven_a": "Hearth", "oven_b": "Deck"})
+    # A choir: two voices' ranges, then how far apart the two voices are.
+    voice = tool("voice_range", "The vocal range of a choir member.", ["singer"],
+                 singer={"type": "string", "description": "The singer."})
+    apart = tool("range_overlap", "Overlap of the vocal ranges of two singers.", ["singer1", "singer2"],
+                 singer1={"type": "string", "description": "First singer."},
+                 singer2={"type": "string", "description": "Second singer."})
+    got = calls("Get the voice range of Ailsa and Morven, and what is the range overlap of these two singers?",
+                voice, apart)
+    assert got[-1] == ("range_overlap", {"singer1": "Ailsa", "singer2": "Morven"})
+
+
+def test_ordinal_twins_the_task_names_itself_keep_their_own_values():
+    # The negative: the task names its own two harbours, so the earlier subjects are not taken.
+    tide = tool("tide_height", "The tide height at a harbour now.", ["harbour"],
+                harbour={"type": "string", "description": "The harbour."})
+    gap = tool("tide_gap", "Difference in tide height between two harbours.", ["harbour_1", "harbour_2"],
+               harbour_1={"type": "string", "description": "First harbour."},
+               harbour_2={"type": "string", "description": "Second harbour."})
+    got = calls("What is the tide height at Whitby and Staithes, and the tide gap between Runswick and Filey?",
+                tide, gap)
+    assert got[-1] == ("tide_gap", {"harbour_1": "Runswick", "harbour_2": "Filey"})
+    # Three subjects before, two twins: no pairing to choose, so nothing is taken from them.
+    got = calls("What is the tide height at Whitby, Staithes and Filey and what's the tide gap between two harbours?",
+                tide, gap)
+    assert [name for name, _ in got] == ["tide_height"] * 3 + ["tide_gap"]
+    assert "Whitby" not in got[-1][1].values() and "Staithes" not in got[-1][1].values()
