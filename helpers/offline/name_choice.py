@@ -3,7 +3,8 @@ the parameter's own noun at a name's end, by "in"/"near" for a place; and a plac
 
 - `left_for(name, question, pool, others)`: the names this parameter may take, in order, and those left to the
   other open text parameters (`others`, their names);
-- `named_for(name, value)`: a name ending in the parameter's noun ("Premier League" for `league`);
+- `named_for(name, value)`: a name ending in the parameter's noun ("Premier League" for `league`); `noun_after`: a
+  name the request follows with that noun ("the 'European' region" for `region`);
 - `slot_before(schema, question, value)`: a description ending in a preposition ("the depot trams start from")
   is filled by the name after that preposition ("from Gorgie");
 - `place_aware(name, question, pool, open_place)`: a place parameter takes the name set after "in", "near" or
@@ -43,8 +44,8 @@ def left_for(name: str, question: str, pool: list[str], others: list[str]) -> tu
         >>> left_for("title", "the bowl 'Moon' by Lucie Rie", ["Lucie Rie", "Moon"], ["artist"])
         (['Moon'], {'Lucie Rie'})
     """
-    named = {e for e in pool if named_for(name, e)}
-    named_others = {e for e in pool for n in others if named_for(n, e)} - named
+    named = {e for e in pool if named_for(name, e) or noun_after(name, question, e)}
+    named_others = {e for e in pool for n in others if named_for(n, e) or noun_after(n, question, e)} - named
     pointed = [e for e in pool if pointed_at(name, question, e) and e not in named_others]
     theirs = named_others | {e for e in pool for n in others if pointed_at(n, question, e)} - named - set(pointed)
     mine = [e for e in pool if e in named] + [e for e in pointed if e not in named]
@@ -61,6 +62,25 @@ def named_for(name: str, value: str) -> bool:
     """
     own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if w} - {"name", "id", "type"}
     return len(value.split()) > 1 and stem(value.split()[-1].lower()) in own
+
+
+def noun_after(name: str, question: str, value: str) -> bool:
+    """A name the request writes between "the" and the parameter's own noun: "the 'Harbour' route" for `route`, "the
+    LSTM model" for `model` (the noun says what the name is, as a name ending in it does). Only after "the": "a
+    Tennis player" or "a C scale" says a kind of player or scale, not the player's name.
+
+    Example:
+        >>> noun_after("route", "Sail the 'Harbour' route", "Harbour"), noun_after("route", "Sail a Harbour route", "Harbour")
+        (True, False)
+    """
+    own = {stem(w) for w in re.split(r"[_\W]+", name.lower()) if len(w) > 2} - {"name", "type"}
+    for match in re.finditer(re.escape(value), question):
+        if not re.search(r"\bthe\s+['\"\u201c]?$", question[:match.start()], re.IGNORECASE):
+            continue
+        after = re.match(r"['\"\u201d]?\s+([A-Za-z]+)\b", question[match.end():])
+        if after and stem(after.group(1).lower()) in own:
+            return True
+    return False
 
 
 _SLOT_END = re.compile(r"\b(on|in|at|for|from|with|by|into)\s*\.?\s*$", re.IGNORECASE)

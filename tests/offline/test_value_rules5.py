@@ -47,3 +47,31 @@ def test_a_region_of_several_words_is_kept_whole():
 def test_a_capitalised_code_before_a_full_stop_is_named_without_the_stop():
     assert entities("Ship the rope to Bridport, UK. Then log it.") == ["Bridport", "UK"]
     assert entities("Ship the rope to the U.S. Navy yard") == ["U.S. Navy"]  # dots inside: an abbreviation
+
+
+# --- a name between "the" and an optional parameter's own noun is that parameter's ------------------------------
+
+def test_a_name_between_the_and_an_optional_parameters_noun_fills_it():
+    ropes = tool("rope_order", "Order rope from a ropewalk.", ["fibre"],
+                 fibre={"type": "string", "description": "The fibre of the rope."},
+                 workshop={"type": "string", "description": "Where the rope is laid. Default is any."})
+    assert only_args("Order a 'Manila' rope from the 'Chatham' workshop", ropes) == {
+        "fibre": "Manila", "workshop": "Chatham"}
+    lamp = tool("lamp_log", "Log the lamp of a lighthouse.", ["lighthouse"],
+                lighthouse={"type": "string", "description": "The lighthouse."},
+                shift={"type": "string", "description": "The keeper's shift. Default is the night."})
+    assert only_args("Log the lamp of Southwold lighthouse for the Dawn shift", lamp) == {
+        "lighthouse": "Southwold", "shift": "Dawn"}
+    kiln = tool("glass_batch", "Melt a batch of glass.", ["colour"],
+                colour={"type": "string", "description": "The colour of the glass."},
+                furnace={"type": "string", "description": "The furnace to melt in. Default is the main one."})
+    assert only_args("Melt a 'Cobalt' batch in the 'Garibaldi' furnace", kiln)["furnace"] == "Garibaldi"
+
+
+def test_a_name_after_a_or_with_no_noun_of_the_parameter_leaves_it_out():
+    # The negative: "a Kestrel falcon" says a kind; "the Kestrel" with no noun after it says nothing of `mews`.
+    bird = tool("falcon_fly", "Fly a falcon.", ["falconer"],
+                falconer={"type": "string", "description": "Who flies the bird."},
+                mews={"type": "string", "description": "The mews the bird lives in. Default is home."})
+    assert "mews" not in only_args("Let Ailsa fly a Kestrel mews bird today", bird)
+    assert "mews" not in only_args("Let Ailsa fly the Kestrel over Dunwich", bird)
