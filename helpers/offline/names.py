@@ -5,6 +5,7 @@
   ("(in Joules)"), the tool's own words, or a gloss in brackets ("SNP (Single Nucleotide Polymorphism)");
   Without capitals, the plain words after a preposition, but not the verb after the "to" of an infinitive ("want
   to spend", "looking to buy": a list of the verbs that take one, English grammar);
+  A quoted text followed by "function" or "tool" ("the 'fare_estimate' function") names what to call, not a value;
 - `entities_for(tool, question)`: the same, for a tool that takes names at all;
 - `unwrapped(question)`: a request pasted whole in quotes, without them;
 - `tool_words(tool)`: the stems of a tool's name and description, which say what the tool does, not what a call
@@ -78,8 +79,10 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
     question = unwrapped(question)
     tool_stems = set().union(*tool_words(tool)) if tool else set()
     found: list[str] = []
-    for groups in _QUOTED.findall(question):
-        value = next(g for g in groups if g)
+    for match in _QUOTED.finditer(question):
+        value = next(g for g in match.groups() if g)
+        if _NAMES_A_FUNCTION.match(question, match.end()):
+            continue  # "using the 'fare_estimate' function": which tool to call, not a value for it
         if value not in found:
             found.append(value)
     unquoted = _QUOTED.sub(" ", question)
@@ -140,6 +143,9 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
 _INFINITIVE = re.compile(r"\b(?:want|wants|wanted|need|needs|needed|like|love|wish|plan|planning|planned|try|trying|"
                          r"tried|looking|going|have|has|had|able|decide|decided|hope|hoping|ought|used|prefer|choose|seem|"
                          r"how|order|intend|intending|aim|aiming|expect|expecting|learn|forget|remember)\s+to\s+$")
+
+
+_NAMES_A_FUNCTION = re.compile(r"\s+(?:function|tool|method|api|endpoint)s?\b", re.IGNORECASE)
 
 
 def _glosses(text: str) -> set[str]:

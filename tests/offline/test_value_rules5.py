@@ -75,3 +75,19 @@ def test_a_name_after_a_or_with_no_noun_of_the_parameter_leaves_it_out():
                 mews={"type": "string", "description": "The mews the bird lives in. Default is home."})
     assert "mews" not in only_args("Let Ailsa fly a Kestrel mews bird today", bird)
     assert "mews" not in only_args("Let Ailsa fly the Kestrel over Dunwich", bird)
+
+
+# --- a quoted function name says what to call, not a value -----------------------------------------------------
+
+def test_a_quoted_name_followed_by_function_or_tool_is_no_value():
+    assert entities("Using the 'lamp_log' function, log the lamp of 'Southwold'") == ["Southwold"]
+    assert entities("Find 'Merlin' with the 'mews.weigh' tool") == ["Merlin"]
+    glass = tool("glass_batch", "Melt a batch of glass.", ["colour"],
+                 colour={"type": "string", "description": "The colour of the glass."})
+    assert only_args("Melt a batch of 'cobalt' glass using the 'glass_batch' function", glass) == {"colour": "cobalt"}
+
+
+def test_a_quoted_name_followed_by_another_word_is_still_a_value():
+    # The negative: "the 'Function' room" is a room's name; a quote before "functioned" is no label either.
+    assert entities("Book the 'Function' room at 'Southwold'") == ["Function", "Southwold"]
+    assert entities("Check whether 'Merlin' functioned well") == ["Merlin"]
