@@ -33,6 +33,7 @@ from helpers.offline.name_choice import (
     PLACE_PARAM,
     left_for,
     named_for,
+    noun_after,
     place_aware,
     slot_before,
     with_region,
@@ -265,6 +266,7 @@ def fill_arguments(tool: Tool, question: str, entity: str | None, others: list[s
                       and param_type(s) == "string" and not s.get("enum")]
             mine, theirs = left_for(name, question, pool, others)
             if mine and (name in required or cued(name, schema, question, mine[0]) or named_for(name, mine[0])
+                         or noun_after(name, question, mine[0])
                          or slot_before(schema, question, mine[0])):
                 open_place = any(PLACE_PARAM.search(n) and n not in args and n != name for n in props)
                 args[name] = place_aware(name, question, mine, open_place)

@@ -18,13 +18,16 @@ question)` reads the request into the calls it asks for, in order:
    descending") give one call each, with every record of the clause (member_lists.py);
    inside a clause, a list of values ("Taylor Swift and Maroon 5", "the factorial of 5, 7 and 9") that is
    longer than the parameters free to take it gives one call per item; other lists of the same length go
-   with it item by item ("20 minutes and 15 minutes respectively"); a list an array parameter takes, or one
+   with it item by item ("20 minutes and 15 minutes respectively"), and a unit said once after the last item
+   goes with every bare number ("for 1, 5 and 10 years"); a list an array parameter takes, or one
    whose items fill as many parameters ("the sides 4 and 5" for x and y), stays in one call;
 4. a required parameter a call's own clause gives no value for takes the value of the previous call of the
    same tool ("then repeat with 10 seconds"), else the value an earlier call of another tool gave a parameter
    of the same name ("Also compute the distance covered"), one call per value those calls took when the task
    says "those years", "both", "each"; a later call that gets no required value either
-   way is not made ("What is the function and how do I use it?");
+   way is not made ("What is the function and how do I use it?"); parameters alike but for an ordinal (`city_1`,
+   `city_2`) the task leaves unnamed take the subjects of the calls of the tool before it, in order, when they are
+   as many ("the time in Oslo and Lima and the difference between the two cities");
 5. a required value an earlier call could only guess (a phrase of the request) is the one the next call of the
    same tool read from its own words: "the most played Pop song and the most played Rock song in Australia"
    says the region once, for both.
@@ -226,11 +229,23 @@ def _by_group(tool: Tool, text: str) -> list[str]:
 
 
 def _substitute(text: str, chosen: list[tuple[list[tuple[int, int]], int]]) -> str:
-    """The text with each list replaced by its chosen item."""
-    edits = sorted(((spans[0][0], spans[-1][1], text[spans[i][0]:spans[i][1]]) for spans, i in chosen), reverse=True)
+    """The text with each list replaced by its chosen item, a bare number taking the unit said once after the last
+    one ("for 1, 5 and 10 years": "for 5 years"), so the number still reads as what the unit says."""
+    edits = sorted(((spans[0][0], spans[-1][1], _item_with_unit(text, spans, i)) for spans, i in chosen), reverse=True)
     for start, end, item in edits:
         text = text[:start] + item + text[end:]
     return text
+
+
+def _item_with_unit(text: str, spans: list[tuple[int, int]], index: int) -> str:
+    """One item of a list as written, or, for a bare number when only the last item has a unit word after it, the
+    number with that unit."""
+    item = text[spans[index][0]:spans[index][1]]
+    last = re.fullmatch(r"[-−]?\$?[\d.,]+%?\s?([A-Za-z]+)", text[spans[-1][0]:spans[-1][1]])
+    bare = [re.fullmatch(r"[-−]?\$?[\d.,]+%?", text[a:b]) for a, b in spans[:-1]]
+    if index < len(bare) and last and all(bare):
+        return f"{item} {last.group(1)}"
+    return item
 
 
 def plan_calls(tools: list[Tool], question: str) -> list[tuple[Tool, dict]]:
@@ -342,9 +357,11 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
             if earlier is not None:
                 args[name] = earlier
                 still.discard(name)
+        borrowed = _twins_from_subjects(tool, args, guessed, calls)
+        still -= borrowed
         required = (tool.parameters or {}).get("required") or []
-        own = own_values(tool, call_text, args, guessed) | (set(pinned) & set(args))
-        carried = set()
+        own = own_values(tool, call_text, args, guessed - borrowed) | (set(pinned) & set(args))
+        carried = set(borrowed)
         variants: list[dict] = []
         previous = next((a for t, a in reversed(calls) if t is tool), None)
         if previous is not None:
@@ -387,6 +404,38 @@ def _add_calls(calls: list[tuple[Tool, dict]], tool: Tool, texts: list[str], fil
                     calls.append((tool, one))
                     if guessed_of is not None:  # what this call still only guesses (_fill_back)
                         guessed_of[id(one)] = still - carried
+
+
+def _twins_from_subjects(tool: Tool, args: dict, guessed: set[str], calls: list[tuple[Tool, dict]]) -> set[str]:
+    """Parameters alike but for an ordinal (`city_1`, `city_2`) that the call's own words leave unnamed (guessed,
+    or all one value: "the time difference between two cities" is no call of a city with itself) take, in order,
+    the subjects the calls of the tool before it took, when there are as many of them as twins ("the current time
+    in Oslo and Lima and the time difference between the two cities"). The names it filled."""
+    props = (tool.parameters or {}).get("properties") or {}
+    twins: dict[str, list[str]] = {}
+    for name, schema in props.items():
+        if isinstance(schema, dict) and param_type(schema) == "string" and not schema.get("enum") \
+                and ORDINAL_PART.search(name):
+            twins.setdefault(ORDINAL_PART.sub("", name.lower()), []).append(name)
+    others = [(t, a) for t, a in calls if t is not tool]
+    if not others:
+        return set()
+    source = others[-1][0]
+    required = (source.parameters or {}).get("required") or []
+    subjects: list[str] = []
+    for t, a in calls:
+        value = next((a[n] for n in required if isinstance(a.get(n), str)), None) if t is source else None
+        if value is not None and value not in subjects:
+            subjects.append(value)
+    filled: set[str] = set()
+    for group in twins.values():
+        unnamed = all(n in guessed for n in group) or (all(n in args for n in group)
+                                                        and len({str(args[n]) for n in group}) == 1)
+        if len(group) >= 2 and unnamed and len(subjects) == len(group):
+            for name, value in zip(group, subjects, strict=True):
+                args[name] = value
+            filled |= set(group)
+    return filled
 
 
 def _member_echo(tool: Tool, args: dict, name: str) -> bool:

@@ -3,7 +3,8 @@ the parameter's own noun at a name's end, by "in"/"near" for a place; and a plac
 
 - `left_for(name, question, pool, others)`: the names this parameter may take, in order, and those left to the
   other open text parameters (`others`, their names);
-- `named_for(name, value)`: a name ending in the parameter's noun ("Premier League" for `league`);
+- `named_for(name, value)`: a name ending in the parameter's noun ("Premier League" for `league`); `noun_after`: a
+  name the request follows with that noun ("the 'European' region" for `region`);
 - `slot_before(schema, question, value)`: a description ending in a preposition ("the depot trams start from")
   is filled by the name after that preposition ("from Gorgie");
 - `place_aware(name, question, pool, open_place)`: a place parameter takes the name set after "in", "near" or
@@ -65,11 +66,14 @@ def named_for(name: str, value: str) -> bool:
 
 
 def noun_after(name: str, question: str, value: str) -> bool:
-    """A name the request writes right before the noun of a parameter that asks for a name: "the Okonjo
-    household" for `household_name`, "the Mackay crew" for `crew_name`. The parameter's name must say "name" and
-    the noun is one of its other words; a noun that another name follows labels that name instead ("a Tennis
-    player, Serena Williams"), and a parameter that asks for no name reads "the La Liga season" as a season of
-    La Liga, not as its value.
+    """A name the request writes right before a noun of the parameter's name: "the Okonjo household" for
+    `household_name`, "the 'Harbour' route" for `route`, "the LSTM model" for `model` (the noun says what the name
+    is, as a name ending in it does).
+
+    Two ways in, one guard. A parameter whose name says "name" takes the name before its noun wherever it stands;
+    any other parameter only after "the", since "a Tennis player" or "a C scale" says a kind of player or scale.
+    A noun that another name follows labels that name instead ("the Leith team Hibernian"), and a noun of no word
+    of the parameter's name ("the La Liga season" for `season`'s neighbour) fills nothing.
 
     Example:
         >>> noun_after("household_name", "put the Okonjo household down at Hillside", "Okonjo")
@@ -78,13 +82,20 @@ def noun_after(name: str, question: str, value: str) -> bool:
         False
         >>> noun_after("player_name", "the rank of a Tennis player, Serena Williams", "Tennis")
         False
+        >>> noun_after("route", "Sail the 'Harbour' route", "Harbour"), noun_after("route", "Sail a Harbour route", "Harbour")
+        (True, False)
     """
     said = name_words(name)
-    own = {stem(w) for w in said} - {"name", "id", "type"}
-    if "name" not in said or not own:
+    own = {stem(w) for w in said if len(w) > 2} - {"name", "type"}
+    if not own:
         return False
-    for match in re.finditer(rf"(?<![\w-]){re.escape(value)}\s+([A-Za-z]+)(\W*)(\w?)", question):
-        if stem(match.group(1).lower()) in own and not match.group(3).isupper():
+    asks_a_name = "name" in said
+    for match in re.finditer(rf"(?<![\w-]){re.escape(value)}['\"\u201d]?\s+([A-Za-z]+)(\W*)(\w?)", question):
+        # A name right after the noun (or after a comma) is the one the noun labels; after a sentence's stop it
+        # starts the next sentence.
+        if stem(match.group(1).lower()) not in own or (match.group(3).isupper() and match.group(2).strip() in ("", ",")):
+            continue
+        if asks_a_name or re.search(r"\bthe\s+['\"\u201c]?$", question[:match.start()], re.IGNORECASE):
             return True
     return False
 
@@ -130,7 +141,8 @@ def region_of(question: str, place: str) -> str | None:
     """The region the request writes right after a place, after a comma ("Boston, Massachusetts", "Paris, France");
     None when it writes none, or when the comma runs a list ("Oban, Mallaig and Tobermory", "Oban, Mallaig, Tobermory")."""
     for match in re.finditer(re.escape(place) + r",\s*([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)", question):
-        region = match.group(1).rstrip(".")
+        # A region ends at a sentence's stop: "Dallas, TX. Could you ..." is Texas, not "TX. Could".
+        region = re.split(r"(?<=\s[A-Za-z]{2}\.)\s|(?<=^[A-Za-z]{2}\.)\s|(?<=[a-z]{3}\.)\s", match.group(1))[0].rstrip(".")
         if not re.match(r"\s*(?:,|\band\b|\bor\b|&)", question[match.end():]):
             return region
     return None

@@ -3,6 +3,9 @@
 - `entities(question, tool)`: the names, in order: quotes first, then capitalised phrases that are not a sentence's
   opening verb, nor its opening word before a pronoun, article or comma ("Imagine you", "Later, we"), a request verb whose sentence stop was lost ("Liverpool F.C. Include ..."), a unit's name
   ("(in Joules)"), the tool's own words, or a gloss in brackets ("SNP (Single Nucleotide Polymorphism)");
+  Without capitals, the plain words after a preposition, but not the verb after the "to" of an infinitive ("want
+  to spend", "looking to buy": a list of the verbs that take one, English grammar);
+  A quoted text followed by "function" or "tool" ("the 'fare_estimate' function") names what to call, not a value;
 - `entities_for(tool, question)`: the same, for a tool that takes names at all;
 - `unwrapped(question)`: a request pasted whole in quotes, without them;
 - `tool_words(tool)`: the stems of a tool's name and description, which say what the tool does, not what a call
@@ -91,8 +94,10 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
     question = unwrapped(question)
     tool_stems = set().union(*tool_words(tool)) - example_names(tool) if tool else set()
     found: list[str] = []
-    for groups in _QUOTED.findall(question):
-        value = next(g for g in groups if g)
+    for match in _QUOTED.finditer(question):
+        value = next(g for g in match.groups() if g)
+        if _NAMES_A_FUNCTION.match(question, match.end()):
+            continue  # "using the 'fare_estimate' function": which tool to call, not a value for it
         if value not in found:
             found.append(value)
     unquoted = _QUOTED.sub(" ", question)
@@ -120,7 +125,8 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
             continue  # "Case No 28473": a label before a number, the number is the value
         if at_sentence_start and len(parts) == 1 and _OPENER_FOLLOWS.match(unquoted, match.end()):
             continue  # "Imagine you ...", "After your trip ...", "Later, you ...": a sentence's opening word
-        phrase = re.sub(r"(?<=[a-z]{2})\.$", "", " ".join(parts))  # "Leith." ends a sentence; "F.C." keeps its dot
+        # "Leith." and "Dallas, TX." end a sentence; "F.C." keeps its dot (a word with a dot inside is an abbreviation).
+        phrase = re.sub(r"(?<=[A-Za-z]{2})\.$", "", " ".join(parts)) if "." not in parts[-1][:-1] else " ".join(parts)
         if phrase.lower() in STOP_WORDS or stem(phrase.lower()) in tool_stems or phrase == "I":
             continue
         lead = phrase.split()
@@ -134,8 +140,10 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
         if phrase not in found:
             found.append(phrase)
     if not found:
-        tail = re.findall(r"\b(?:in|for|at|of|about|from|to)\s+([a-z][\w-]+)((?:\s*(?:,|and)\s*[a-z][\w-]+)*)",
-                          unquoted.lower())
+        lowered = unquoted.lower()
+        tail = [m.groups() for m in re.finditer(r"\b(?:in|for|at|of|about|from|to)\s+([a-z][\w-]+)"
+                                                r"((?:\s*(?:,|and)\s*[a-z][\w-]+)*)", lowered)
+                if not _INFINITIVE.search(lowered[:m.start(1)])]
         for head, rest in tail:
             for word in [head] + re.findall(r"[a-z][\w-]+", rest):
                 if word not in STOP_WORDS and word != "and" and stem(word) not in tool_stems and not is_unit_name(word):
@@ -143,6 +151,16 @@ def entities(question: str, tool: Tool | None = None) -> list[str]:
                     if value not in found:
                         found.append(value)
     return found
+
+
+# "to" after a verb that takes an infinitive ("want to spend", "would like to include", "how to get") marks the verb
+# after it, not a place: general English grammar, so "a ride to downtown" still gives "downtown".
+_INFINITIVE = re.compile(r"\b(?:want|wants|wanted|need|needs|needed|like|love|wish|plan|planning|planned|try|trying|"
+                         r"tried|looking|going|have|has|had|able|decide|decided|hope|hoping|ought|used|prefer|choose|seem|"
+                         r"how|order|intend|intending|aim|aiming|expect|expecting|learn|forget|remember)\s+to\s+$")
+
+
+_NAMES_A_FUNCTION = re.compile(r"\s+(?:function|tool|method|api|endpoint)s?\b", re.IGNORECASE)
 
 
 def _glosses(text: str) -> set[str]:

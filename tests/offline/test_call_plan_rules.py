@@ -327,3 +327,75 @@ def test_between_a_and_b_is_one_span_even_when_its_ends_are_plain_two_word_names
                  crews={"type": "array", "items": {"type": "string"}})
     assert calls("Who won the race between Port Ellen and Port Askaig?", crews) == [
         ("race_result", {"crews": ["Port Ellen", "Port Askaig"]})]
+
+
+def test_bare_numbers_of_a_list_take_the_unit_said_once_after_the_last():
+    # "for 2, 4 and 6 hours": each bare number is hours too, not a second reading of another number nearby.
+    cure = tool("cheese_cure", "Salt needed to cure a cheese wheel.", ["wheel_kg", "brine_percent", "cure_hours"],
+                wheel_kg=num("Weight of the wheel in kg."), brine_percent=num("Salt in the brine, in percent."),
+                cure_hours=num("Hours the wheel rests in the brine."))
+    question = "Work out the salt for a 4 kg wheel in a brine of 2% for 2, 4 and 6 hours."
+    assert [args["cure_hours"] for _, args in calls(question, cure)] == [2, 4, 6]
+    kite = tool("kite_line_tension", "Tension on a kite line in wind.", ["wind_knots", "line_metres"],
+                wind_knots=num("Wind speed in knots."), line_metres=num("Length of the line in metres."))
+    question = "What is the line tension in a wind of 12 knots for 30,50 and 80 metres of line?"
+    assert [args["line_metres"] for _, args in calls(question, kite)] == [30, 50, 80]
+    hive = tool("hive_honey_yield", "Honey a beehive gives over a number of weeks.", ["frames", "weeks"],
+                frames=num("Frames of comb in the hive."), weeks=num("Weeks of the season."))
+    assert [args for _, args in calls("Estimate the honey of a hive of 10 frames over 3 and 8 weeks", hive)] == [
+        {"frames": 10, "weeks": 3}, {"frames": 10, "weeks": 8}]
+
+
+def test_a_unit_after_the_last_item_is_not_given_to_items_with_a_unit_of_their_own():
+    # The negative: each item says its own unit, and each keeps it.
+    kite = tool("kite_line_tension", "Tension on a kite line in wind.", ["wind_knots", "line_metres"],
+                wind_knots=num("Wind speed in knots."), line_metres=num("Length of the line in metres."))
+    question = "What is the tension of 40 metres of line in a wind of 10 knots and 20 knots?"
+    assert [args for _, args in calls(question, kite)] == [
+        {"wind_knots": 10, "line_metres": 40}, {"wind_knots": 20, "line_metres": 40}]
+
+
+def test_ordinal_twins_a_task_leaves_unnamed_take_the_subjects_of_the_calls_before_it():
+    # "between the two harbours": the two harbours are the ones the tide calls took, in order.
+    tide = tool("tide_height", "The tide height at a harbour now.", ["harbour"],
+                harbour={"type": "string", "description": "The harbour."})
+    gap = tool("tide_gap", "Difference in tide height between two harbours.", ["harbour_1", "harbour_2"],
+               harbour_1={"type": "string", "description": "First harbour."},
+               harbour_2={"type": "string", "description": "Second harbour."})
+    got = calls("What is the tide height at Whitby and Staithes and what's the tide gap between the two harbours?",
+                tide, gap)
+    assert got[-1] == ("tide_gap", {"harbour_1": "Whitby", "harbour_2": "Staithes"})
+    # A bakery: two ovens' temperatures, then the difference between both ovens.
+    oven = tool("oven_temperature", "Read the temperature of a bakery oven.", ["oven"],
+                oven={"type": "string", "description": "The oven's name."})
+    diff = tool("oven_difference", "Temperature difference between two ovens.", ["oven_a", "oven_b"],
+                oven_a={"type": "string", "description": "The first oven."},
+                oven_b={"type": "string", "description": "The second oven."})
+    got = calls("Read the oven temperature of Hearth and Deck, then the oven difference between both ovens.", oven, diff)
+    assert got[-1] == ("oven_difference", {"oven_a": "Hearth", "oven_b": "Deck"})
+    # A choir: two voices' ranges, then how far apart the two voices are.
+    voice = tool("voice_range", "The vocal range of a choir member.", ["singer"],
+                 singer={"type": "string", "description": "The singer."})
+    apart = tool("range_overlap", "Overlap of the vocal ranges of two singers.", ["singer1", "singer2"],
+                 singer1={"type": "string", "description": "First singer."},
+                 singer2={"type": "string", "description": "Second singer."})
+    got = calls("Get the voice range of Ailsa and Morven, and what is the range overlap of these two singers?",
+                voice, apart)
+    assert got[-1] == ("range_overlap", {"singer1": "Ailsa", "singer2": "Morven"})
+
+
+def test_ordinal_twins_the_task_names_itself_keep_their_own_values():
+    # The negative: the task names its own two harbours, so the earlier subjects are not taken.
+    tide = tool("tide_height", "The tide height at a harbour now.", ["harbour"],
+                harbour={"type": "string", "description": "The harbour."})
+    gap = tool("tide_gap", "Difference in tide height between two harbours.", ["harbour_1", "harbour_2"],
+               harbour_1={"type": "string", "description": "First harbour."},
+               harbour_2={"type": "string", "description": "Second harbour."})
+    got = calls("What is the tide height at Whitby and Staithes, and the tide gap between Runswick and Filey?",
+                tide, gap)
+    assert got[-1] == ("tide_gap", {"harbour_1": "Runswick", "harbour_2": "Filey"})
+    # Three subjects before, two twins: no pairing to choose, so nothing is taken from them.
+    got = calls("What is the tide height at Whitby, Staithes and Filey and what's the tide gap between two harbours?",
+                tide, gap)
+    assert [name for name, _ in got] == ["tide_height"] * 3 + ["tide_gap"]
+    assert "Whitby" not in got[-1][1].values() and "Staithes" not in got[-1][1].values()
