@@ -209,7 +209,7 @@ def best_search(tools: list[Tool], question: str) -> Tool | None:
     return fitting[0] if fitting else None
 
 
-def told_to_search(instructions: str, searches: list[Tool] = ()) -> bool:
+def told_to_search(instructions: str, searches: tuple[Tool, ...] | list[Tool] = ()) -> bool:
     """Whether the instructions tell the model to search or to use its tools, or make it the keeper of a search's
     collection ("You are the lost property desk" beside `search_lost_property`): every question it is given is
     for that collection.
