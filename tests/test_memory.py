@@ -144,7 +144,7 @@ def long_moths(query):
 def test_a_policy_that_rewrites_the_start_makes_the_cache_miss():
     # The cache the lesson's ranking uses is not one that never misses: after a trim, the first call's prefix
     # is new, so nothing of it is cached; a conversation that only grows keeps hitting.
-    questions = [f"What flies at dusk in month {m}?" for m in ("June", "July", "August", "May")]
+    questions = [f"Which moth flies at dusk in month {m}?" for m in ("June", "July", "August", "May")]
     grown = run_conversation(neutral_client(), MODEL, questions, {"lookup": long_moths}, schemas=[LOOKUP])
     trimmed = run_conversation(neutral_client(), MODEL, questions, {"lookup": long_moths}, schemas=[LOOKUP],
                                policy=lambda m: keep_last_turns(m, 1))
@@ -156,7 +156,7 @@ def test_a_policy_that_rewrites_the_start_makes_the_cache_miss():
 def test_uncached_cost_prices_every_cached_token_at_the_input_price():
     from helpers.memory import uncached_cost
 
-    run = run_conversation(neutral_client(), MODEL, ["What flies at dusk in June?", "And in July?"],
+    run = run_conversation(neutral_client(), MODEL, ["Which moth flies at dusk in June?", "And in July?"],
                            {"lookup": long_moths}, schemas=[LOOKUP], price_as="gpt-5.4-mini")
     cached = sum(r.cached_input_tokens for r in run.meter.records)
     assert cached > 0

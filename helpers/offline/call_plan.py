@@ -33,7 +33,9 @@ question)` reads the request into the calls it asks for, in order:
    says the region once, for both.
 Each call's arguments come from `arguments.fill_arguments` over the call's own text.
 
-The lists themselves are found by lists.py, the records ("a flight from A to B and another from B to C") by
+Its size (about 460 lines) is one reason: the five steps above share the clause reading and the call list they
+build, and the call-count rules of later rounds are rows of those steps; the lists themselves, the records and
+the members of a closed set already live apart. The lists themselves are found by lists.py, the records ("a flight from A to B and another from B to C") by
 records.py, the members of a closed set by member_lists.py.
 
 What it leaves out on purpose: meaning. Which clause is a task is read from words and punctuation; a request

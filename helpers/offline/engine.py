@@ -101,7 +101,7 @@ from helpers.offline.reading import Reading, constraints
 from helpers.offline.recap import recap_reply
 from helpers.offline.results import combine_results
 from helpers.offline.routing import after_handoff, own_tools, route
-from helpers.offline.search_fit import best_search, told_to_search
+from helpers.offline.search_fit import FOLLOW_UP, best_search, told_to_search
 from helpers.offline.search_policy import next_searches
 from helpers.offline.tool_fit import (
     is_about,
@@ -221,6 +221,9 @@ def _search(reading: Reading) -> Decision | None:
             # scoped by its description is asked only about its collection ("the club's handbook" holds no weather),
             # the best fitting first; none for a greeting, chit-chat or a text to translate (chatter.py).
             search = best_search(reads, question) or next(iter(acts), None)
+            if search is None and FOLLOW_UP.match(question) and reading.conv.earlier:
+                # "And in July?" asks what the turn before it asked, of the month it names: that turn's fit stands.
+                search = best_search(reads, reading.conv.earlier[-1])
         elif needs_no_lookup(question):
             search = next(iter(acts), None)  # chatter.py: "yo whats up", "who made you?" ask for no search
     if search is None or not (reading.terms or reading.must_call):

@@ -17,7 +17,8 @@ A search that says nothing else ("Search the team's notes.") says nothing of wha
   four letters or more starts the other: "hive" and "hives"). Words inside quotes of a text to compose are the
   text, not what it is about.
 `best_search(tools, question)` is the search to call among several: the scoped one whose scope the request says
-most of, else an open one, else none.
+most of, else an open one, else none. A follow-up that leaves its subject to the turn before (`FOLLOW_UP`: "And in
+July?") is given the earlier turn's search by the engine.
 
 When the engine asks it: only with no vocabulary handed in and no instruction to search (`told_to_search`; instructions
 that make the model the keeper of the collection, "You are the lost property desk", count as one). A
@@ -50,6 +51,12 @@ paragraph paragraphs snippet snippets document documents doc docs article articl
 db collection index archive knowledge base store repository content contents source sources thing things topic
 topics e g eg etc use used using user users relevant related top best given provided along each per by way
 information info data read reads browse scan 搜索 查询 查找 检索"""))
+# Words a schema says of any parameter ("query parameter", "the value to match"), and words of where stored entries
+# came from ("facts saved in earlier conversations"): they say how the collection was filled, not what it is about.
+_SEARCH_WORDS |= frozenset(stem(w) for w in word_list("""parameter parameters param params argument arguments arg
+args value values field fields option options optional required default string type fact facts saved save stored
+store kept earlier previous past prior conversation conversations session sessions chat chats history memory
+memories long term recall recalls remembered"""))
 # The commonest function words of the other languages a description or a request may be written in (Spanish,
 # German, French, Italian, Portuguese): text.STOP_WORDS is English, and "die" or "el" is no scope word.
 _FOREIGN_STOP_WORDS = frozenset(word_list("""el la los las un una unos unas del al en por para con se su sus es que
@@ -60,6 +67,9 @@ _OPEN = re.compile(r"\b(?:internet|web|online|google|bing|duckduckgo|wikipedia|e
                    r"any\s+(?:topic|subject|question|query)|anything|general\s+(?:knowledge|information|search))\b", re.I)
 _QUOTED = re.compile(r"[\"\u201c\u201d\u00ab\u00bb\u201e]([^\"\u201c\u201d\u00ab\u00bb\u201e]+)[\"\u201c\u201d\u00ab\u00bb\u201e]"
                      r"|(?<![A-Za-z])'([^']+)'(?![A-Za-z])")
+# A follow-up that leaves its subject to the turn before it ("And in July?", "What about Oslo?", "Und morgen?"):
+# the engine asks the earlier turn's fit for it.
+FOLLOW_UP = re.compile(r"^\s*(?:and|what about|how about|und|y|et)\b", re.I)
 # "Search the manual before you answer", "use the search tool", "always look it up first": an order to search.
 _TOLD = re.compile(r"\b(?:search|look\s+(?:it|them|this|that)?\s*up|use\s+(?:the|your|a)\s+\w*\s*(?:tool|function)s?|"
                    r"call\s+(?:the|a)\s+\w*\s*(?:tool|function))", re.I)

@@ -164,3 +164,29 @@ def test_instructions_to_search_keep_searching_first(instructions, searches):
     assert told_to_search(instructions, [HR]) is searches
     calls = decide(Conversation(question="whats the weather in Lima", tools=[HR], instructions=instructions)).calls
     assert bool(calls) is searches
+
+
+# --- what says nothing of a collection's subject: schema words, where entries came from; a follow-up ----------
+
+def test_schema_words_and_where_entries_came_from_are_no_scope():
+    # "query parameter" (a generated schema's description) and "facts saved in earlier conversations" say how the
+    # collection was filled or what the parameter is, not what it is about: any question may be for it.
+    generated = tool("search_faq", "Search the harbour office FAQ for entries that match a query.", ["query"],
+                     query={"type": "string", "description": "query parameter"})
+    memory = tool("recall", "Search long-term memory for facts saved in earlier conversations.", ["query"],
+                  query={"type": "string", "description": "What to look for."})
+    assert scope_words(generated) == set() and scope_words(memory) == set()
+    assert called("can I moor overnight?", generated)[0] == ["search_faq"]
+    assert called("where did I park my bike?", memory)[0] == ["recall"]
+    assert called("hey, how are you?", memory)[0] == []  # its negative: chatter still gets no search
+
+
+def test_a_follow_up_takes_the_fit_of_the_turn_before_it():
+    kiln = tool("search_kiln_log", "Search the kiln log: firings, cones, glaze faults.", ["query"], query=QUERY)
+    earlier = Conversation(question="And in March?", earlier=["which cone did the glaze firings reach in May?"],
+                           tools=[kiln])
+    assert [name for name, _ in decide(earlier).calls] == ["search_kiln_log"]
+    # Its negatives: the same words without the earlier turn, and an earlier turn the search doesn't fit.
+    assert decide(Conversation(question="And in March?", tools=[kiln])).calls == []
+    off = Conversation(question="And in March?", earlier=["what's the weather in Lima in May?"], tools=[kiln])
+    assert decide(off).calls == []
