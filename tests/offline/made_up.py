@@ -41,3 +41,11 @@ def as_recorded(right: bool, known_miss: str | None, detail: str) -> None:
         assert right, detail
     else:
         assert not right, f"now right, so take it off the recorded misses ({known_miss}): {detail}"
+
+
+def check_fit_case(question, wanted, kind, tools, missed):
+    """One case of a tool-fit development set: no call when `wanted` is None, else `wanted` called first; a case
+    in `missed` (question: reason) is still wrong (as_recorded)."""
+    names, _ = called(question, *tools)
+    right = names == [] if wanted is None else names[:1] == [wanted]
+    as_recorded(right, missed.get(question), f"{kind}: {question!r} got {names}")

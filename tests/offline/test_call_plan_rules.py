@@ -355,13 +355,17 @@ def test_a_unit_after_the_last_item_is_not_given_to_items_with_a_unit_of_their_o
         {"wind_knots": 10, "line_metres": 40}, {"wind_knots": 20, "line_metres": 40}]
 
 
+# A harbour's tide and the gap between two harbours: the ordinal twins (harbour_1, harbour_2) of the tests below.
+TIDE = tool("tide_height", "The tide height at a harbour now.", ["harbour"],
+            harbour={"type": "string", "description": "The harbour."})
+TIDE_GAP = tool("tide_gap", "Difference in tide height between two harbours.", ["harbour_1", "harbour_2"],
+                harbour_1={"type": "string", "description": "First harbour."},
+                harbour_2={"type": "string", "description": "Second harbour."})
+
+
 def test_ordinal_twins_a_task_leaves_unnamed_take_the_subjects_of_the_calls_before_it():
     # "between the two harbours": the two harbours are the ones the tide calls took, in order.
-    tide = tool("tide_height", "The tide height at a harbour now.", ["harbour"],
-                harbour={"type": "string", "description": "The harbour."})
-    gap = tool("tide_gap", "Difference in tide height between two harbours.", ["harbour_1", "harbour_2"],
-               harbour_1={"type": "string", "description": "First harbour."},
-               harbour_2={"type": "string", "description": "Second harbour."})
+    tide, gap = TIDE, TIDE_GAP
     got = calls("What is the tide height at Whitby and Staithes and what's the tide gap between the two harbours?",
                 tide, gap)
     assert got[-1] == ("tide_gap", {"harbour_1": "Whitby", "harbour_2": "Staithes"})
@@ -386,11 +390,7 @@ def test_ordinal_twins_a_task_leaves_unnamed_take_the_subjects_of_the_calls_befo
 
 def test_ordinal_twins_the_task_names_itself_keep_their_own_values():
     # The negative: the task names its own two harbours, so the earlier subjects are not taken.
-    tide = tool("tide_height", "The tide height at a harbour now.", ["harbour"],
-                harbour={"type": "string", "description": "The harbour."})
-    gap = tool("tide_gap", "Difference in tide height between two harbours.", ["harbour_1", "harbour_2"],
-               harbour_1={"type": "string", "description": "First harbour."},
-               harbour_2={"type": "string", "description": "Second harbour."})
+    tide, gap = TIDE, TIDE_GAP
     got = calls("What is the tide height at Whitby and Staithes, and the tide gap between Runswick and Filey?",
                 tide, gap)
     assert got[-1] == ("tide_gap", {"harbour_1": "Runswick", "harbour_2": "Filey"})

@@ -7,7 +7,7 @@ a vaccination, "practise" for a rehearsal), or a request that shares no word wit
 
 import pytest
 from fit_cases import CASES, TOOLSETS
-from made_up import as_recorded, called, tool
+from made_up import called, check_fit_case, tool
 
 from helpers.offline.acts import (
     act_family,
@@ -37,9 +37,7 @@ MISSED = {
 @pytest.mark.parametrize("setname, question, wanted, kind", [
     pytest.param(*case, id=f"{case[0]}-{case[3]}-{i}") for i, case in enumerate(CASES)])
 def test_the_development_set(setname, question, wanted, kind):
-    names, text = called(question, *TOOLSETS[setname])
-    right = names == [] if wanted is None else names[:1] == [wanted]
-    as_recorded(right, MISSED.get(question), f"{kind}: {question!r} got {names}")
+    check_fit_case(question, wanted, kind, TOOLSETS[setname], MISSED)
 
 
 def test_every_kind_has_cases_in_at_least_three_domains():

@@ -7,7 +7,7 @@ A case the rules still get wrong is recorded in MISSED with the reason, and its 
 
 import pytest
 from fit_cases_informal import CASES, HTTP_GET, TOOLSETS, WEB_SEARCH
-from made_up import as_recorded, called, tool
+from made_up import called, check_fit_case, tool
 
 from helpers.offline.chatter import chat_kind, needs_no_lookup
 from helpers.offline.conversation import Conversation
@@ -28,9 +28,7 @@ MISSED = {
 @pytest.mark.parametrize("setname, question, wanted, kind", [
     pytest.param(*case, id=f"{case[0]}-{case[3]}-{i}") for i, case in enumerate(CASES)])
 def test_the_informal_development_set(setname, question, wanted, kind):
-    names, _ = called(question, *TOOLSETS[setname])
-    right = names == [] if wanted is None else names[:1] == [wanted]
-    as_recorded(right, MISSED.get(question), f"{kind}: {question!r} got {names}")
+    check_fit_case(question, wanted, kind, TOOLSETS[setname], MISSED)
 
 
 def test_every_kind_has_cases_in_at_least_three_domains_and_the_set_spans_four_languages():
