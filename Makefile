@@ -63,12 +63,13 @@ $(BIN)/python:
 # UV_SYSTEM_CERTS: uv trusts the system's certificate store, as pip does, so an install behind a proxy or a
 # company's own certificate authority works without setting SSL_CERT_FILE. Should uv fail anyway, pip installs
 # the same lock (slower, same versions), saying so.
-UV_INSTALL = UV_SYSTEM_CERTS=1 $(UV) pip install --python $(BIN)/python --compile-bytecode
+# --excludes: requirements-excluded.txt names the packages the lock leaves out on purpose, each saying why.
+UV_INSTALL = UV_SYSTEM_CERTS=1 $(UV) pip install --python $(BIN)/python --compile-bytecode --excludes requirements-excluded.txt
 UV_VERSION := $(shell sed -n 's/^uv==\([0-9][0-9.]*\).*/\1/p' requirements.txt)
 UV := $(or $(wildcard $(BIN)/uv),$(shell command -v uv 2>/dev/null),$(BIN)/uv)
 INSTALLER ?= uv
 
-$(STAMP): requirements.txt pyproject.toml | $(BIN)/python
+$(STAMP): requirements.txt requirements-excluded.txt pyproject.toml | $(BIN)/python
 ifeq ($(INSTALLER),uv)
 	@test -x $(UV) || $(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(UV_INSTALL) -r requirements.txt || { echo "uv could not install the lock (its error is above): installing it with pip instead."; \
@@ -110,7 +111,7 @@ lint: install
 
 # The lock is compiled for every platform and Python 3.11+ at once (--universal), so one requirements.txt
 # serves Linux, macOS, Windows and CI. `lock` keeps today's pins where it can; `upgrade` takes the newest.
-COMPILE = $(BIN)/uv pip compile requirements.in --universal --python-version 3.11 --quiet \
+COMPILE = $(BIN)/uv pip compile requirements.in --universal --python-version 3.11 --quiet --excludes requirements-excluded.txt \
           --custom-compile-command "make lock" -o requirements.txt
 
 lock: install

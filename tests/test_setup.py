@@ -152,6 +152,27 @@ def test_make_installs_the_lock_and_can_recompile_it():
     assert re.search(r"pip compile requirements.in --universal --python-version 3.11", makefile)
 
 
+def excluded_packages() -> list[str]:
+    return [line.split("#")[0].strip() for line in (ROOT / "requirements-excluded.txt").read_text().splitlines()
+            if line.split("#")[0].strip()]
+
+
+def test_the_excluded_packages_stay_out_of_the_lock_and_the_install():
+    """requirements-excluded.txt (rfc3987-syntax: 1.5-2 s of CPU in every process importing jsonschema) is passed
+    to uv when the lock is compiled and when it is installed, and the lock holds none of its packages."""
+    excluded = excluded_packages()
+    assert excluded, "requirements-excluded.txt names no package"
+    makefile = (ROOT / "Makefile").read_text()
+    compile_line = re.search(r"^COMPILE = .*$", makefile, re.M).group(0)
+    install_line = re.search(r"^UV_INSTALL = .*$", makefile, re.M).group(0)
+    for line in (compile_line, install_line):
+        assert "--excludes requirements-excluded.txt" in line, line
+    assert "requirements-excluded.txt" in makefile[makefile.index("$(STAMP):"):].split("\n")[0]  # edits reinstall
+    pins = locked_requirements()
+    for name in excluded:
+        assert canonicalize_name(name) not in pins, f"{name} is excluded but pinned in requirements.txt: run make lock"
+
+
 def test_gitignore_keeps_caches_and_secrets_out():
     ignored = (ROOT / ".gitignore").read_text().splitlines()
     assert ".env" in ignored and "data/*" in ignored and ".venv/" in ignored
